@@ -1,0 +1,1 @@
+"""hits: crowd tasks (HITs) for entity linking and name curation, with gold-item quality control."""

@@ -1,0 +1,3 @@
+from xel.cli import main
+
+main()

@@ -1,0 +1,91 @@
+"""Person-name normalization shared by NER, query filters and the linker.
+
+`split_name` turns what NER marked (`Mrs May's`) into the name (`May`), the honorific kept
+apart (`Mrs`), and character offsets of the name inside the marked text; `name_key` is the
+grouping key under which spelling variants (`Kim Jong Un`, `Kim Jong-un`, `KIM JONG UN`) fall
+together.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Honorifics and titles that precede a name but are not part of it (annotation guidelines for
+# entity linking, e.g. TAC-KBP: `President` in `President Ahmet Sezer` is not the name).
+HONORIFICS = frozenset(
+    """mr mrs ms miss mx dr prof professor sir dame lord lady rev reverend fr father sister
+    brother president vice-president chancellor premier minister senator sen rep representative
+    congressman congresswoman governor gov mayor judge justice general gen colonel col major maj
+    captain capt lieutenant lt sergeant sgt officer inspector detective king queen prince
+    princess duke duchess pope cardinal bishop archbishop rabbi imam sheikh ayatollah coach
+    chairman chairwoman chief secretary ambassador commissioner councillor councilman speaker
+    st saint""".split()
+)
+
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\u00ad-"
+_SPACES = re.compile(r"[\s\u00a0\u2009\u202f]+")
+_POSSESSIVE = re.compile(r"(?:['\u2019\u2018`´]s?)$", re.IGNORECASE)
+_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
+_TOKEN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class SplitName:
+    name: str  # the name as written, without honorific or possessive
+    start: int  # offsets of `name` inside the marked text
+    end: int
+    honorific: str | None
+
+
+def split_name(text: str) -> SplitName | None:
+    """Separate a marked person mention into honorific and name; None if nothing is left."""
+    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    honorifics: list[str] = []
+    while len(spans) > 1:
+        first = text[spans[0][0]:spans[0][1]]
+        if first.rstrip(".").lower() not in HONORIFICS:
+            break
+        honorifics.append(first)
+        spans.pop(0)
+    if not spans:
+        return None
+    start, end = spans[0][0], spans[-1][1]
+    name = text[start:end]
+    # Possessive on the last token: `Holt's`, `Holt’s`, `James'`.
+    trimmed = _POSSESSIVE.sub("", name)
+    if trimmed != name and trimmed and (trimmed[-1].isalnum() or trimmed[-1] == "."):
+        end -= len(name) - len(trimmed)
+        name = trimmed
+    # Quotes, brackets and stray punctuation at the edges (keep a final `Jr.`'s dot).
+    lead = len(name) - len(name.lstrip("\"'“”‘’«»([{<-–—,;:"))
+    tail = len(name) - len(name.rstrip("\"'“”‘’«»)]}>-–—,;:"))
+    if lead or tail:
+        start += lead
+        end -= tail
+        name = text[start:end]
+    if not any(ch.isalpha() for ch in name):
+        return None
+    return SplitName(name, start, end, " ".join(honorifics) or None)
+
+
+def name_key(name: str) -> str:
+    """Grouping key: case, accents, hyphen/space variants and punctuation folded away."""
+    folded = unicodedata.normalize("NFKD", name)
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    for dash in _DASHES:
+        folded = folded.replace(dash, " ")
+    folded = folded.replace(".", " ")
+    folded = _SPACES.sub(" ", folded).strip().casefold()
+    return " ".join(_EDGE.sub("", t) for t in folded.split() if _EDGE.sub("", t))
+
+
+def tokens(name: str) -> list[str]:
+    """The tokens of a name as `name_key` sees them."""
+    return name_key(name).split()
+
+
+def clean_spaces(name: str) -> str:
+    """One plain space between tokens (NBSP, thin spaces and runs of spaces folded)."""
+    return _SPACES.sub(" ", name).strip()

