@@ -62,6 +62,62 @@ class LinkConfig(Section):
     weight_context: float = 0.3
 
 
+class MturkConfig(Section):
+    """Amazon Mechanical Turk: sandbox unless `live` is chosen here *and* on the command line."""
+
+    environment: Literal["sandbox", "live"] = "sandbox"
+    region: str = "us-east-1"
+    profile: str | None = Field(None, description="AWS profile; else the usual AWS variables")
+    title_el: str = "Which person is this? (entity linking, 6 short items)"
+    title_name: str = "Copy a person's name from a translated sentence (10 short items)"
+    keywords: str = "entity linking, names, people, news"
+    lifetime_hours: float = Field(72, gt=0)
+    assignment_hours: float = Field(1, gt=0)
+    auto_approve_hours: float = Field(72, gt=0)
+    min_approval_rate: int | None = Field(95, ge=0, le=100)
+    locales: list[str] = Field(default_factory=list, description="ISO 3166 country codes")
+    # Custom qualification types workers must NOT have (e.g. one granted to those who failed gold).
+    exclude_qualifications: list[str] = Field(default_factory=list)
+    # Granted by `hits send` to workers dropped on gold, so they are kept out of later batches.
+    failed_gold_qualification: str | None = None
+
+
+class SimulatedCrowdConfig(Section):
+    """Simulated workers for planning and tests; everything they produce is marked simulated."""
+
+    workers: int = Field(30, ge=3)
+    accuracy_mean: float = Field(0.946, ge=0, le=1, description="Lawrie et al. observed 94.6%")
+    accuracy_sd: float = Field(0.113, ge=0)
+    spammers: float = Field(0.05, ge=0, le=1, description="share answering at random")
+    seconds_mean: float = Field(20.0, gt=0, description="mean seconds per item")
+    truth: str | None = Field(None, description="reference file of true answers")
+    seed: int = 0
+
+
+class HitsConfig(Section):
+    """Crowd tasks: sizes, pay, quality control and aggregation (Lawrie et al.'s defaults)."""
+
+    el_items: int = Field(6, ge=1, description="items per entity-linking HIT")
+    el_gold: int = Field(2, ge=0, description="gold items per entity-linking HIT")
+    name_items: int = Field(10, ge=1, description="items per name-curation HIT")
+    name_gold: int = Field(1, ge=0, description="gold items per name-curation HIT")
+    assignments: int = Field(3, ge=1, description="workers per HIT")
+    reward: float = Field(0.20, gt=0, description="US dollars per assignment")
+    batch_size: int = Field(50, ge=1, description="HITs per batch")
+    threshold: float = Field(0.8, ge=0, le=1, description="drop workers under this gold accuracy")
+    reject_below: float | None = Field(
+        None, ge=0, le=1, description="reject assignments of workers under this gold accuracy"
+    )
+    dropped: Literal["requeue", "discard"] = "requeue"
+    policy: str = Field("unanimous", description="unanimous, majority, dawid-skene, ...")
+    min_posterior: float = Field(0.99, ge=0, le=1, description="model-based policies keep above")
+    gold: str | None = Field(None, description="known answers used as gold (reference file)")
+    max_description: int = Field(2000, ge=0)
+    seed: int = 0
+    mturk: MturkConfig = Field(default_factory=MturkConfig)
+    simulated: SimulatedCrowdConfig = Field(default_factory=SimulatedCrowdConfig)
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -74,6 +130,7 @@ class Config(BaseModel):
     queries: QueriesConfig = Field(default_factory=QueriesConfig)
     kb: KbConfig
     link: LinkConfig = Field(default_factory=LinkConfig)
+    hits: HitsConfig = Field(default_factory=HitsConfig)
 
     # Set by `load_config`: where the file was, so relative paths can be resolved.
     source_file: str = Field("", exclude=True)
