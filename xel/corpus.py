@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from defusedxml import DefusedXmlException
 from defusedxml import ElementTree as SafeET
 
 from xel.config import Config, CorpusConfig
@@ -197,6 +198,10 @@ def read_wmt_xml(path: Path, config: CorpusConfig) -> CorpusSource:
         raise XelError(f"{path}, line {line}, column {column}: not well-formed XML: {e}") from None
     except UnicodeDecodeError:
         raise XelError(f"{path}: invalid UTF-8: convert the file to UTF-8") from None
+    except DefusedXmlException as e:
+        raise XelError(
+            f"{path}: refused unsafe XML ({e}): WMT files need no DTD or entities"
+        ) from None
     docs: list[tuple[str, dict[str, dict[str, str]]]] = []
     seen: list[str] = []
     for doc in root.iter("doc"):
@@ -326,7 +331,9 @@ def target_languages(store: Store) -> list[str]:
 
 def sentences(store: Store, lang: str) -> list[tuple[int, str, str]]:
     """(seg, doc_id, text) of one language, in corpus order."""
-    rows = store.query("SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg", (lang,))
+    rows = store.query(
+        "SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg", (lang,)
+    )
     return [(r["seg"], r["doc_id"], r["text"]) for r in rows]
 
 

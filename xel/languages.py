@@ -49,7 +49,7 @@ def _base(code: str) -> str:
     return code.split("-")[0].lower()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def language(code: str) -> Language:
     """Describe a canonical code (`zho-TW`)."""
     if not _CODE.match(code):
@@ -86,7 +86,10 @@ def canonical(code: str, known: list[str] | None = None) -> str:
         preferred = _PREFERRED.get(lowered)
         if preferred and preferred in known:
             return preferred
-        iso3 = _iso3(lowered.split("-")[0])
+        try:
+            iso3 = _iso3(lowered.split("-")[0])
+        except XelError:
+            iso3 = ""
         matches = [k for k in known if _base(k) == iso3]
         if len(matches) == 1:
             return matches[0]

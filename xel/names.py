@@ -14,15 +14,18 @@ from dataclasses import dataclass
 
 # Honorifics and titles that precede a name but are not part of it (annotation guidelines for
 # entity linking, e.g. TAC-KBP: `President` in `President Ahmet Sezer` is not the name).
-HONORIFICS = frozenset(
-    """mr mrs ms miss mx dr prof professor sir dame lord lady rev reverend fr father sister
-    brother president vice-president chancellor premier minister senator sen rep representative
-    congressman congresswoman governor gov mayor judge justice general gen colonel col major maj
-    captain capt lieutenant lt sergeant sgt officer inspector detective king queen prince
-    princess duke duchess pope cardinal bishop archbishop rabbi imam sheikh ayatollah coach
-    chairman chairwoman chief secretary ambassador commissioner councillor councilman speaker
-    st saint""".split()
-)
+HONORIFICS = frozenset({
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord",
+    "lady", "rev", "reverend", "fr", "father", "sister", "brother", "president",
+    "vice-president", "chancellor", "premier", "minister", "senator", "sen", "rep",
+    "representative", "congressman", "congresswoman", "governor", "gov", "mayor", "judge",
+    "justice", "general", "gen", "colonel", "col", "major", "maj", "captain", "capt",
+    "lieutenant", "lt", "sergeant", "sgt", "officer", "inspector", "detective", "king",
+    "queen", "prince", "princess", "duke", "duchess", "pope", "cardinal", "bishop",
+    "archbishop", "rabbi", "imam", "sheikh", "ayatollah", "coach", "chairman", "chairwoman",
+    "chief", "secretary", "ambassador", "commissioner", "councillor", "councilman",
+    "speaker", "st", "saint",
+})
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\u00ad-"
 _SPACES = re.compile(r"[\s\u00a0\u2009\u202f]+")
@@ -55,7 +58,9 @@ def split_name(text: str) -> SplitName | None:
     name = text[start:end]
     # Possessive on the last token: `Holt's`, `Holt’s`, `James'`.
     trimmed = _POSSESSIVE.sub("", name)
-    if trimmed != name and trimmed and (trimmed[-1].isalnum() or trimmed[-1] == "."):
+    if not trimmed.strip("'’‘`´"):
+        return None
+    if trimmed != name and (trimmed[-1].isalnum() or trimmed[-1] == "."):
         end -= len(name) - len(trimmed)
         name = trimmed
     # Quotes, brackets and stray punctuation at the edges (keep a final `Jr.`'s dot).

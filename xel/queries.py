@@ -7,6 +7,23 @@ attrition table records what every filter removed, in order, for the report.
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from xel.config import Config, QueriesConfig
+from xel.errors import XelError
+from xel.link import DDL as LINK_DDL
+from xel.names import name_key
+from xel.ner import DDL as NER_DDL
+from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
+from xel.store import Store
+
 DDL = """
 CREATE TABLE IF NOT EXISTS queries (
     query_id   TEXT PRIMARY KEY,   -- stable: derived from document id and name key
@@ -29,3 +46,244 @@ CREATE TABLE IF NOT EXISTS attrition (
     names_after     INTEGER NOT NULL
 );
 """
+
+
+@dataclass(frozen=True)
+class Mention:
+    mention_id: int
+    doc_id: str
+    seg: int
+    start: int
+    end: int
+    name: str
+    name_key: str
+
+
+Filter = Callable[[list[Mention]], list[Mention]]
+
+
+def drop_short(min_tokens: int) -> Filter:
+    """Single-token names (`Trump`, `May`) are too ambiguous to ask about."""
+    return lambda ms: [m for m in ms if len(m.name_key.split()) >= min_tokens]
+
+
+def drop_rare(min_documents: int) -> Filter:
+    """A name seen in one document only gives no cross-document evidence (paper's filter)."""
+
+    def keep(ms: list[Mention]) -> list[Mention]:
+        docs: dict[str, set[str]] = defaultdict(set)
+        for m in ms:
+            docs[m.name_key].add(m.doc_id)
+        return [m for m in ms if len(docs[m.name_key]) >= min_documents]
+
+    return keep
+
+
+def longest_only(ms: list[Mention]) -> list[Mention]:
+    """Within a document, drop a name that is a token substring of a longer name there."""
+    by_doc: dict[str, set[str]] = defaultdict(set)
+    for m in ms:
+        by_doc[m.doc_id].add(m.name_key)
+
+    def contained(key: str, doc: str) -> bool:
+        padded = f" {key} "
+        return any(other != key and padded in f" {other} " for other in by_doc[doc])
+
+    return [m for m in ms if not contained(m.name_key, m.doc_id)]
+
+
+def drop_reviewed(not_persons: set[str]) -> Filter:
+    """Names a reviewer marked as not a person (the paper's manual pass)."""
+    return lambda ms: [m for m in ms if m.name_key not in not_persons]
+
+
+def cap_per_name(max_per_name: int) -> Filter:
+    """At most N documents (queries) per name, the first N in corpus order."""
+
+    def keep(ms: list[Mention]) -> list[Mention]:
+        docs: dict[str, list[str]] = defaultdict(list)
+        for m in ms:
+            if m.doc_id not in docs[m.name_key]:
+                docs[m.name_key].append(m.doc_id)
+        allowed = {(k, d) for k, ds in docs.items() for d in ds[:max_per_name]}
+        return [m for m in ms if (m.name_key, m.doc_id) in allowed]
+
+    return keep
+
+
+def filters(config: QueriesConfig, not_persons: set[str]) -> list[tuple[str, Filter]]:
+    """The configured filters, in the order they apply."""
+    chain: list[tuple[str, Filter]] = [(f"names with fewer than {config.min_tokens} tokens",
+                                        drop_short(config.min_tokens))]
+    if config.longest_only:
+        chain.append(("shorter name inside a longer one in the same document", longest_only))
+    chain.append((f"names in fewer than {config.min_documents} documents",
+                  drop_rare(config.min_documents)))
+    if not_persons:
+        chain.append(("reviewed as not a person", drop_reviewed(not_persons)))
+    chain.append((f"more than {config.max_per_name} queries per name",
+                  cap_per_name(config.max_per_name)))
+    return chain
+
+
+@dataclass(frozen=True)
+class Step:
+    filter: str
+    mentions_before: int
+    mentions_after: int
+    names_before: int
+    names_after: int
+
+
+def apply_filters(
+    mentions: list[Mention], chain: list[tuple[str, Filter]]
+) -> tuple[list[Mention], list[Step]]:
+    """Run the filters in order, recording what each removed."""
+    steps = []
+    for label, keep in chain:
+        after = keep(mentions)
+        steps.append(Step(label, len(mentions), len(after),
+                          len({m.name_key for m in mentions}), len({m.name_key for m in after})))
+        mentions = after
+    return mentions, steps
+
+
+def query_id(doc_id: str, key: str) -> str:
+    """Stable across reruns and filter changes, so crowd work keyed on it stays valid."""
+    return "EN-" + hashlib.sha1(f"{doc_id}\t{key}".encode()).hexdigest()[:10].upper()
+
+
+def display_names(mentions: list[Mention]) -> dict[str, str]:
+    """Per name key, its most frequent spelling (ties: the first seen)."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for m in mentions:
+        counts[m.name_key][m.name] += 1
+    return {k: c.most_common(1)[0][0] for k, c in counts.items()}
+
+
+# --- the manual review pass -------------------------------------------------------------
+
+REVIEW_HEADER = ["name", "name_key", "documents", "mentions", "person", "example"]
+NOT_PERSON = {"no", "n", "false", "0", "not-a-person", "not a person", "x"}
+
+
+def read_review(path: Path) -> set[str]:
+    """Name keys a reviewer marked as not a person in the `person` column."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise XelError(f"{path}: review file not found (queries.review in the config)") from None
+    except UnicodeDecodeError:
+        raise XelError(f"{path}: not UTF-8: save the review file as UTF-8") from None
+    rows = list(csv.reader(io.StringIO(text), delimiter="\t"))
+    if not rows or "person" not in rows[0] or "name" not in rows[0]:
+        raise XelError(
+            f"{path}, line 1: expected a header with `name` and `person` columns "
+            "(write one with `xel queries review-export`)"
+        )
+    header = rows[0]
+    name_col, person_col = header.index("name"), header.index("person")
+    key_col = header.index("name_key") if "name_key" in header else None
+    dropped = set()
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) <= max(name_col, person_col):
+            raise XelError(f"{path}, line {number}: too few columns (expected {len(header)})")
+        mark = row[person_col].strip().lower()
+        if mark in NOT_PERSON:
+            key = row[key_col] if key_col is not None and row[key_col] else name_key(row[name_col])
+            dropped.add(key)
+        elif mark not in {"", "yes", "y", "true", "1"}:
+            raise XelError(
+                f"{path}, line {number}: person column is {row[person_col]!r}: "
+                "leave it empty or write yes, or no for not a person"
+            )
+    return dropped
+
+
+def export_review(store: Store, path: Path) -> int:
+    """Write the deduplicated multi-token names for a person to check; returns how many."""
+    store.declare(NER_DDL)
+    rows = store.query(
+        "SELECT name_key, name, COUNT(*) AS mentions, COUNT(DISTINCT doc_id) AS documents,"
+        " MIN(mention_id) AS first FROM mentions WHERE tokens >= 2"
+        " GROUP BY name_key ORDER BY documents DESC, name_key"
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f, delimiter="\t", lineterminator="\n")
+        out.writerow(REVIEW_HEADER)
+        for r in rows:
+            example = store.scalar(
+                "SELECT s.text FROM mentions m JOIN sentences s ON s.seg = m.seg"
+                " AND s.lang = (SELECT code FROM languages WHERE role = 'source')"
+                " WHERE m.mention_id = ?", (r["first"],))
+            out.writerow([r["name"], r["name_key"], r["documents"], r["mentions"], "",
+                          " ".join(str(example or "").split())[:300]])
+    return len(rows)
+
+
+# --- the stage ----------------------------------------------------------------------------
+
+
+def queries_signature(store: Store, config: Config) -> Signature:
+    parts = {"after:ner": upstream(store, "ner", "xel queries"),
+             "config": digest_of(config.queries), **versions()}
+    if config.queries.review:
+        parts["review"] = file_digest(config.resolve(config.queries.review))
+    return Signature("queries", parts)
+
+
+def run_queries(store: Store, config: Config, *, force: bool = False) -> StageRun:
+    """Turn person mentions into queries with the configured filters; skipped when unchanged."""
+    store.declare(NER_DDL)
+    store.declare(DDL)
+    signature = queries_signature(store, config)
+    review = config.resolve(config.queries.review) if config.queries.review else None
+    not_persons = read_review(review) if review else set()
+
+    def work(s: Store) -> dict[str, Any]:
+        rows = s.query("SELECT mention_id, doc_id, seg, start, end, name, name_key FROM mentions"
+                       " ORDER BY seg, start")
+        mentions = [Mention(*tuple(r)) for r in rows]
+        kept, steps = apply_filters(mentions, filters(config.queries, not_persons))
+        s.execute("DELETE FROM queries")
+        s.execute("DELETE FROM attrition")
+        s.executemany(
+            "INSERT INTO attrition VALUES (?, ?, ?, ?, ?, ?)",
+            [(i, st.filter, st.mentions_before, st.mentions_after, st.names_before,
+              st.names_after) for i, st in enumerate(steps, start=1)],
+        )
+        names = display_names(mentions)
+        first: dict[tuple[str, str], Mention] = {}
+        for m in kept:
+            first.setdefault((m.name_key, m.doc_id), m)
+        s.executemany(
+            "INSERT INTO queries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(query_id(m.doc_id, m.name_key), names[m.name_key], m.name_key, m.doc_id,
+              m.mention_id, m.seg, m.start, m.end, i) for i, m in enumerate(first.values())],
+        )
+        return {"mentions": len(mentions), "queries": len(first),
+                "names": len({k for k, _ in first})}
+
+    return run_stage(store, signature, work, force=force)
+
+
+def write_queries_file(store: Store, path: Path) -> int:
+    """A readable TSV of the queries and their candidates (one row per candidate)."""
+    store.declare(LINK_DDL)
+    rows = store.query(
+        "SELECT q.query_id, q.name, q.doc_id, q.seg, q.start, q.end, c.rank, c.kb_id, e.name AS"
+        " kb_name, c.score, c.why FROM queries q LEFT JOIN candidates c USING (query_id)"
+        " LEFT JOIN kb_entries e USING (kb_id) ORDER BY q.ordinal, c.rank"
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f, delimiter="\t", lineterminator="\n")
+        out.writerow(["query_id", "name", "doc_id", "seg", "start", "end", "rank", "kb_id",
+                      "kb_name", "score", "why"])
+        for r in rows:
+            score = "" if r["score"] is None else f"{r['score']:.4f}"
+            out.writerow([*tuple(r)[:9], score, r["why"] or ""])
+    return len({r["query_id"] for r in rows})

@@ -50,3 +50,11 @@ class Registry(Generic[T]):
 
 corpus_readers: Registry[Any] = Registry("corpus format", ["xel.corpus"])
 kb_readers: Registry[Any] = Registry("knowledge-base format", ["xel.kb"])
+embedders: Registry[Any] = Registry("embedding model", ["xel.link"])
+tokenizers: Registry[Any] = Registry("tokenizer", ["xel.tokenizers"])
+aligners: Registry[Any] = Registry("aligner", ["xel.align"])
+translators: Registry[Any] = Registry("translator", ["xel.translate"])
+crowd_backends: Registry[Any] = Registry(
+    "crowd backend", ["hits.backends.mturk", "hits.backends.local", "hits.backends.simulated"]
+)
+aggregators: Registry[Any] = Registry("aggregator", ["hits.aggregate"])

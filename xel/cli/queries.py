@@ -1,0 +1,57 @@
+"""`xel queries`: English NER, query filters and linking, in one resumable command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from xel.cli import DEFAULT_CONFIG, app, console
+from xel.config import load_config
+from xel.corpus import import_corpus
+from xel.kb import build_kb
+from xel.link import link_queries
+from xel.ner import run_ner
+from xel.queries import export_review, run_queries, write_queries_file
+from xel.stages import StageRun
+from xel.store import Store
+
+
+def _say(run: StageRun) -> None:
+    state = "[dim]unchanged, skipped[/]" if run.skipped else "[green]done[/]"
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(run.summary.items()))
+    console.print(f"{run.name:>8}: {state}  {counts}")
+
+
+@app.command("queries")
+def queries_command(
+    config: str = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML)"),
+    export_review_to: Path | None = typer.Option(
+        None, "--export-review", help="also write the deduplicated name list for manual review"
+    ),
+    review: str | None = typer.Option(
+        None, help="apply a reviewed name list (overrides queries.review in the config)"
+    ),
+    force: bool = typer.Option(False, help="rerun every stage even if nothing changed"),
+) -> None:
+    """Find English person names, filter them into queries and link them to the KB.
+
+    Stages whose inputs and settings are unchanged are skipped; the queries and their
+    candidates go to the store and to <output>/queries.tsv.
+    """
+    cfg = load_config(config)
+    if review is not None:
+        cfg.queries.review = str(Path(review).resolve())
+    with Store(cfg.resolve(cfg.store)) as store:
+        _say(import_corpus(store, cfg, force=force))
+        _say(run_ner(store, cfg, force=force))
+        if export_review_to is not None:
+            n = export_review(store, export_review_to)
+            console.print(f"wrote {n} names for review to {export_review_to}: mark `person` "
+                          "no for names that are not people, then rerun with --review")
+        _say(run_queries(store, cfg, force=force))
+        _say(build_kb(cfg, force=force))
+        _say(link_queries(store, cfg, force=force))
+        out = cfg.resolve(cfg.output) / "queries.tsv"
+        n = write_queries_file(store, out)
+    console.print(f"{n} queries with candidates in {out}")
