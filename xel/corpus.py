@@ -312,6 +312,43 @@ def _write(store: Store, source: CorpusSource) -> dict[str, Any]:
     return {"segments": seg + 1, "documents": len(doc_order), "languages": len(source.languages)}
 
 
+# --- fetching NTREX-128 -------------------------------------------------------------------
+
+NTREX_ARCHIVE = "https://github.com/MicrosoftTranslator/NTREX/archive/refs/heads/main.tar.gz"
+
+
+def download_ntrex(dest: Path, url: str = NTREX_ARCHIVE, timeout: float = 20) -> Path:
+    """Fetch NTREX-128 from its public repository into `dest` (the layout the reader expects).
+
+    Offline this fails at once with a message saying so, and leaves `dest` untouched.
+    """
+    import tarfile
+    import tempfile
+    import urllib.error
+    import urllib.request
+
+    if (dest / "DOCUMENT_IDS.tsv").exists():
+        return dest
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = Path(tmp) / "ntrex.tar.gz"
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response, archive.open("wb") as f:
+                while block := response.read(1 << 20):
+                    f.write(block)
+        except (urllib.error.URLError, TimeoutError, OSError) as e:
+            raise XelError(
+                f"cannot download NTREX-128 from {url} ({e}): this machine seems to be offline; "
+                "copy the NTREX repository's folder here by other means, or point corpus.path "
+                "at an existing copy (such as ../shared/data/ntrex128)"
+            ) from None
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        top = next(p for p in Path(tmp).iterdir() if p.is_dir())
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        top.rename(dest)
+    return dest
+
+
 # --- reading back -------------------------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ app = typer.Typer(
     add_completion=False,
 )
 DEFAULT_CONFIG = "configs/default.yaml"
-COMMAND_MODULES = ["corpus", "kb", "queries", "project", "evaluate", "build"]
+COMMAND_MODULES = ["corpus", "kb", "queries", "project", "evaluate", "build", "stages"]
 console = Console(stderr=True)
 
 
