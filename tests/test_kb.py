@@ -1,0 +1,314 @@
+"""KB readers (Wikidata dump, JSONL), the index build and its skip, and candidate generation."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from xel.config import Config, CorpusConfig, KbConfig
+from xel.errors import XelError
+from xel.kb import KnowledgeBase, build_kb, fragments, read_jsonl, read_wikidata
+from xel.registry import kb_readers
+
+BERLIN = {  # a non-person item: P31 is city (Q515), not human
+    "id": "Q64", "type": "item", "labels": {"en": {"language": "en", "value": "Berlin"}},
+    "claims": {"P31": [{"mainsnak": {"snaktype": "value", "property": "P31", "datavalue": {
+        "value": {"entity-type": "item", "numeric-id": 515, "id": "Q515"},
+        "type": "wikibase-entityid"}}, "type": "statement"}]},
+    "sitelinks": {"enwiki": {"site": "enwiki", "title": "Berlin"}},
+}
+NO_ENGLISH = {  # a human with neither an English label nor an English Wikipedia page
+    "id": "Q99", "labels": {"de": {"language": "de", "value": "Hans Muster"}},
+    "claims": {"P31": [{"mainsnak": {"datavalue": {"value": {"numeric-id": 5}}}}]},
+}
+Q15 = {  # P31 Q15 is not Q5, even though `"Q5` is a prefix of it
+    "id": "Q7", "labels": {"en": {"language": "en", "value": "Not A Person"}},
+    "claims": {"P31": [{"mainsnak": {"datavalue": {"value": {"id": "Q15", "numeric-id": 15}}}}]},
+}
+
+
+def config_for(tmp_path: Path, kb_file: Path, fmt: str = "jsonl") -> Config:
+    return Config(
+        name="test", root=str(tmp_path), corpus=CorpusConfig(path=str(tmp_path)),
+        kb=KbConfig(path=str(kb_file), format=fmt, index=str(tmp_path / "kb.sqlite")),  # type: ignore[arg-type]
+    )
+
+
+def dump_lines(sample: Path) -> list[str]:
+    """The genuine sample's entity lines plus a city, a human without English, and a Q15."""
+    entities = [line for line in sample.read_text(encoding="utf-8").splitlines()
+                if line.startswith("{")]
+    extra = [json.dumps(e) + "," for e in (BERLIN, NO_ENGLISH, Q15)]
+    body = [e if e.endswith(",") else e + "," for e in entities] + extra
+    body[-1] = body[-1].removesuffix(",")
+    return ["[", *body, "]"]
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data)
+    elif path.name.endswith(".bz2"):
+        data = bz2.compress(data)
+    path.write_bytes(data)
+    return path
+
+
+@pytest.fixture(scope="module")
+def sample(shared_data: Path) -> Path:
+    return shared_data / "kb" / "wikidata-persons-sample.json"
+
+
+@pytest.fixture(scope="module")
+def persons_kb(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+    tmp = tmp_path_factory.mktemp("persons")
+    build_kb(config_for(tmp, shared_data / "kb" / "persons.jsonl"))
+    return KnowledgeBase(tmp / "kb.sqlite")
+
+
+# --- Wikidata reader ---------------------------------------------------------------------
+
+
+def test_registry_lists_both_readers() -> None:
+    assert kb_readers.names() == ["jsonl", "wikidata"]
+
+
+def test_genuine_sample_reads_the_three_people(sample: Path) -> None:
+    people = {e.kb_id: e for e in read_wikidata(sample)}
+    assert set(people) == {"Q42", "Q328212", "Q646148"}
+    adams = people["Q42"]
+    assert adams.name == "Douglas Adams"
+    assert "Douglas Noël Adams" in adams.aliases
+    assert adams.description == "English writer and humorist"
+    assert adams.wikipedia == "Douglas Adams"
+    assert adams.popularity == 101  # sitelinks
+
+
+def test_numeric_id_only_claims_count_as_human(sample: Path) -> None:
+    # Q328212's P31 value is {"numeric-id": 5, "entity-type": "item"} with no "id".
+    roth = next(e for e in read_wikidata(sample) if e.kb_id == "Q328212")
+    assert (roth.name, roth.description, roth.wikipedia) == (
+        "Veronica Roth", "American author", "Veronica Roth")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".json.gz", ".json.bz2"])
+def test_compressed_dumps_stream_the_same_people(
+    sample: Path, tmp_path: Path, suffix: str
+) -> None:
+    dump = write(tmp_path / f"dump{suffix}", dump_lines(sample))
+    ids = [e.kb_id for e in read_wikidata(dump)]
+    # Berlin (a city), Q99 (no English name) and Q7 (P31 Q15) are not taken.
+    assert ids == ["Q42", "Q328212", "Q646148"]
+
+
+def test_malformed_line_is_named(sample: Path, tmp_path: Path) -> None:
+    lines = dump_lines(sample)
+    lines.insert(2, '{"id": "Q1", "claims": {"P31": [}},')
+    dump = write(tmp_path / "dump.json", lines)
+    with pytest.raises(XelError, match=r"dump\.json, line 3, column \d+: not valid JSON"):
+        list(read_wikidata(dump))
+
+
+def test_truncated_line_is_named_without_parsing(tmp_path: Path) -> None:
+    dump = write(tmp_path / "cut.json", ["[", json.dumps(BERLIN) + ",", '{"id": "Q2", "lab'])
+    with pytest.raises(XelError, match=r"cut\.json, line 3: not a Wikidata entity"):
+        list(read_wikidata(dump))
+
+
+def test_invalid_utf8_names_line_and_byte(tmp_path: Path) -> None:
+    dump = tmp_path / "latin1.json"
+    dump.write_bytes(b'[\n{"id": "Q1", "labels": {"en": {"value": "Ren\xe9"}}}\n]\n')
+    with pytest.raises(XelError, match=r"latin1\.json, line 2: invalid UTF-8 \(byte 0xe9"):
+        list(read_wikidata(dump))
+
+
+@pytest.mark.parametrize("content", [b"", b"  \n\n", gzip.compress(b"")])
+def test_empty_file_is_an_error(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "empty.json"
+    path.write_bytes(content)
+    with pytest.raises(XelError, match="file is empty"):
+        list(read_wikidata(path))
+
+
+def test_truncated_gzip_is_an_error(sample: Path, tmp_path: Path) -> None:
+    whole = gzip.compress(sample.read_bytes())
+    path = tmp_path / "cut.json.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(XelError, match="cannot decompress"):
+        list(read_wikidata(path))
+
+
+def test_entity_without_id_is_an_error(tmp_path: Path) -> None:
+    no_id = {k: v for k, v in NO_ENGLISH.items() if k != "id"}
+    dump = write(tmp_path / "noid.json", ["[", json.dumps(no_id), "]"])
+    with pytest.raises(XelError, match=r"line 2: entity has no \"id\""):
+        list(read_wikidata(dump))
+
+
+def test_no_people_is_an_error(tmp_path: Path) -> None:
+    dump = write(tmp_path / "cities.json", ["[", json.dumps(BERLIN), "]"])
+    with pytest.raises(XelError, match="no people found"):
+        build_kb(config_for(tmp_path, dump, "wikidata"))
+
+
+# --- JSONL reader ------------------------------------------------------------------------
+
+
+def test_real_jsonl_reads_every_person(shared_data: Path) -> None:
+    people = list(read_jsonl(shared_data / "kb" / "persons.jsonl"))
+    assert len(people) == 12302
+    pompeo = next(e for e in people if e.kb_id == "Q473239")
+    assert pompeo.name == "Mike Pompeo" and pompeo.popularity is None
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"name": "A B"}', r'line 2: record has no "id"'),
+        ('{"id": "x2", "name": "  "}', r'line 2: record x2 has no "name"'),
+        ('{"id": "x2", "name": "A B", "aliases": "A"}', r"line 2: `aliases` must be a list"),
+        ('{"id": "x2", "name": "A B", "popularity": "high"}', r"line 2: `popularity` must be"),
+        ('{"id": "x2", "name": "A B"', r"line 2, column \d+: not valid JSON"),
+        ('["x2", "A B"]', r"line 2: expected a JSON object"),
+    ],
+)
+def test_bad_jsonl_records_name_the_line(tmp_path: Path, line: str, message: str) -> None:
+    path = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}', line])
+    with pytest.raises(XelError, match=message):
+        list(read_jsonl(path))
+
+
+def test_non_person_records_are_skipped(tmp_path: Path) -> None:
+    path = write(tmp_path / "kb.jsonl", [
+        '{"id": "x1", "name": "Ann Lee", "type": "PER"}',
+        '{"id": "x2", "name": "Acme Corp", "type": "ORG"}',
+    ])
+    assert [e.kb_id for e in read_jsonl(path)] == ["x1"]
+
+
+# --- building the index ------------------------------------------------------------------
+
+
+def test_rebuild_is_skipped_when_unchanged_and_redone_when_the_file_changes(
+    tmp_path: Path,
+) -> None:
+    kb_file = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}'])
+    config = config_for(tmp_path, kb_file)
+    first = build_kb(config)
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        rows = kb.conn.execute("SELECT entity, kb_id FROM entities").fetchall()
+    second = build_kb(config)
+    assert not first.skipped and second.skipped
+    assert second.summary == first.summary
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert kb.conn.execute("SELECT entity, kb_id FROM entities").fetchall() == rows
+    write(kb_file, ['{"id": "x1", "name": "Ann Lee"}', '{"id": "x2", "name": "Bo Chen"}'])
+    third = build_kb(config)
+    assert not third.skipped and third.summary["entities"] == 2
+    assert build_kb(config, force=True).skipped is False
+
+
+def test_wikidata_bz2_builds_a_searchable_index(sample: Path, tmp_path: Path) -> None:
+    dump = write(tmp_path / "dump.json.bz2", dump_lines(sample))
+    run = build_kb(config_for(tmp_path, dump, "wikidata"))
+    assert run.summary["entities"] == 3
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert [f.entity.kb_id for f in kb.by_key("veronica roth", "name")] == ["Q328212"]
+        assert [f.entity.kb_id for f in kb.by_key("DNA", "alias")] == ["Q42"]
+
+
+def test_duplicate_ids_are_kept_apart(tmp_path: Path) -> None:
+    kb_file = write(tmp_path / "kb.jsonl", [
+        '{"id": "bioguide:None", "name": "Ulysses Grant"}',
+        '{"id": "bioguide:None", "name": "William Taft"}',
+        '{"id": "bioguide:None", "name": "Herbert Hoover"}',
+    ])
+    run = build_kb(config_for(tmp_path, kb_file))
+    assert run.summary["renamed_duplicate_ids"] == 2
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert kb.entity("bioguide:None#2").name == "William Taft"  # type: ignore[union-attr]
+        assert kb.entity("bioguide:None#3").name == "Herbert Hoover"  # type: ignore[union-attr]
+
+
+def test_missing_index_says_how_to_build(tmp_path: Path) -> None:
+    with pytest.raises(XelError, match="xel kb build"):
+        KnowledgeBase(tmp_path / "absent.sqlite")
+
+
+def test_missing_kb_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(XelError, match="absent.jsonl not found"):
+        build_kb(config_for(tmp_path, tmp_path / "absent.jsonl"))
+
+
+# --- fragments and candidate generation --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Mike Pompeo", [("mike", "given"), ("pompeo", "family")]),
+        ("Martin Luther King Jr.", [("martin", "given"), ("luther", "middle"), ("king", "family")]),
+        ("Joseph II, Holy Roman Emperor", [("joseph", "family")]),
+        ("Maria Theresa of Austria", [("maria", "given"), ("theresa", "family")]),
+        ("J. R. R. Tolkien", [("tolkien", "family")]),
+        ("Kim Jong-un", [("kim", "given"), ("jong", "middle"), ("un", "family")]),
+        ("", []),
+    ],
+)
+def test_fragments(name: str, expected: list[tuple[str, str]]) -> None:
+    assert fragments(name) == expected
+
+
+def test_exact_name(persons_kb: KnowledgeBase) -> None:
+    found = persons_kb.by_key("DONALD  trump", "name")
+    assert [f.entity.kb_id for f in found] == ["enwiki:4848272"]
+    assert found[0].why == [{"via": "exact", "form": "Donald Trump"}]
+
+
+def test_alias(persons_kb: KnowledgeBase) -> None:
+    found = persons_kb.by_key("Bernie Sanders", "alias")
+    assert [f.entity.name for f in found] == ["Bernard Sanders"]
+    assert found[0].why == [{"via": "alias", "form": "Bernie Sanders"}]
+
+
+def test_family_name_fragment_finds_every_pompeo(persons_kb: KnowledgeBase) -> None:
+    found = {f.entity.kb_id: f.why for f in persons_kb.by_fragment("Pompeo", 20)}
+    assert found["Q473239"] == [{"via": "fragment", "token": "pompeo", "role": "family"}]
+    assert "enwiki:1690486" in found  # Ellen Pompeo
+
+
+def test_ngrams_find_a_misspelling(persons_kb: KnowledgeBase) -> None:
+    assert persons_kb.by_key("Donlad Trmp", "name") == []
+    found = persons_kb.by_ngrams("Donlad Trmp", 20)
+    assert found[0].entity.kb_id == "enwiki:4848272"
+    assert found[0].why == [{"via": "ngram", "form": "Donald Trump"}]
+
+
+def test_candidates_merge_every_reason(persons_kb: KnowledgeBase) -> None:
+    found = persons_kb.candidates("Mike Pompeo", 20)
+    assert found[0].entity.kb_id == "Q473239"
+    # `mike` is too common a given name for an unpopular Mike to make the fragment's top 20.
+    assert found[0].why == [
+        {"via": "exact", "form": "Mike Pompeo"},
+        {"via": "fragment", "token": "pompeo", "role": "family"},
+        {"via": "ngram", "form": "Mike Pompeo"},
+    ]
+    assert len({f.entity.kb_id for f in found}) == len(found)
+
+
+@pytest.mark.parametrize("name", ["", "!!", "a"])
+def test_nameless_queries_get_nothing(persons_kb: KnowledgeBase, name: str) -> None:
+    assert persons_kb.candidates(name) == []
+
+
+def test_prior_is_log_scaled_and_neutral_when_absent(persons_kb: KnowledgeBase) -> None:
+    sql = "SELECT max(popularity), min(popularity) FROM entities"
+    top = persons_kb.conn.execute(sql).fetchone()
+    assert persons_kb.prior(top[0]) == pytest.approx(1.0)
+    assert persons_kb.prior(top[1]) == pytest.approx(0.0)
+    trump = persons_kb.prior(18473809.0)
+    assert persons_kb.prior(top[1]) < persons_kb.prior(None) < trump < 1.0

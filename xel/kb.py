@@ -1,0 +1,491 @@
+"""The knowledge base of people: readers, a searchable SQLite index, and candidate generation.
+
+A KB is reused by many collections, so its index is its own SQLite file (`kb.index` in the
+config) carrying its own signature: source file digest, format, index schema and xel version.
+Readers stream `KbEntity`s with bounded memory, so a full Wikidata dump can be indexed.
+
+Candidate generation follows the linker of Lawrie et al. (after McNamee et al.): an entity is
+proposed when one of its names or aliases equals the query under `name_key` (exact, alias),
+when it shares a name fragment (given or family name), or when its names share many character
+trigrams with the query (SQLite FTS5 with the trigram tokenizer), which catches misspellings.
+Every proposal keeps the reasons it was found (`why`), for diagnostics.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import json
+import math
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xel.config import Config
+from xel.errors import XelError
+from xel.names import name_key
+from xel.progress import progress
+from xel.registry import kb_readers
+from xel.stages import Signature, StageRun, file_digest, run_stage, versions
+from xel.store import Store
+
+# Bump when the index tables change, so an index built by older code is rebuilt.
+SCHEMA = "1"
+
+DDL = """
+CREATE TABLE IF NOT EXISTS entities (
+    entity      INTEGER PRIMARY KEY,
+    kb_id       TEXT NOT NULL UNIQUE,
+    name        TEXT NOT NULL,
+    aliases     TEXT NOT NULL,          -- JSON list
+    description TEXT NOT NULL,
+    wikipedia   TEXT,
+    popularity  REAL
+);
+-- Every name and alias of every entity under its `name_key`.
+CREATE TABLE IF NOT EXISTS forms (
+    form_id INTEGER PRIMARY KEY,
+    entity  INTEGER NOT NULL,
+    kind    TEXT NOT NULL,              -- 'name' or 'alias'
+    form    TEXT NOT NULL,
+    key     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS forms_key ON forms(key);
+CREATE VIRTUAL TABLE IF NOT EXISTS forms_grams
+    USING fts5(key, content='forms', content_rowid='form_id', tokenize='trigram');
+CREATE TABLE IF NOT EXISTS fragments (
+    token  TEXT NOT NULL,
+    role   TEXT NOT NULL,               -- 'given', 'family' or 'middle'
+    entity INTEGER NOT NULL,
+    PRIMARY KEY (token, role, entity)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS prior (
+    key   TEXT PRIMARY KEY,
+    value REAL NOT NULL
+);
+"""
+
+# Generational suffixes are not family names (`Martin Luther King Jr.` is a King).
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "junior", "senior"})
+
+
+@dataclass(frozen=True)
+class KbEntity:
+    """One person as a reader found it."""
+
+    kb_id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    wikipedia: str | None = None
+    popularity: float | None = None
+
+
+@dataclass
+class Found:
+    """A candidate entity and every reason candidate generation proposed it."""
+
+    entity: KbEntity
+    why: list[dict[str, Any]] = field(default_factory=list)
+
+
+# --- reading sources ---------------------------------------------------------------------
+
+
+def open_source(path: Path) -> io.BufferedIOBase:
+    """The file's bytes, decompressed when it starts with the gzip or bzip2 magic number."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(3)
+    except FileNotFoundError:
+        raise XelError(f"{path}: KB file not found (kb.path in the config)") from None
+    if magic[:2] == b"\x1f\x8b":
+        return gzip.GzipFile(path, "rb")
+    if magic == b"BZh":
+        return bz2.BZ2File(path, "rb")
+    return open(path, "rb")
+
+
+def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Non-blank lines as text with 1-based numbers; invalid UTF-8 or no content is an error."""
+    seen = False
+    with open_source(path) as f:
+        try:
+            for number, raw in enumerate(f, start=1):
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise XelError(
+                        f"{path}, line {number}: invalid UTF-8 (byte 0x{raw[e.start]:02x} at "
+                        f"column {e.start + 1}): convert the file to UTF-8"
+                    ) from None
+                if number == 1:
+                    text = text.removeprefix("\ufeff")
+                if text.strip():
+                    seen = True
+                    yield number, text
+        except (OSError, EOFError) as e:
+            raise XelError(f"{path}: cannot decompress ({e}): is the file complete?") from None
+    if not seen:
+        raise XelError(f"{path}: file is empty: a KB file needs one entity per line")
+
+
+def _parse(path: Path, number: int, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise XelError(
+            f"{path}, line {number}, column {e.colno}: not valid JSON ({e.msg}): each line "
+            "must hold one complete JSON object"
+        ) from None
+
+
+def _strings(path: Path, number: int, name: str, value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise XelError(f"{path}, line {number}: `{name}` must be a list of strings")
+    return tuple(v.strip() for v in value if v.strip())
+
+
+@kb_readers.register("jsonl")
+def read_jsonl(path: Path) -> Iterator[KbEntity]:
+    """One JSON object per line: `id`, `name`, optional `aliases`, `description`, `wikipedia`,
+    `popularity` (e.g. page views) and `type` (records whose type is not a person are skipped).
+    """
+    for number, text in numbered_lines(path):
+        record = _parse(path, number, text)
+        if not isinstance(record, dict):
+            raise XelError(f"{path}, line {number}: expected a JSON object, one per line")
+        kb_id, name = record.get("id"), record.get("name")
+        if not isinstance(kb_id, str) or not kb_id.strip():
+            raise XelError(f'{path}, line {number}: record has no "id": give every entity one')
+        if not isinstance(name, str) or not name.strip():
+            raise XelError(f'{path}, line {number}: record {kb_id} has no "name"')
+        if record.get("type", "PER") not in ("PER", "PERSON"):
+            continue
+        popularity = record.get("popularity")
+        if popularity is not None and not isinstance(popularity, int | float):
+            raise XelError(f"{path}, line {number}: `popularity` must be a number or null")
+        yield KbEntity(
+            kb_id=kb_id.strip(),
+            name=name.strip(),
+            aliases=_strings(path, number, "aliases", record.get("aliases")),
+            description=str(record.get("description") or ""),
+            wikipedia=record.get("wikipedia") or None,
+            popularity=None if popularity is None else float(popularity),
+        )
+
+
+def _is_human(claims: Any) -> bool:
+    """P31 (instance of) includes Q5 (human), in the current or the older `numeric-id` form."""
+    if not isinstance(claims, dict):
+        return False
+    for claim in claims.get("P31") or ():
+        snak = claim.get("mainsnak") if isinstance(claim, dict) else None
+        datavalue = snak.get("datavalue") if isinstance(snak, dict) else None
+        value = datavalue.get("value") if isinstance(datavalue, dict) else None
+        if isinstance(value, dict) and (
+            value.get("id") == "Q5" or (value.get("id") is None and value.get("numeric-id") == 5)
+        ):
+            return True
+    return False
+
+
+def _english(values: Any) -> str:
+    value = (values or {}).get("en") if isinstance(values, dict) else None
+    return str(value.get("value", "")).strip() if isinstance(value, dict) else ""
+
+
+@kb_readers.register("wikidata")
+def read_wikidata(path: Path) -> Iterator[KbEntity]:
+    """Humans from a Wikidata JSON dump (`.json`, `.json.gz` or `.json.bz2`), streamed.
+
+    The dump is one JSON array with one entity per line, each line ending in ",". A person is
+    an item whose P31 claims include Q5. The name is the English label (else the English
+    Wikipedia title); people with neither are skipped. The popularity prior is the number of
+    sitelinks (Wikipedia editions and sister projects with a page on the person). Lines that
+    cannot be a person (no `"P31"`) are checked for shape but not parsed, which is most of the
+    time saved on a full dump.
+    """
+    for number, text in numbered_lines(path):
+        line = text.strip()
+        if line in ("[", "]"):
+            continue
+        line = line.removesuffix(",")
+        if not (line.startswith("{") and line.endswith("}")):
+            raise XelError(
+                f"{path}, line {number}: not a Wikidata entity (expected one JSON object per "
+                "line inside a JSON array): is the file truncated or not a Wikidata dump?"
+            )
+        if '"P31"' not in line:
+            continue
+        record = _parse(path, number, line)
+        kb_id = record.get("id")
+        if not isinstance(kb_id, str) or not kb_id:
+            raise XelError(f'{path}, line {number}: entity has no "id"')
+        if not _is_human(record.get("claims")):
+            continue
+        sitelinks = record.get("sitelinks") or {}
+        enwiki = (sitelinks.get("enwiki") or {}).get("title") or None
+        name = _english(record.get("labels")) or enwiki
+        if not name:
+            continue
+        aliases = record.get("aliases") or {}
+        english = (aliases.get("en") or []) if isinstance(aliases, dict) else []
+        yield KbEntity(
+            kb_id=kb_id,
+            name=name,
+            aliases=tuple(
+                dict.fromkeys(a["value"].strip() for a in english
+                              if isinstance(a, dict) and str(a.get("value", "")).strip())
+            ),
+            description=_english(record.get("descriptions")),
+            wikipedia=enwiki,
+            popularity=float(len(sitelinks)) if sitelinks else None,
+        )
+
+
+# --- name fragments ----------------------------------------------------------------------
+
+
+def fragments(name: str) -> list[tuple[str, str]]:
+    """(token, role) of a name: first token given, last family, the rest middle.
+
+    Designations after a comma or `of` are not names (`Joseph II, Holy Roman Emperor`,
+    `Maria Theresa of Austria`), nor are generational suffixes or one-letter initials.
+    """
+    words = name_key(name.split(",")[0]).split()
+    if "of" in words[1:]:
+        words = words[: words.index("of", 1)]
+    while len(words) > 1 and words[-1] in SUFFIXES:
+        words.pop()
+    words = [w for w in words if len(w) > 1]
+    if len(words) < 2:
+        return [(w, "family") for w in words]
+    roles = ["given"] + ["middle"] * (len(words) - 2) + ["family"]
+    return list(zip(words, roles, strict=True))
+
+
+# --- building the index ------------------------------------------------------------------
+
+
+class PriorStats:
+    """Running min, max and mean of log popularity, so normalising needs no second pass."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.low = math.inf
+        self.high = -math.inf
+
+    def add(self, popularity: float | None) -> None:
+        if popularity is None or popularity < 0:
+            return
+        value = math.log1p(popularity)
+        self.count += 1
+        self.total += value
+        self.low = min(self.low, value)
+        self.high = max(self.high, value)
+
+    def values(self) -> dict[str, float]:
+        if not self.count:
+            return {}
+        return {"low": self.low, "high": self.high, "mean": self.total / self.count}
+
+
+def index_path(config: Config) -> Path:
+    return config.resolve(config.kb.index)
+
+
+def kb_signature(config: Config) -> Signature:
+    source = config.resolve(config.kb.path)
+    if not source.is_file():
+        raise XelError(f"KB file {source} not found (kb.path in {config.source_file or 'config'})")
+    parts = {"file": file_digest(source), "format": config.kb.format, "schema": SCHEMA}
+    return Signature("kb", {**parts, **versions()})
+
+
+def build_kb(config: Config, *, force: bool = False) -> StageRun:
+    """Build the KB index from `kb.path` (skipped when source, format and xel are unchanged)."""
+    signature = kb_signature(config)
+    reader = kb_readers.get(config.kb.format)
+    source = config.resolve(config.kb.path)
+    with Store(index_path(config)) as store:
+        store.declare(DDL)
+        return run_stage(
+            store, signature, lambda s: _write(s, source, reader(source)), force=force
+        )
+
+
+def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str, Any]:
+    for table in ("fragments", "forms", "entities", "prior"):
+        store.execute(f"DELETE FROM {table}")
+    store.execute("INSERT INTO forms_grams(forms_grams) VALUES ('delete-all')")
+    stats = PriorStats()
+    count = forms = renamed = 0
+    for entity in progress(entities, "kb entities"):
+        kb_id = _unique_id(store, entity.kb_id)
+        renamed += kb_id != entity.kb_id
+        cursor = store.execute(
+            "INSERT INTO entities(kb_id, name, aliases, description, wikipedia, popularity)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (kb_id, entity.name, json.dumps(list(entity.aliases), ensure_ascii=False),
+             entity.description, entity.wikipedia, entity.popularity),
+        )
+        row = cursor.lastrowid
+        stats.add(entity.popularity)
+        count += 1
+        names = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
+        seen: set[str] = set()
+        for kind, form in names:
+            key = name_key(form)
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            forms += 1
+            store.execute(
+                "INSERT INTO forms(entity, kind, form, key) VALUES (?, ?, ?, ?)",
+                (row, kind, form, key),
+            )
+            store.executemany(
+                "INSERT OR IGNORE INTO fragments(token, role, entity) VALUES (?, ?, ?)",
+                [(token, role, row) for token, role in fragments(form)],
+            )
+    if not count:
+        raise XelError(f"{source}: no people found: check kb.format and the file's contents")
+    store.execute("INSERT INTO forms_grams(forms_grams) VALUES ('rebuild')")
+    store.executemany("INSERT INTO prior VALUES (?, ?)", stats.values().items())
+    return {"entities": count, "forms": forms, "with_popularity": stats.count,
+            "renamed_duplicate_ids": renamed}
+
+
+def _unique_id(store: Store, kb_id: str) -> str:
+    """`kb_id`, or `kb_id#2`, `#3`, ... when taken: real KBs repeat broken ids (persons.jsonl
+    has seven different presidents under `bioguide:None`) and every person must stay findable.
+    The suffix follows file order, so it is stable while the file is unchanged."""
+    candidate, n = kb_id, 1
+    while store.scalar("SELECT 1 FROM entities WHERE kb_id = ?", (candidate,)):
+        n += 1
+        candidate = f"{kb_id}#{n}"
+    return candidate
+
+
+# --- reading the index -------------------------------------------------------------------
+
+
+class KnowledgeBase:
+    """Read access to a built index: entity lookup and candidate generation with reasons."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise XelError(f"no KB index at {self.path}: run `xel kb build` first")
+        self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        self.conn.row_factory = sqlite3.Row
+        try:
+            row = self.conn.execute("SELECT digest FROM stages WHERE name = 'kb'").fetchone()
+        except sqlite3.DatabaseError:
+            row = None
+        if row is None:
+            self.conn.close()
+            raise XelError(f"{self.path} is not a complete KB index: run `xel kb build`")
+        self.digest: str = row[0]
+        self._prior = dict(self.conn.execute("SELECT key, value FROM prior").fetchall())
+
+    @classmethod
+    def open(cls, config: Config) -> KnowledgeBase:
+        return cls(index_path(config))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __len__(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM entities").fetchone()[0])
+
+    @staticmethod
+    def _entity(row: sqlite3.Row) -> KbEntity:
+        return KbEntity(row["kb_id"], row["name"], tuple(json.loads(row["aliases"])),
+                        row["description"], row["wikipedia"], row["popularity"])
+
+    def entity(self, kb_id: str) -> KbEntity | None:
+        row = self.conn.execute("SELECT * FROM entities WHERE kb_id = ?", (kb_id,)).fetchone()
+        return None if row is None else self._entity(row)
+
+    def prior(self, popularity: float | None) -> float:
+        """Log popularity scaled to [0, 1] over the KB; an entity without one (or a KB without
+        any) gets the KB's mean, so a missing prior neither helps nor hurts."""
+        if not self._prior:
+            return 0.5
+        low, high, mean = self._prior["low"], self._prior["high"], self._prior["mean"]
+        span = high - low
+        if span <= 0:
+            return 0.5
+        value = mean if popularity is None or popularity < 0 else math.log1p(popularity)
+        return min(1.0, max(0.0, (value - low) / span))
+
+    def _rows(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def by_key(self, name: str, kind: str) -> list[Found]:
+        """Entities with a name (kind 'name') or alias (kind 'alias') equal to `name`'s key."""
+        rows = self._rows(
+            "SELECT e.*, f.form FROM forms f JOIN entities e USING (entity)"
+            " WHERE f.key = ? AND f.kind = ? ORDER BY e.popularity DESC, e.kb_id",
+            (name_key(name), kind),
+        )
+        via = "exact" if kind == "name" else "alias"
+        return [Found(self._entity(r), [{"via": via, "form": r["form"]}]) for r in rows]
+
+    def by_fragment(self, name: str, limit: int) -> list[Found]:
+        """Entities sharing a name fragment, the same role first (family with family), then the
+        more popular; at most `limit` per fragment so a common given name cannot flood."""
+        found = []
+        for token, role in fragments(name):
+            rows = self._rows(
+                "SELECT e.*, g.role FROM fragments g JOIN entities e USING (entity)"
+                " WHERE g.token = ? ORDER BY g.role = ? DESC, e.popularity DESC, e.kb_id"
+                " LIMIT ?",
+                (token, role, limit),
+            )
+            found += [
+                Found(self._entity(r), [{"via": "fragment", "token": token, "role": r["role"]}])
+                for r in rows
+            ]
+        return found
+
+    def by_ngrams(self, name: str, limit: int) -> list[Found]:
+        """Entities whose names share the most character trigrams with `name` (BM25-ranked),
+        which finds misspellings and spacing variants that no key matches."""
+        key = name_key(name)
+        grams = dict.fromkeys(key[i:i + 3] for i in range(len(key) - 2))
+        if not grams:
+            return []
+        match = " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
+        rows = self._rows(
+            "SELECT e.*, f.form, bm25(forms_grams) AS rank FROM forms_grams"
+            " JOIN forms f ON f.form_id = forms_grams.rowid JOIN entities e USING (entity)"
+            " WHERE forms_grams MATCH ? ORDER BY rank LIMIT ?",
+            (match, limit),
+        )
+        return [Found(self._entity(r), [{"via": "ngram", "form": r["form"]}]) for r in rows]
+
+    def candidates(self, name: str, limit: int = 50) -> list[Found]:
+        """Every entity any path proposes (exact, alias, fragment, n-gram), reasons merged, in
+        the order first found; at most `limit` from each of the fragment and n-gram paths."""
+        merged: dict[str, Found] = {}
+        paths = (self.by_key(name, "name") + self.by_key(name, "alias")
+                 + self.by_fragment(name, limit) + self.by_ngrams(name, limit))
+        for found in paths:
+            known = merged.setdefault(found.entity.kb_id, Found(found.entity))
+            known.why += [w for w in found.why if w not in known.why]
+        return list(merged.values())
