@@ -1,0 +1,98 @@
+"""Config validation errors, the store's transactions, and stage signatures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xel.config import load_config
+from xel.errors import XelError
+from xel.registry import Registry
+from xel.stages import Signature, run_stage
+from xel.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_shipped_configs_validate() -> None:
+    for path in sorted((ROOT / "configs").glob("*.yaml")):
+        config = load_config(path)
+        assert config.resolve(config.store).is_absolute()
+
+
+def test_default_config_points_at_shared_ntrex() -> None:
+    config = load_config(ROOT / "configs" / "default.yaml")
+    assert config.corpus.path == "../shared/data/ntrex128"
+    assert config.resolve(config.corpus.path) == (ROOT.parent / "shared/data/ntrex128").resolve()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name: x\ncorpus: {path: c}\nkb: {path: k}\nqueries: {max_per_nam: 3}\n",
+         r"queries\.max_per_nam: Extra inputs are not permitted"),
+        ("name: x\ncorpus: {path: c}\nkb: {path: k}\nqueries: {max_per_name: ten}\n",
+         r"queries\.max_per_name: Input should be a valid integer"),
+        ("name: x\nkb: {path: k}\n", r"corpus: Field required"),
+        ("name: x\ncorpus: {path: c, format: tmx}\nkb: {path: k}\n", r"corpus\.format"),
+        ("- just\n- a list\n", "a config is a YAML mapping"),
+        ("name: [unclosed\n", "not valid YAML"),
+    ],
+)
+def test_bad_configs_name_file_and_field(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(XelError, match=message) as error:
+        load_config(path)
+    assert str(path) in str(error.value)
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    with pytest.raises(XelError, match="config file not found"):
+        load_config(tmp_path / "nope.yaml")
+
+
+def test_stage_is_skipped_when_signature_unchanged(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite")
+    store.declare("CREATE TABLE IF NOT EXISTS t (x INTEGER);")
+    calls = []
+
+    def work(s: Store) -> dict[str, int]:
+        calls.append(1)
+        s.execute("DELETE FROM t")
+        s.execute("INSERT INTO t VALUES (1)")
+        return {"rows": 1}
+
+    sig = Signature("demo", {"config": "a"})
+    assert not run_stage(store, sig, work).skipped
+    again = run_stage(store, sig, work)
+    assert again.skipped and again.summary == {"rows": 1} and len(calls) == 1
+    assert not run_stage(store, Signature("demo", {"config": "b"}), work).skipped
+    assert len(calls) == 2
+    assert store.query("SELECT signature FROM stages")[0][0] == "demo|config=b"
+
+
+def test_crash_inside_a_stage_leaves_nothing_half_written(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite")
+    store.declare("CREATE TABLE IF NOT EXISTS t (x INTEGER);")
+
+    def crash(s: Store) -> dict[str, int]:
+        s.execute("INSERT INTO t VALUES (1)")
+        raise RuntimeError("killed mid-stage")
+
+    with pytest.raises(RuntimeError):
+        run_stage(store, Signature("demo", {}), crash)
+    assert store.scalar("SELECT COUNT(*) FROM t") == 0
+    assert store.stage_digest("demo") is None
+    # A second connection (another process) sees the same.
+    assert Store(tmp_path / "s.sqlite").scalar("SELECT COUNT(*) FROM t") == 0
+
+
+def test_registry_names_and_unknown_member() -> None:
+    reg: Registry[object] = Registry("widget", [])
+    reg.register("b")(object)
+    reg.register("a")(object)
+    assert reg.names() == ["a", "b"]
+    with pytest.raises(XelError, match="unknown widget 'c': choose one of a, b"):
+        reg.get("c")
