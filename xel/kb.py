@@ -384,7 +384,7 @@ class KnowledgeBase:
         self.path = Path(path)
         if not self.path.is_file():
             raise XelError(f"no KB index at {self.path}: run `xel kb build` first")
-        self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        self.conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
         self.conn.row_factory = sqlite3.Row
         try:
             row = self.conn.execute("SELECT digest FROM stages WHERE name = 'kb'").fetchone()

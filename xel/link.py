@@ -186,10 +186,11 @@ def _link(store: Store, kb: KnowledgeBase, config: LinkConfig) -> dict[str, Any]
     lang = source_language(store)
     doc_ids = sorted({q["doc_id"] for q in queries})
     doc_vectors = dict(zip(doc_ids, _vectors(embed, [document_text(store, lang, d)
-                                                     for d in doc_ids]), strict=True))
+                                                     for d in doc_ids], "documents"),
+                           strict=True))
     entities = {c.found.entity.kb_id: c.found for pool in pools.values() for c in pool}
-    entity_vectors = dict(zip(entities, _vectors(embed, [description_text(f)
-                                                         for f in entities.values()]),
+    descriptions = [description_text(f) for f in entities.values()]
+    entity_vectors = dict(zip(entities, _vectors(embed, descriptions, "descriptions"),
                               strict=True))
     rows, chosen = [], {}
     for q in queries:
@@ -215,6 +216,10 @@ def _link(store: Store, kb: KnowledgeBase, config: LinkConfig) -> dict[str, Any]
             "without_candidates": sum(1 for pool in pools.values() if not pool)}
 
 
-def _vectors(embed: Embed, texts: list[str]) -> list[np.ndarray]:
-    """One embedding per text, in one batched call (none when there is nothing to embed)."""
-    return list(embed(texts)) if texts else []
+def _vectors(embed: Embed, texts: list[str], what: str, batch: int = 256) -> list[np.ndarray]:
+    """One embedding per text, in batches of `batch` under a progress bar."""
+    chunks = [texts[i:i + batch] for i in range(0, len(texts), batch)]
+    vectors: list[np.ndarray] = []
+    for chunk in progress(chunks, f"embed {what}", total=len(chunks)):
+        vectors.extend(embed(chunk))
+    return vectors
