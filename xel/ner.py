@@ -7,6 +7,7 @@ excluded), which is most of spaCy's run time saved. Offsets are characters into 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -15,8 +16,8 @@ from xel.config import Config, NerConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
 from xel.errors import XelError
+from xel.executors import executor
 from xel.names import clean_spaces, name_key, split_name
-from xel.progress import progress
 from xel.stages import Signature, StageRun, digest_of, run_stage, upstream, versions
 from xel.store import Store
 
@@ -109,6 +110,28 @@ def ner_signature(store: Store, config: NerConfig) -> Signature:
     return Signature("ner", parts)
 
 
+@functools.lru_cache(maxsize=2)
+def cached_pipeline(model: str) -> Any:
+    """One pipeline per worker process, however many chunks it is given."""
+    return load_pipeline(model)
+
+
+def ner_chunk(model: str, labels: tuple[str, ...], batch_size: int,
+              chunk: list[tuple[int, str, str]]) -> list[Mention]:
+    """Mentions in one chunk of sentences: the unit of work an executor runs."""
+    return list(find_mentions(cached_pipeline(model), chunk, set(labels), batch_size))
+
+
+def chunks(sents: list[tuple[int, str, str]], size: int) -> list[list[tuple[int, str, str]]]:
+    """Consecutive runs of at least `size` sentences, cut only between documents."""
+    out: list[list[tuple[int, str, str]]] = [[]]
+    for sent in sents:
+        if len(out[-1]) >= size and out[-1][-1][1] != sent[1]:
+            out.append([])
+        out[-1].append(sent)
+    return [c for c in out if c]
+
+
 def run_ner(store: Store, config: Config, *, force: bool = False) -> StageRun:
     """Find English person mentions in every source sentence; skipped when unchanged."""
     store.declare(CORPUS_DDL)
@@ -116,31 +139,28 @@ def run_ner(store: Store, config: Config, *, force: bool = False) -> StageRun:
     signature = ner_signature(store, config.ner)
     if not force and store.stage_digest("ner") == signature.digest:
         return StageRun("ner", True, store.stage_summary("ner"))
-    nlp = load_pipeline(config.ner.model)
+    load_pipeline(config.ner.model)  # fail here, clearly, if the model is missing
     source = source_language(store)
     rows = store.query(
         "SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg", (source,)
     )
     sents = [(r["seg"], r["doc_id"], r["text"]) for r in rows]
+    task = functools.partial(ner_chunk, config.ner.model, tuple(config.ner.labels),
+                             config.ner.batch_size)
+    with executor(config.executor) as ex:
+        found = [m for part in ex.map(task, chunks(sents, config.ner.chunk_size), "NER")
+                 for m in part]
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM mentions")
-        found = find_mentions(nlp, progress(sents, "NER", total=len(sents)),
-                              set(config.ner.labels), config.ner.batch_size)
-        count = 0
-        names: set[str] = set()
-        batch = []
-        for m in found:
-            batch.append((m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key,
-                          m.honorific, m.tokens))
-            names.add(m.name_key)
-            count += 1
         s.executemany(
             "INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key, honorific,"
             " tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            batch,
+            [(m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key, m.honorific,
+              m.tokens) for m in found],
         )
         words = sum(len(t.split()) for _, _, t in sents)
-        return {"sentences": len(sents), "words": words, "mentions": count, "names": len(names)}
+        return {"sentences": len(sents), "words": words, "mentions": len(found),
+                "names": len({m.name_key for m in found})}
 
     return run_stage(store, signature, work, force=True)

@@ -58,3 +58,4 @@ crowd_backends: Registry[Any] = Registry(
     "crowd backend", ["hits.backends.mturk", "hits.backends.local", "hits.backends.simulated"]
 )
 aggregators: Registry[Any] = Registry("aggregator", ["hits.aggregate"])
+executors: Registry[Any] = Registry("executor", ["xel.executors"])

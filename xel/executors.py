@@ -1,0 +1,81 @@
+"""Where heavy per-document and per-language work runs: in this process, or on a Dask cluster.
+
+Stages hand an executor a module-level function and a list of work items (document chunks,
+language pairs); results come back in item order whichever executor ran them, so a stage's
+output does not depend on where it ran. Writes to the store stay in the calling process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
+
+from xel.config import ExecutorConfig
+from xel.errors import XelError
+from xel.progress import progress
+from xel.registry import executors
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Executor(Protocol):
+    def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]: ...
+
+
+class LocalExecutor:
+    """One item after another in this process (the default)."""
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]:
+        return [fn(item) for item in progress(items, description, total=len(items))]
+
+
+class DaskExecutor:
+    """Items as tasks on a dask.distributed cluster; `fn` must be importable by the workers."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]:
+        from distributed import as_completed
+
+        futures = self.client.map(fn, list(items), pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        results: list[Any] = [None] * len(futures)
+        for future in progress(as_completed(futures), description, total=len(futures)):
+            results[index[future.key]] = future.result()
+        return results
+
+
+@executors.register("local")
+@contextmanager
+def local_executor(config: ExecutorConfig) -> Iterator[Executor]:
+    yield LocalExecutor()
+
+
+@executors.register("dask")
+@contextmanager
+def dask_executor(config: ExecutorConfig) -> Iterator[Executor]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise XelError("executor dask needs dask.distributed: `pip install 'dask[distributed]'`"
+                       ) from None
+    if config.address:
+        try:
+            client = Client(config.address, timeout=20)
+        except OSError as e:
+            raise XelError(f"cannot reach the Dask scheduler at {config.address} "
+                           f"(executor.address): {e}") from None
+        with client:
+            yield DaskExecutor(client)
+        return
+    with LocalCluster(n_workers=config.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        yield DaskExecutor(client)
+
+
+def executor(config: ExecutorConfig) -> Any:
+    """The configured executor, as a context manager."""
+    return executors.get(config.name)(config)
