@@ -1,0 +1,206 @@
+"""Making batches of HITs: tasks that still need judgments, mixed with known-answer gold items.
+
+Entity-linking gold (Lawrie et al. mixed two known-answer items into every HIT) comes from the
+reference file `hits.gold` when one is configured; otherwise a query is gold when its best
+candidate's KB name is exactly the query name (ignoring case), no other candidate has that
+name, and the entity is popular (popularity at least the median of all candidates), i.e. an
+unambiguous famous person whose link any attentive reader gets right. Name-curation gold is a
+round-trip-accepted (A1) projection from triage.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+import uuid
+from collections.abc import Sequence
+
+from hits.reference import read_reference
+from hits.store import DDL, STATES, insert_rows
+from xel.config import Config
+from xel.errors import XelError
+from xel.link import DDL as LINK_DDL
+from xel.queries import DDL as QUERIES_DDL
+from xel.store import Store
+from xel.triage import DDL as TRIAGE_DDL
+
+
+def declare_inputs(store: Store) -> None:
+    for ddl in (QUERIES_DDL, LINK_DDL, TRIAGE_DDL, DDL):
+        store.declare(ddl)
+
+
+def name_task(lang: str, query_id: str) -> str:
+    return f"{lang}:{query_id}"
+
+
+def split_task(task: str) -> tuple[str, str]:
+    """`deu:q1` -> (`deu`, `q1`); an entity-linking task has lang ''."""
+    lang, sep, query_id = task.partition(":")
+    return (lang, query_id) if sep else ("", task)
+
+
+def candidate_ids(store: Store, query_id: str) -> list[str]:
+    rows = store.query(
+        "SELECT kb_id FROM candidates WHERE query_id = ? ORDER BY rank LIMIT 3", (query_id,)
+    )
+    return [r[0] for r in rows]
+
+
+def el_gold(store: Store, config: Config) -> dict[str, str]:
+    """Query id -> known answer (see the module docstring for where they come from)."""
+    declare_inputs(store)
+    if config.hits.gold:
+        known = read_reference(config.resolve(config.hits.gold))
+        queries = {r[0] for r in store.query("SELECT query_id FROM queries")}
+        return {q: a for q, a in known.items() if q in queries}
+    pops = [r[0] for r in store.query("SELECT popularity FROM kb_entries") if r[0] is not None]
+    floor = statistics.median(pops) if pops else 0.0
+    gold = {}
+    for q in store.query("SELECT query_id, name FROM queries ORDER BY ordinal"):
+        rows = store.query(
+            "SELECT c.kb_id, e.name, e.popularity FROM candidates c JOIN kb_entries e "
+            "USING (kb_id) WHERE c.query_id = ? ORDER BY c.rank LIMIT 3", (q["query_id"],)
+        )
+        exact = [r for r in rows if r["name"].casefold() == q["name"].casefold()]
+        if (len(exact) == 1 and rows[0]["kb_id"] == exact[0]["kb_id"]
+                and (exact[0]["popularity"] or 0.0) >= floor):
+            gold[q["query_id"]] = exact[0]["kb_id"]
+    return gold
+
+
+def name_gold(store: Store, lang: str) -> dict[str, str]:
+    """Task -> projection, for the round-trip-accepted (A1) projections of one language."""
+    declare_inputs(store)
+    rows = store.query(
+        "SELECT query_id, projection FROM triage WHERE lang = ? AND outcome = 'A1' "
+        "AND projection != '' ORDER BY query_id", (lang,)
+    )
+    return {name_task(lang, r[0]): r[1] for r in rows}
+
+
+def pending_tasks(store: Store, candidates: Sequence[str], requeue: bool, needed: int) -> list[str]:
+    """Tasks never asked, then (when requeueing) tasks whose kept judgments fell short.
+
+    A task is requeued at most once, and only after every batch that asked it was reviewed.
+    """
+    asked = {
+        r[0]: (r[1], r[2])
+        for r in store.query(
+            "SELECT i.task, COUNT(DISTINCT h.batch_id), MIN(b.state IN ('reviewed', 'sent', "
+            "'aggregated')) FROM hit_items i JOIN hit_hits h USING (hit_id) "
+            "JOIN hit_batches b USING (batch_id) WHERE i.gold = 0 GROUP BY i.task"
+        )
+    }
+    fresh = [t for t in candidates if t not in asked]
+    if not requeue:
+        return fresh
+    kept = {
+        r[0]: r[1]
+        for r in store.query(
+            "SELECT j.task, COUNT(*) FROM judgments j JOIN worker_gold w "
+            "ON w.batch_id = j.batch_id AND w.worker = j.worker "
+            "WHERE j.gold = 0 AND w.dropped = 0 AND j.label != '' GROUP BY j.task"
+        )
+    }
+    short = [
+        t for t in candidates
+        if t in asked and asked[t][0] == 1 and asked[t][1] and kept.get(t, 0) < needed
+    ]
+    return fresh + short
+
+
+def _next_batch_id(store: Store, prefix: str) -> str:
+    n = store.scalar("SELECT COUNT(*) FROM hit_batches WHERE batch_id LIKE ?", (prefix + "-%",))
+    return f"{prefix}-{n + 1:03d}"
+
+
+def _plan(
+    tasks: list[str], gold: dict[str, str], per_hit: int, gold_per_hit: int, max_hits: int,
+    rng: random.Random,
+) -> list[list[tuple[str, bool]]]:
+    """HITs as lists of (task, is_gold), gold items at random positions."""
+    if gold_per_hit and len(gold) < gold_per_hit:
+        raise XelError(
+            f"only {len(gold)} gold item(s) known but {gold_per_hit} are needed per HIT: give "
+            "more known answers (hits.gold reference file, or A1 projections) or lower "
+            "hits.el_gold / hits.name_gold"
+        )
+    slots = per_hit - gold_per_hit
+    if slots < 1:
+        raise XelError("hits: gold items per HIT must be fewer than items per HIT")
+    pool = sorted(gold)
+    plan = []
+    for start in range(0, min(len(tasks), slots * max_hits), slots):
+        chosen = [(t, False) for t in tasks[start:start + slots]]
+        taken = {t for t, _ in chosen}
+        golds = rng.sample([g for g in pool if g not in taken] or pool, gold_per_hit)
+        hit = chosen + [(g, True) for g in golds]
+        rng.shuffle(hit)
+        plan.append(hit)
+    return plan
+
+
+def _write_batch(
+    store: Store, config: Config, prefix: str, kind: str, lang: str,
+    plan: list[list[tuple[str, bool]]], gold: dict[str, str], rng: random.Random,
+) -> str:
+    now = time.time()
+    with store.transaction():
+        batch_id = _next_batch_id(store, prefix)
+        store.execute(
+            "INSERT INTO hit_batches VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)",
+            (batch_id, kind, lang, STATES[0], config.hits.reward, config.hits.assignments,
+             now, now),
+        )
+        nonce = uuid.uuid4().hex[:16]
+        for number, hit in enumerate(plan, start=1):
+            hit_id = f"{batch_id}-h{number:03d}"
+            store.execute(
+                "INSERT INTO hit_hits VALUES (?, ?, ?, ?, NULL, NULL, NULL)",
+                (hit_id, batch_id, number, f"xel-{hit_id}-{nonce}"),
+            )
+            rows = []
+            for position, (task, is_gold) in enumerate(hit, start=1):
+                query_id = split_task(task)[1]
+                shown = candidate_ids(store, query_id) if kind == "el" else []
+                rng.shuffle(shown)
+                rows.append((hit_id, position, task, query_id, int(is_gold),
+                             gold.get(task) if is_gold else None, json.dumps(shown)))
+            insert_rows(store, "hit_items", rows)
+    return batch_id
+
+
+def make_el_batch(store: Store, config: Config) -> str | None:
+    """A new batch of entity-linking HITs for the queries still needing judgments, or None."""
+    declare_inputs(store)
+    gold = el_gold(store, config)
+    queries = [r[0] for r in store.query("SELECT query_id FROM queries ORDER BY ordinal")]
+    tasks = pending_tasks(store, [q for q in queries if q not in gold],
+                          config.hits.dropped == "requeue", config.hits.assignments)
+    if not tasks:
+        return None
+    rng = random.Random(f"{config.hits.seed}:el:{len(tasks)}")
+    plan = _plan(tasks, gold, config.hits.el_items, config.hits.el_gold,
+                 config.hits.batch_size, rng)
+    return _write_batch(store, config, "el", "el", "", plan, gold, rng)
+
+
+def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
+    """A new batch of name-curation HITs for one language's projections to curate, or None."""
+    declare_inputs(store)
+    gold = name_gold(store, lang)
+    rows = store.query(
+        "SELECT query_id FROM triage WHERE lang = ? AND outcome = 'curate' ORDER BY query_id",
+        (lang,),
+    )
+    tasks = pending_tasks(store, [name_task(lang, r[0]) for r in rows],
+                          config.hits.dropped == "requeue", config.hits.assignments)
+    if not tasks:
+        return None
+    rng = random.Random(f"{config.hits.seed}:name:{lang}:{len(tasks)}")
+    plan = _plan(tasks, gold, config.hits.name_items, config.hits.name_gold,
+                 config.hits.batch_size, rng)
+    return _write_batch(store, config, f"name-{lang}", "name", lang, plan, gold, rng)

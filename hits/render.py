@@ -1,0 +1,152 @@
+"""HIT pages rendered with jinja2, autoescaped: corpus text is untrusted and must show as text.
+
+The same HTML serves MTurk (inside an HTMLQuestion, posting to externalSubmit) and the local web
+app (posting back to it); only the form's action and hidden fields differ.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from hits.store import Item, batch, field_name, items, open_tables
+from xel.corpus import DDL as CORPUS_DDL
+from xel.corpus import source_language
+from xel.errors import XelError
+from xel.languages import language
+from xel.store import Store
+
+_WORD = re.compile(r"\w+")
+
+
+@cache
+def environment() -> Environment:
+    return Environment(
+        loader=PackageLoader("hits", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)
+
+
+@dataclass(frozen=True)
+class Part:
+    text: str
+    mark: bool
+
+
+def marked(text: str, start: int, end: int) -> list[Part]:
+    """A sentence split so that text[start:end] is marked."""
+    return [Part(text[:start], False), Part(text[start:end], True), Part(text[end:], False)]
+
+
+def marked_tokens(text: str, tokens: set[str]) -> list[Part]:
+    """A sentence split so that words in `tokens` (casefolded) are marked."""
+    parts: list[Part] = []
+    last = 0
+    for m in _WORD.finditer(text):
+        if m.group().casefold() in tokens:
+            parts += [Part(text[last:m.start()], False), Part(m.group(), True)]
+            last = m.end()
+    parts.append(Part(text[last:], False))
+    return parts
+
+
+def name_tokens(name: str) -> set[str]:
+    return {t.casefold() for t in _WORD.findall(name)}
+
+
+def _query(store: Store, query_id: str) -> Any:
+    row = store.query("SELECT * FROM queries WHERE query_id = ?", (query_id,))
+    if not row:
+        raise XelError(f"query {query_id!r} is in a HIT but not in the queries table")
+    return row[0]
+
+
+def el_item(store: Store, item: Item, max_description: int) -> dict[str, Any]:
+    """What an entity-linking item shows: the passage around the mention and the candidates."""
+    q = _query(store, item.query_id)
+    source = source_language(store)
+    rows = store.query(
+        "SELECT seg, text FROM sentences WHERE lang = ? AND doc_id = ? AND seg BETWEEN ? AND ? "
+        "ORDER BY seg", (source, q["doc_id"], q["seg"] - 1, q["seg"] + 1),
+    )
+    passage: list[Part] = []
+    for r in rows:
+        if passage:
+            passage.append(Part(" ", False))
+        if r["seg"] == q["seg"]:
+            passage += marked(r["text"], q["start"], q["end"])
+        else:
+            passage.append(Part(r["text"], False))
+    entries = {
+        r["kb_id"]: r
+        for r in store.query(
+            f"SELECT kb_id, name, description FROM kb_entries WHERE kb_id IN "
+            f"({', '.join('?' * len(item.shown))})", item.shown,
+        )
+    }
+    candidates = [
+        {"kb_id": k, "name": entries[k]["name"],
+         "description": entries[k]["description"][:max_description]}
+        for k in item.shown if k in entries
+    ]
+    return {"position": item.position, "field": field_name(item.position), "name": q["name"],
+            "passage": passage, "candidates": candidates}
+
+
+def name_item(store: Store, item: Item, lang: str) -> dict[str, Any]:
+    """What a curation item shows: English sentences sharing a token with the name, aligned."""
+    q = _query(store, item.query_id)
+    source = source_language(store)
+    tokens = name_tokens(q["name"])
+    rows = store.query(
+        "SELECT e.seg, e.text AS english, t.text AS target FROM sentences e JOIN sentences t "
+        "ON t.seg = e.seg AND t.lang = ? WHERE e.lang = ? AND e.doc_id = ? ORDER BY e.seg",
+        (lang, source, q["doc_id"]),
+    )
+    pairs = [
+        {"seg": r["seg"], "english": marked_tokens(r["english"], tokens), "target": r["target"]}
+        for r in rows if tokens & name_tokens(r["english"])
+    ]
+    return {"position": item.position, "field": field_name(item.position), "name": q["name"],
+            "pairs": pairs}
+
+
+def shown_targets(store: Store, item: Item, lang: str) -> str:
+    """The target sentences a curation item showed, for checking that an answer occurs there."""
+    return "\n".join(p["target"] for p in name_item(store, item, lang)["pairs"])
+
+
+def render_hit(
+    store: Store, hit_id: str, *, action: str, hidden: dict[str, str] | None = None,
+    mturk: bool = False, max_description: int = 2000,
+) -> str:
+    """The HTML page of one HIT; `mturk` adds the assignmentId field MTurk's form needs."""
+    open_tables(store)
+    store.declare(CORPUS_DDL)
+    batch_id = store.scalar("SELECT batch_id FROM hit_hits WHERE hit_id = ?", (hit_id,))
+    if batch_id is None:
+        raise XelError(f"no HIT {hit_id!r} in {store.path}")
+    b = batch(store, batch_id)
+    shown = items(store, hit_id)
+    common = {"action": action, "hidden": hidden or {}, "mturk": mturk}
+    if b.kind == "el":
+        return render(
+            "el.html", title="Which person is this?",
+            items=[el_item(store, it, max_description) for it in shown], **common,
+        )
+    info = language(b.lang)
+    return render(
+        "name.html", title=f"Find the name in {info.name}", language=info.name,
+        lang_tag=b.lang, items=[name_item(store, it, b.lang) for it in shown], **common,
+    )
