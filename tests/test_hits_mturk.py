@@ -1,0 +1,303 @@
+"""The MTurk backend against botocore's Stubber on a real MTurk client (the real service model
+validates every request), including throttling, service errors, pagination and crashes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from botocore.stub import ANY, Stubber
+from test_hits_fixtures import HOSTILE, build, config, sim_config
+
+from hits.backends.mturk import (
+    ENDPOINTS,
+    SUBMIT_URLS,
+    MturkBackend,
+    mturk_backend,
+    parse_answer,
+    qualifications,
+)
+from hits.make import make_el_batch
+from hits.store import batch
+from hits.workflow import collect_batch, publish_batch, review_batch, send_batch
+from xel.config import Config
+from xel.errors import XelError
+from xel.store import Store
+
+
+@pytest.fixture
+def client() -> Any:
+    return boto3.client(
+        "mturk", region_name="us-east-1", endpoint_url=ENDPOINTS["sandbox"],
+        aws_access_key_id="AKIAFAKE", aws_secret_access_key="fake",
+    )
+
+
+def setup(tmp_path: Path, client: Any, n_queries: int = 12) -> tuple[Store, Config, str,
+                                                                      MturkBackend, list[float]]:
+    store, _, _ = build(tmp_path, n_queries=n_queries, n_gold=4)
+    cfg = sim_config(tmp_path, mturk={"locales": ["US", "GB"],
+                                      "failed_gold_qualification": "3FAILEDGOLDQUAL"})
+    batch_id = make_el_batch(store, cfg)
+    assert batch_id
+    sleeps: list[float] = []
+    backend = mturk_backend(store, cfg, client=client, sleep=sleeps.append)
+    return store, cfg, batch_id, backend, sleeps
+
+
+def create_params(token: str) -> dict[str, Any]:
+    return {
+        "MaxAssignments": 3, "AutoApprovalDelayInSeconds": ANY, "LifetimeInSeconds": ANY,
+        "AssignmentDurationInSeconds": ANY, "Reward": "0.20", "Title": ANY, "Keywords": ANY,
+        "Description": ANY, "Question": ANY, "RequesterAnnotation": token,
+        "QualificationRequirements": ANY, "UniqueRequestToken": token,
+    }
+
+
+def tokens(store: Store) -> list[tuple[str, str]]:
+    return [(r[0], r[1]) for r in store.query("SELECT hit_id, token FROM hit_hits ORDER BY 1")]
+
+
+def test_publish_retries_throttling_and_service_errors(tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, sleeps = setup(tmp_path, client, n_queries=12)
+    hits = tokens(store)
+    assert len(hits) == 2
+    with Stubber(client) as stub:
+        stub.add_client_error("create_hit", "ThrottlingException", "Rate exceeded", 400)
+        stub.add_response("create_hit", {"HIT": {"HITId": "EXT1"}}, create_params(hits[0][1]))
+        stub.add_client_error("create_hit", "ServiceUnavailable", "try later", 503)
+        stub.add_client_error("create_hit", "ServiceFault", "internal", 500)
+        stub.add_response("create_hit", {"HIT": {"HITId": "EXT2"}}, create_params(hits[1][1]))
+        assert publish_batch(store, cfg, batch_id, backend) == 2
+        stub.assert_no_pending_responses()
+    assert len(sleeps) == 3 and sleeps[2] > sleeps[0]  # exponential backoff
+    stored = [r[0] for r in store.query("SELECT external_id FROM hit_hits ORDER BY hit_id")]
+    assert stored == ["EXT1", "EXT2"]
+    assert batch(store, batch_id).state == "published"
+    assert batch(store, batch_id).environment == "sandbox"
+
+
+def test_client_errors_are_not_retried(tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, sleeps = setup(tmp_path, client)
+    with Stubber(client) as stub:
+        stub.add_client_error("create_hit", "RequestError", "Reward too low", 400)
+        with pytest.raises(Exception, match="Reward too low"):
+            publish_batch(store, cfg, batch_id, backend)
+    assert sleeps == []
+    assert store.scalar("SELECT COUNT(*) FROM hit_hits WHERE external_id IS NOT NULL") == 0
+
+
+class Killed(Exception):
+    pass
+
+
+def test_crash_between_create_hit_calls_creates_no_duplicate(
+        tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=12)
+    (hit1, token1), (hit2, token2) = tokens(store)
+    real_publish = backend.publish
+    calls = []
+
+    def dies_after_second_create(hit: Any) -> str:
+        external = real_publish(hit)
+        calls.append(external)
+        if len(calls) == 2:
+            raise Killed  # MTurk created the HIT, the process died before recording it
+        return external
+
+    with Stubber(client) as stub:
+        stub.add_response("create_hit", {"HIT": {"HITId": "EXT1"}}, create_params(token1))
+        stub.add_response("create_hit", {"HIT": {"HITId": "EXT2"}}, create_params(token2))
+        backend.publish = dies_after_second_create  # type: ignore[method-assign]
+        with pytest.raises(Killed):
+            publish_batch(store, cfg, batch_id, backend)
+        stub.assert_no_pending_responses()
+    assert store.scalar("SELECT external_id FROM hit_hits WHERE hit_id = ?", (hit1,)) == "EXT1"
+    assert store.scalar("SELECT external_id FROM hit_hits WHERE hit_id = ?", (hit2,)) is None
+
+    backend.publish = real_publish  # type: ignore[method-assign]
+    with Stubber(client) as stub:
+        stub.add_client_error(
+            "create_hit", "RequestError",
+            "There is already a HIT which exists with the same UniqueRequestToken.", 400,
+            expected_params=create_params(token2),
+        )
+        stub.add_response("list_hits", {"HITs": [{"HITId": "OTHER",
+                                                  "RequesterAnnotation": "someone else"}],
+                                        "NextToken": "page2"}, {"MaxResults": 100})
+        stub.add_response("list_hits", {"HITs": [{"HITId": "EXT2",
+                                                  "RequesterAnnotation": token2}]},
+                          {"MaxResults": 100, "NextToken": "page2"})
+        assert publish_batch(store, cfg, batch_id, backend) == 1  # only the unrecorded one
+        stub.assert_no_pending_responses()
+    assert store.scalar("SELECT external_id FROM hit_hits WHERE hit_id = ?", (hit2,)) == "EXT2"
+    assert store.scalar("SELECT COUNT(DISTINCT external_id) FROM hit_hits") == 2
+
+
+def answer_xml(values: dict[str, str]) -> str:
+    body = "".join(
+        f"<Answer><QuestionIdentifier>{k}</QuestionIdentifier><FreeText>{v}</FreeText></Answer>"
+        for k, v in values.items()
+    )
+    return ('<?xml version="1.0" encoding="ASCII"?><QuestionFormAnswers xmlns="http://mechanical'
+            'turk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd">'
+            f"{body}</QuestionFormAnswers>")
+
+
+def assignment(n: int, hit: str = "EXT1") -> dict[str, Any]:
+    when = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    return {
+        "AssignmentId": f"A{n}", "WorkerId": f"W{n}", "HITId": hit,
+        "AssignmentStatus": "Submitted", "AcceptTime": when,
+        "SubmitTime": datetime(2026, 1, 1, 12, 2, tzinfo=UTC),
+        "Answer": answer_xml({f"item-{i}": "NIL" for i in range(1, 7)} | {"assignmentId": "x"}),
+    }
+
+
+def listing(hit: str, token: str | None = None) -> dict[str, Any]:
+    params: dict[str, Any] = {"HITId": hit, "MaxResults": 100,
+                              "AssignmentStatuses": ["Submitted", "Approved", "Rejected"]}
+    if token:
+        params["NextToken"] = token
+    return params
+
+
+def published(store: Store, cfg: Config, batch_id: str, backend: MturkBackend,
+              client: Any) -> None:
+    with Stubber(client) as stub:
+        for n, (_, token) in enumerate(tokens(store), start=1):
+            stub.add_response("create_hit", {"HIT": {"HITId": f"EXT{n}"}}, create_params(token))
+        publish_batch(store, cfg, batch_id, backend)
+
+
+def test_collect_pages_and_a_crash_mid_collection_loses_nothing(
+        tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+    published(store, cfg, batch_id, backend, client)
+    assert store.scalar("SELECT COUNT(*) FROM hit_hits") == 1
+    with Stubber(client) as stub:
+        stub.add_response("list_assignments_for_hit",
+                          {"Assignments": [assignment(1), assignment(2)], "NextToken": "p2",
+                           "NumResults": 2}, listing("EXT1"))
+        stub.add_client_error("list_assignments_for_hit", "RequestError", "connection lost",
+                              400, expected_params=listing("EXT1", "p2"))
+        with pytest.raises(Exception, match="connection lost"):
+            collect_batch(store, batch_id, backend)
+    assert store.scalar("SELECT COUNT(*) FROM hit_assignments") == 2  # page 1 was committed
+    with Stubber(client) as stub:
+        stub.add_response("list_assignments_for_hit",
+                          {"Assignments": [assignment(1), assignment(2)], "NextToken": "p2"},
+                          listing("EXT1"))
+        stub.add_client_error("list_assignments_for_hit", "ThrottlingException", "slow", 400)
+        stub.add_response("list_assignments_for_hit", {"Assignments": [assignment(3)]},
+                          listing("EXT1", "p2"))
+        assert collect_batch(store, batch_id, backend) == 1
+        stub.assert_no_pending_responses()
+    assert store.scalar("SELECT COUNT(*) FROM hit_assignments") == 3
+    assert store.scalar("SELECT COUNT(*) FROM judgments") == 18
+    assert store.scalar("SELECT COUNT(DISTINCT label) FROM judgments") == 1
+    assert store.scalar("SELECT MAX(seconds) FROM judgments") == pytest.approx(20.0)
+    assert batch(store, batch_id).state == "collected"
+
+
+def test_send_approves_and_treats_already_done_as_done(tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+    published(store, cfg, batch_id, backend, client)
+    with Stubber(client) as stub:
+        stub.add_response("list_assignments_for_hit",
+                          {"Assignments": [assignment(1), assignment(2), assignment(3)]},
+                          listing("EXT1"))
+        collect_batch(store, batch_id, backend)
+    review = review_batch(store, cfg, batch_id)
+    dropped = store.query("SELECT worker FROM worker_gold WHERE dropped = 1 ORDER BY worker")
+    assert review["workers"] == 3
+    with Stubber(client) as stub:
+        stub.add_response("approve_assignment", {},
+                          {"AssignmentId": "A1", "RequesterFeedback": "thank you"})
+        stub.add_client_error("approve_assignment", "RequestError",
+                              "This operation can be called with a status of: Submitted", 400)
+        stub.add_response("get_assignment", {"Assignment": {"AssignmentId": "A2",
+                                                            "AssignmentStatus": "Approved"}},
+                          {"AssignmentId": "A2"})
+        stub.add_response("approve_assignment", {},
+                          {"AssignmentId": "A3", "RequesterFeedback": "thank you"})
+        for (worker,) in dropped:
+            stub.add_response("associate_qualification_with_worker", {}, {
+                "QualificationTypeId": "3FAILEDGOLDQUAL", "WorkerId": worker,
+                "IntegerValue": 1, "SendNotification": False})
+        send_batch(store, batch_id, backend)
+        stub.assert_no_pending_responses()
+    assert store.scalar("SELECT COUNT(*) FROM payments WHERE sent_at IS NULL") == 0
+
+
+def test_html_question_posts_to_the_sandbox_and_escapes_corpus_text(
+        tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+    sent: list[dict[str, Any]] = []
+    client.meta.events.register("provide-client-params.mturk.CreateHIT",
+                                lambda params, **_: sent.append(params))
+    with Stubber(client) as stub:
+        stub.add_response("create_hit", {"HIT": {"HITId": "EXT1"}}, create_params(ANY))
+        publish_batch(store, cfg, batch_id, backend)
+    xml = sent[0]["Question"]
+    assert xml.startswith("<HTMLQuestion") and "<![CDATA[<!DOCTYPE html>" in xml
+    assert f'action="{SUBMIT_URLS["sandbox"]}"' in xml
+    assert 'name="assignmentId"' in xml and "ASSIGNMENT_ID_NOT_AVAILABLE" in xml
+    for hostile in HOSTILE:
+        assert hostile not in xml
+    requirements = sent[0]["QualificationRequirements"]
+    assert {"QualificationTypeId": "3FAILEDGOLDQUAL", "Comparator": "DoesNotExist",
+            "ActionsGuarded": "DiscoverPreviewAndAccept"} in requirements
+
+
+def test_qualifications_from_config(tmp_path: Path) -> None:
+    cfg = config(tmp_path, mturk={"min_approval_rate": 97, "locales": ["US"],
+                                      "exclude_qualifications": ["3XYZ"]})
+    found = qualifications(cfg.hits.mturk)
+    assert [q["Comparator"] for q in found] == ["GreaterThanOrEqualTo", "In", "DoesNotExist"]
+    assert found[0]["IntegerValues"] == [97]
+    assert found[1]["LocaleValues"] == [{"Country": "US"}]
+
+
+def test_answer_xml_parsing() -> None:
+    assert parse_answer(answer_xml({"item-1": "Q42", "item-2": "Ana Majer"})) == {
+        "item-1": "Q42", "item-2": "Ana Majer"}
+    with pytest.raises(XelError, match="not XML"):
+        parse_answer("<broken")
+
+
+def test_live_needs_the_config_and_the_flag(tmp_path: Path, client: Any) -> None:
+    store, _, _ = build(tmp_path, n_queries=8)
+    live = sim_config(tmp_path, mturk={"environment": "live"})
+    with pytest.raises(XelError, match="pass --live"):
+        mturk_backend(store, live, client=client)
+    sandbox = sim_config(tmp_path)
+    with pytest.raises(XelError, match="sandbox and live are never confused"):
+        mturk_backend(store, sandbox, client=client, live=True)
+    backend = mturk_backend(store, live, client=client, live=True)
+    assert backend.environment == "live"
+
+
+def test_missing_credentials_is_a_clear_error(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                 "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    store, _, _ = build(tmp_path, n_queries=8)
+    with pytest.raises(XelError, match="no AWS credentials"):
+        mturk_backend(store, sim_config(tmp_path))
+
+
+def test_a_batch_stays_with_its_environment(tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+    published(store, cfg, batch_id, backend, client)
+    live = sim_config(tmp_path, mturk={"environment": "live"})
+    with pytest.raises(XelError, match="published with mturk \\(sandbox\\)"):
+        publish_batch(store, live, batch_id, mturk_backend(store, live, client=client,
+                                                           live=True))
