@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from xel import kb as kb_module
 from xel.config import Config, CorpusConfig, KbConfig
 from xel.errors import XelError
 from xel.kb import KnowledgeBase, build_kb, fragments, read_jsonl, read_wikidata
 from xel.registry import kb_readers
+from xel.store import Store
 
 BERLIN = {  # a non-person item: P31 is city (Q515), not human
     "id": "Q64", "type": "item", "labels": {"en": {"language": "en", "value": "Berlin"}},
@@ -34,7 +36,7 @@ Q15 = {  # P31 Q15 is not Q5, even though `"Q5` is a prefix of it
 def config_for(tmp_path: Path, kb_file: Path, fmt: str = "jsonl") -> Config:
     return Config(
         name="test", root=str(tmp_path), corpus=CorpusConfig(path=str(tmp_path)),
-        kb=KbConfig(path=str(kb_file), format=fmt, index=str(tmp_path / "kb.sqlite")),  # type: ignore[arg-type]
+        kb=KbConfig(path=str(kb_file), format=fmt, index=str(tmp_path / "kb.sqlite")),
     )
 
 
@@ -239,6 +241,16 @@ def test_missing_index_says_how_to_build(tmp_path: Path) -> None:
         KnowledgeBase(tmp_path / "absent.sqlite")
 
 
+def test_index_of_another_schema_must_be_rebuilt(tmp_path: Path) -> None:
+    kb_file = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}'])
+    build_kb(config_for(tmp_path, kb_file))
+    with Store(tmp_path / "kb.sqlite") as store:
+        store.execute("UPDATE stages SET signature = replace(signature, ?, 'schema=0|')",
+                      (f"schema={kb_module.SCHEMA}|",))
+    with pytest.raises(XelError, match="run `xel kb build`"):
+        KnowledgeBase(tmp_path / "kb.sqlite")
+
+
 def test_missing_kb_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(XelError, match="absent.jsonl not found"):
         build_kb(config_for(tmp_path, tmp_path / "absent.jsonl"))
@@ -298,6 +310,19 @@ def test_candidates_merge_every_reason(persons_kb: KnowledgeBase) -> None:
         {"via": "ngram", "form": "Mike Pompeo"},
     ]
     assert len({f.entity.kb_id for f in found}) == len(found)
+
+
+def test_ngrams_skip_common_trigrams(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kb_file = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}',
+                                            '{"id": "x2", "name": "Ann Leigh"}'])
+    build_kb(config_for(tmp_path, kb_file))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert {f.entity.kb_id for f in kb.by_ngrams("Ann Leeh", 5)} == {"x1", "x2"}
+        # Every trigram in two names counts as common: only `lee` (Ann Lee's) is searched.
+        monkeypatch.setattr(kb_module, "COMMON_GRAM_FLOOR", 1)
+        assert [f.entity.kb_id for f in kb.by_ngrams("Ann Leeh", 5)] == ["x1"]
+        # Nothing but common trigrams: the rarest are searched rather than none.
+        assert {f.entity.kb_id for f in kb.by_ngrams("Ann Le", 5)} == {"x1", "x2"}
 
 
 @pytest.mark.parametrize("name", ["", "!!", "a"])

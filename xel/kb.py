@@ -33,7 +33,7 @@ from xel.stages import Signature, StageRun, file_digest, run_stage, versions
 from xel.store import Store
 
 # Bump when the index tables change, so an index built by older code is rebuilt.
-SCHEMA = "1"
+SCHEMA = "2"
 
 DDL = """
 CREATE TABLE IF NOT EXISTS entities (
@@ -56,13 +56,16 @@ CREATE TABLE IF NOT EXISTS forms (
 CREATE INDEX IF NOT EXISTS forms_key ON forms(key);
 CREATE VIRTUAL TABLE IF NOT EXISTS forms_grams
     USING fts5(key, content='forms', content_rowid='form_id', tokenize='trigram');
+-- How many names each trigram occurs in, read from the FTS index itself.
+CREATE VIRTUAL TABLE IF NOT EXISTS forms_vocab USING fts5vocab(forms_grams, 'row');
 CREATE TABLE IF NOT EXISTS fragments (
     token  TEXT NOT NULL,
     role   TEXT NOT NULL,               -- 'given', 'family' or 'middle'
     entity INTEGER NOT NULL,
     PRIMARY KEY (token, role, entity)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS prior (
+-- Whole-KB figures: the log-popularity range and mean, the number of names.
+CREATE TABLE IF NOT EXISTS stats (
     key   TEXT PRIMARY KEY,
     value REAL NOT NULL
 );
@@ -70,6 +73,12 @@ CREATE TABLE IF NOT EXISTS prior (
 
 # Generational suffixes are not family names (`Martin Luther King Jr.` is a King).
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "junior", "senior"})
+
+# A trigram in more names than this (`an `, `mar`) is left out of n-gram search: it says
+# little about who is meant (BM25 gives it almost no weight) and its posting list is what
+# would make a search over millions of names slow.
+COMMON_GRAM_SHARE = 0.01
+COMMON_GRAM_FLOOR = 1000
 
 
 @dataclass(frozen=True)
@@ -322,7 +331,7 @@ def build_kb(config: Config, *, force: bool = False) -> StageRun:
 
 
 def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str, Any]:
-    for table in ("fragments", "forms", "entities", "prior"):
+    for table in ("fragments", "forms", "entities", "stats"):
         store.execute(f"DELETE FROM {table}")
     store.execute("INSERT INTO forms_grams(forms_grams) VALUES ('delete-all')")
     stats = PriorStats()
@@ -358,7 +367,8 @@ def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str
     if not count:
         raise XelError(f"{source}: no people found: check kb.format and the file's contents")
     store.execute("INSERT INTO forms_grams(forms_grams) VALUES ('rebuild')")
-    store.executemany("INSERT INTO prior VALUES (?, ?)", stats.values().items())
+    store.executemany("INSERT INTO stats VALUES (?, ?)", [*stats.values().items(),
+                                                           ("forms", forms)])
     return {"entities": count, "forms": forms, "with_popularity": stats.count,
             "renamed_duplicate_ids": renamed}
 
@@ -387,14 +397,17 @@ class KnowledgeBase:
         self.conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
         self.conn.row_factory = sqlite3.Row
         try:
-            row = self.conn.execute("SELECT digest FROM stages WHERE name = 'kb'").fetchone()
+            row = self.conn.execute(
+                "SELECT digest, signature FROM stages WHERE name = 'kb'").fetchone()
         except sqlite3.DatabaseError:
             row = None
-        if row is None:
+        if row is None or f"|schema={SCHEMA}|" not in row["signature"]:
             self.conn.close()
-            raise XelError(f"{self.path} is not a complete KB index: run `xel kb build`")
-        self.digest: str = row[0]
-        self._prior = dict(self.conn.execute("SELECT key, value FROM prior").fetchall())
+            raise XelError(
+                f"{self.path} is not a complete KB index of this xel version: run `xel kb build`"
+            )
+        self.digest: str = row["digest"]
+        self._stats = dict(self.conn.execute("SELECT key, value FROM stats").fetchall())
 
     @classmethod
     def open(cls, config: Config) -> KnowledgeBase:
@@ -424,9 +437,9 @@ class KnowledgeBase:
     def prior(self, popularity: float | None) -> float:
         """Log popularity scaled to [0, 1] over the KB; an entity without one (or a KB without
         any) gets the KB's mean, so a missing prior neither helps nor hurts."""
-        if not self._prior:
+        if "mean" not in self._stats:
             return 0.5
-        low, high, mean = self._prior["low"], self._prior["high"], self._prior["mean"]
+        low, high, mean = self._stats["low"], self._stats["high"], self._stats["mean"]
         span = high - low
         if span <= 0:
             return 0.5
@@ -465,12 +478,23 @@ class KnowledgeBase:
 
     def by_ngrams(self, name: str, limit: int) -> list[Found]:
         """Entities whose names share the most character trigrams with `name` (BM25-ranked),
-        which finds misspellings and spacing variants that no key matches."""
+        which finds misspellings and spacing variants that no key matches. Trigrams too common
+        to tell names apart are skipped, unless nothing else is left."""
         key = name_key(name)
-        grams = dict.fromkeys(key[i:i + 3] for i in range(len(key) - 2))
+        grams = list(dict.fromkeys(key[i:i + 3] for i in range(len(key) - 2)))
         if not grams:
             return []
-        match = " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
+        marks = ", ".join("?" * len(grams))
+        counts: dict[str, int] = {
+            r["term"]: r["doc"] for r in self._rows(
+                f"SELECT term, doc FROM forms_vocab WHERE term IN ({marks})", tuple(grams))
+        }
+        common = max(COMMON_GRAM_FLOOR, COMMON_GRAM_SHARE * self._stats.get("forms", 0))
+        useful = [g for g in grams if 0 < counts.get(g, 0) <= common]
+        useful = useful or sorted(counts, key=counts.__getitem__)[:3]
+        if not useful:
+            return []
+        match = " OR ".join('"' + g.replace('"', '""') + '"' for g in useful)
         rows = self._rows(
             "SELECT e.*, f.form, bm25(forms_grams) AS rank FROM forms_grams"
             " JOIN forms f ON f.form_id = forms_grams.rowid JOIN entities e USING (entity)"
