@@ -167,8 +167,8 @@ def create_app(store_path: str, max_description: int = 2000) -> Starlette:
                 expert = _person(store, token, "expert")
             except LookupError:
                 return _message("Unknown link", status=404)
-            return _page(render("expert_queue.html", title="Names to curate", expert=expert, base=f"/expert/{token}",
-                                cases=curate.pending(store)))
+            return _page(render("expert_queue.html", title="Names to curate", expert=expert,
+                                base=f"/expert/{token}", cases=curate.pending(store)))
 
     async def expert_case(request: Request) -> Response:
         token = request.path_params["token"]
@@ -199,8 +199,8 @@ def create_app(store_path: str, max_description: int = 2000) -> Starlette:
             rows = [{"seg": seg, "english": english.get(seg, ""), "target": text,
                      "tokens": tokens(text)}
                     for seg, text in curate.document(store, lang, case.doc_id)]
-            return _page(render("expert_case.html", title=case.name, case=case, rows=rows, lang=lang,
-                                language=language(lang).name, base=base,
+            return _page(render("expert_case.html", title=case.name, case=case, rows=rows,
+                                lang=lang, language=language(lang).name, base=base,
                                 action=f"{base}/{lang}/{query_id}"))
 
     return Starlette(routes=[

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 import uvicorn
-from test_hits_fixtures import IMG, SCRIPT, build, sim_config
 from starlette.testclient import TestClient
+from test_hits_fixtures import IMG, SCRIPT, build, sim_config
 
 from hits.backends import get_backend
 from hits.make import make_el_batch, make_name_batch
