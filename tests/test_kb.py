@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from xel import kb as kb_module
 from xel.config import Config, CorpusConfig, KbConfig
@@ -26,6 +27,12 @@ BERLIN = {  # a non-person item: P31 is city (Q515), not human
 NO_ENGLISH = {  # a human with neither an English label nor an English Wikipedia page
     "id": "Q99", "labels": {"de": {"language": "de", "value": "Hans Muster"}},
     "claims": {"P31": [{"mainsnak": {"datavalue": {"value": {"numeric-id": 5}}}}]},
+}
+MUL_ONLY = {  # a human named by a `mul` label only, as Wikidata now does for many names
+    "id": "Q8", "labels": {"mul": {"language": "mul", "value": "Ngozi Okonjo-Iweala"}},
+    "aliases": {"mul": [{"language": "mul", "value": "Ngozi Okonjo Iweala"}],
+                "en": [{"language": "en", "value": "Okonjo-Iweala"}]},
+    "claims": {"P31": [{"mainsnak": {"datavalue": {"value": {"id": "Q5"}}}}]},
 }
 Q15 = {  # P31 Q15 is not Q5, even though `"Q5` is a prefix of it
     "id": "Q7", "labels": {"en": {"language": "en", "value": "Not A Person"}},
@@ -95,6 +102,14 @@ def test_numeric_id_only_claims_count_as_human(sample: Path) -> None:
     roth = next(e for e in read_wikidata(sample) if e.kb_id == "Q328212")
     assert (roth.name, roth.description, roth.wikipedia) == (
         "Veronica Roth", "American author", "Veronica Roth")
+
+
+def test_mul_label_names_a_person(tmp_path: Path) -> None:
+    dump = write(tmp_path / "mul.json", ["[", json.dumps(MUL_ONLY), "]"])
+    (person,) = read_wikidata(dump)
+    assert person.name == "Ngozi Okonjo-Iweala"
+    assert person.aliases == ("Okonjo-Iweala", "Ngozi Okonjo Iweala")
+    assert person.wikipedia is None and person.popularity is None
 
 
 @pytest.mark.parametrize("suffix", [".json", ".json.gz", ".json.bz2"])
@@ -337,3 +352,27 @@ def test_prior_is_log_scaled_and_neutral_when_absent(persons_kb: KnowledgeBase) 
     assert persons_kb.prior(top[1]) == pytest.approx(0.0)
     trump = persons_kb.prior(18473809.0)
     assert persons_kb.prior(top[1]) < persons_kb.prior(None) < trump < 1.0
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+def test_cli_builds_skips_and_searches(sample: Path, tmp_path: Path) -> None:
+    import xel.cli.kb  # noqa: F401  (adds the `kb` commands to the app)
+    from xel.cli import app
+
+    write(tmp_path / "dump.json.gz", dump_lines(sample))
+    config = tmp_path / "kb.yaml"
+    config.write_text(
+        f"name: t\nroot: {tmp_path}\ncorpus: {{path: .}}\n"
+        "kb: {path: dump.json.gz, format: wikidata, index: kb.sqlite}\n", encoding="utf-8")
+    runner = CliRunner()
+    built = runner.invoke(app, ["kb", "build", str(config)])
+    assert built.exit_code == 0, built.output
+    assert "built" in built.output and "entities: 3" in built.output
+    again = runner.invoke(app, ["kb", "build", str(config)])
+    assert "unchanged, skipped" in again.output
+    found = runner.invoke(app, ["kb", "search", "Veronika Rot", "--config", str(config)],
+                          env={"COLUMNS": "200"})
+    assert found.exit_code == 0, found.output
+    assert "Q328212" in found.output and "ngram: Veronica Roth" in found.output

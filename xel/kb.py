@@ -204,9 +204,22 @@ def _is_human(claims: Any) -> bool:
     return False
 
 
-def _english(values: Any) -> str:
-    value = (values or {}).get("en") if isinstance(values, dict) else None
+# English first, then `mul`, the label Wikidata now gives a name written the same in many
+# languages (editors drop an English label that repeats it).
+NAME_LANGUAGES = ("en", "mul")
+
+
+def _term(values: Any, language: str) -> str:
+    value = values.get(language) if isinstance(values, dict) else None
     return str(value.get("value", "")).strip() if isinstance(value, dict) else ""
+
+
+def _aliases(values: Any) -> tuple[str, ...]:
+    found: list[str] = []
+    for language in NAME_LANGUAGES:
+        terms = values.get(language) if isinstance(values, dict) else None
+        found += [str(t.get("value", "")).strip() for t in terms or () if isinstance(t, dict)]
+    return tuple(dict.fromkeys(a for a in found if a))
 
 
 @kb_readers.register("wikidata")
@@ -214,8 +227,9 @@ def read_wikidata(path: Path) -> Iterator[KbEntity]:
     """Humans from a Wikidata JSON dump (`.json`, `.json.gz` or `.json.bz2`), streamed.
 
     The dump is one JSON array with one entity per line, each line ending in ",". A person is
-    an item whose P31 claims include Q5. The name is the English label (else the English
-    Wikipedia title); people with neither are skipped. The popularity prior is the number of
+    an item whose P31 claims include Q5. The name is the English label, else the `mul` label,
+    else the English Wikipedia title; people with none of these are skipped. Aliases are the
+    English and `mul` ones. The popularity prior is the number of
     sitelinks (Wikipedia editions and sister projects with a page on the person). Lines that
     cannot be a person (no `"P31"`) are checked for shape but not parsed, which is most of the
     time saved on a full dump.
@@ -240,19 +254,15 @@ def read_wikidata(path: Path) -> Iterator[KbEntity]:
             continue
         sitelinks = record.get("sitelinks") or {}
         enwiki = (sitelinks.get("enwiki") or {}).get("title") or None
-        name = _english(record.get("labels")) or enwiki
+        labels = record.get("labels")
+        name = next((t for lang in NAME_LANGUAGES if (t := _term(labels, lang))), enwiki)
         if not name:
             continue
-        aliases = record.get("aliases") or {}
-        english = (aliases.get("en") or []) if isinstance(aliases, dict) else []
         yield KbEntity(
             kb_id=kb_id,
             name=name,
-            aliases=tuple(
-                dict.fromkeys(a["value"].strip() for a in english
-                              if isinstance(a, dict) and str(a.get("value", "")).strip())
-            ),
-            description=_english(record.get("descriptions")),
+            aliases=tuple(a for a in _aliases(record.get("aliases")) if a != name),
+            description=_term(record.get("descriptions"), "en"),
             wikipedia=enwiki,
             popularity=float(len(sitelinks)) if sitelinks else None,
         )
