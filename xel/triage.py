@@ -1,6 +1,30 @@
-"""Round-trip triage of projected names: translate back to English and accept exact matches."""
+"""Round-trip triage of projected names: translate back to English and accept exact matches.
+
+Per query and language (Lawrie et al. 2015, Figure 4): the projection is the highest-ranked
+projection of the query's name (`projection_ranks`) that occurs in the query's target
+document, located there (the query's own sentence first). No such occurrence, or no aligned
+sentence at all, discards the query (D1); a back-translation equal to the English name after
+case and whitespace normalization accepts it (A1); everything else goes to the crowd (curate).
+"""
 
 from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import regex
+
+from xel.config import Config, TriageConfig
+from xel.corpus import DDL as CORPUS_DDL
+from xel.languages import is_unspaced
+from xel.progress import progress
+from xel.project import DDL as PROJECT_DDL
+from xel.project import code_digest, dictionary_file, resolve_languages
+from xel.queries import DDL as QUERIES_DDL
+from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
+from xel.store import Store
+from xel.translate import CACHE_DDL, round_trip_key, translate
 
 DDL = """
 CREATE TABLE IF NOT EXISTS triage (
@@ -13,6 +37,118 @@ CREATE TABLE IF NOT EXISTS triage (
     back_translation TEXT,
     backend          TEXT,
     outcome          TEXT NOT NULL CHECK (outcome IN ('A1', 'D1', 'curate')),
+    reason           TEXT,              -- D1: no-aligned-sentence or no-projection;
+                                        -- otherwise what answered (identity, icu, ...)
     PRIMARY KEY (lang, query_id)
 );
 """
+
+Found = tuple[str, int, int, int]  # text, seg, start, end
+
+
+def occurrence_pattern(text: str, unspaced: bool) -> regex.Pattern[str]:
+    """`text` as a whole word sequence (any run of spaces between its words)."""
+    body = r"\s+".join(regex.escape(w) for w in text.split())
+    if unspaced:
+        return regex.compile(body)
+    return regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}]){body}(?![\p{{L}}\p{{M}}\p{{N}}])")
+
+
+def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: int,
+           unspaced: bool) -> Found | None:
+    """The first candidate (in rank order) occurring in the document, and where.
+
+    The query's own sentence is searched first, then the document in order.
+    """
+    ordered = sorted(document, key=lambda d: (d[0] != seg, d[0]))
+    for text in candidates:
+        pattern = occurrence_pattern(text, unspaced)
+        for s, sentence in ordered:
+            m = pattern.search(sentence)
+            if m:
+                return m.group(0), s, m.start(), m.end()
+    return None
+
+
+def triage_signature(store: Store, config: Config, lang: str) -> Signature:
+    parts = {"after:project": upstream(store, f"project:{lang}", f"xel project --lang {lang}"),
+             "after:queries": upstream(store, "queries", "xel queries"),
+             "triage": digest_of(config.triage), "code": code_digest(__name__, "xel.translate"),
+             **versions("googletrans", "PyICU")}
+    folder = config.resolve(config.triage.translit) if config.triage.translit else None
+    dictionary = folder and dictionary_file(lang, folder)
+    if dictionary:
+        parts["dictionary"] = file_digest(dictionary)
+    return Signature(f"triage:{lang}", parts)
+
+
+def _resolved(config: Config) -> TriageConfig:
+    if not config.triage.translit:
+        return config.triage
+    return config.triage.model_copy(
+        update={"translit": str(config.resolve(config.triage.translit))})
+
+
+def triage_language(store: Store, config: Config, lang: str, *,
+                    force: bool = False) -> StageRun:
+    """Choose, locate and back-translate each query's projection into `lang`; A1/D1/curate."""
+    for ddl in (CORPUS_DDL, QUERIES_DDL, PROJECT_DDL, CACHE_DDL, DDL):
+        store.declare(ddl)
+    signature = triage_signature(store, config, lang)
+    if not force and store.stage_digest(signature.stage) == signature.digest:
+        return StageRun(signature.stage, True, store.stage_summary(signature.stage))
+    ranks: dict[str, list[str]] = defaultdict(list)
+    for r in store.query("SELECT name_key, text FROM projection_ranks WHERE lang = ?"
+                         " ORDER BY name_key, rank", (lang,)):
+        ranks[r["name_key"]].append(r["text"])
+    documents: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for r in store.query("SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg",
+                         (lang,)):
+        documents[r["doc_id"]].append((r["seg"], r["text"]))
+    queries = store.query("SELECT query_id, name, name_key, doc_id, seg FROM queries"
+                          " ORDER BY ordinal")
+    unspaced = is_unspaced(lang)
+    located: dict[str, Found | None] = {}
+    reasons: dict[str, str] = {}
+    for q in queries:
+        aligned = dict(documents.get(q["doc_id"], []))
+        if not aligned.get(q["seg"], "").strip():
+            located[q["query_id"]], reasons[q["query_id"]] = None, "no-aligned-sentence"
+            continue
+        found = locate(ranks.get(q["name_key"], []), documents[q["doc_id"]], q["seg"], unspaced)
+        located[q["query_id"]] = found
+        if found is None:
+            reasons[q["query_id"]] = "no-projection"
+    names = sorted({f[0] for f in located.values() if f})
+    answers, backend = translate(store, names, lang, _resolved(config)) if names else ({}, "")
+
+    def work(s: Store) -> dict[str, Any]:
+        s.execute("DELETE FROM triage WHERE lang = ?", (lang,))
+        rows: list[tuple[Any, ...]] = []
+        for q in queries:
+            found = located[q["query_id"]]
+            if found is None:
+                rows.append((lang, q["query_id"], "", None, None, None, None, None, "D1",
+                             reasons[q["query_id"]]))
+                continue
+            text, seg, start, end = found
+            back = answers[text]
+            accepted = round_trip_key(back.text) == round_trip_key(q["name"])
+            rows.append((lang, q["query_id"], text, seg, start, end, back.text, backend,
+                         "A1" if accepted else "curate", back.method))
+        s.executemany("INSERT INTO triage VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        counts = {o: sum(r[8] == o for r in rows) for o in ("A1", "D1", "curate")}
+        s.execute("UPDATE projection_counts SET queries = ?, a1 = ?, d1 = ?, curate = ?"
+                  " WHERE lang = ?", (len(rows), counts["A1"], counts["D1"], counts["curate"],
+                                      lang))
+        return {"queries": len(rows), "backend": backend, **counts}
+
+    return run_stage(store, signature, work, force=True)
+
+
+def triage_languages(store: Store, config: Config, langs: list[str] | None = None, *,
+                     force: bool = False) -> dict[str, StageRun]:
+    """Triage every requested language (each its own resumable stage)."""
+    store.declare(CORPUS_DDL)
+    return {lang: triage_language(store, config, lang, force=force)
+            for lang in progress(resolve_languages(store, langs), "triage languages")}

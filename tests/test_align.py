@@ -1,0 +1,132 @@
+"""Aligners and symmetrization: eflomal as a separate program, simalign with a tiny model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xel.align import (
+    aer,
+    align,
+    eflomal,
+    format_links,
+    grow_diag_final_and,
+    parse_links,
+    simalign,
+)
+from xel.config import AlignConfig
+from xel.errors import XelError
+from xel.registry import aligners
+
+
+def test_links_round_trip_and_reverse() -> None:
+    assert parse_links("0-1 2-0") == {(0, 1), (2, 0)}
+    assert parse_links("0-1 2-0", reverse=True) == {(1, 0), (0, 2)}
+    assert format_links({(2, 0), (0, 1)}) == "0-1 2-0"
+    assert parse_links("") == set()
+
+
+def test_symmetrizations() -> None:
+    forward = {(0, 0), (1, 1), (2, 1)}
+    reverse = {(0, 0), (1, 1), (2, 2)}
+    # From the intersection {00, 11}: (2,1) is grown (source 2 unaligned), then the diagonal
+    # neighbour (2,2) (target 2 still unaligned).
+    assert grow_diag_final_and(forward, reverse) == {(0, 0), (1, 1), (2, 1), (2, 2)}
+    # Grown links need an unaligned end: (1,0) joins nothing here.
+    assert grow_diag_final_and({(0, 0), (1, 1)}, {(0, 0), (1, 1), (1, 0)}) == {(0, 0), (1, 1)}
+    config = AlignConfig(symmetrization="intersection")
+    assert config.symmetrization == "intersection"
+    # final-and adds a link whose ends are both unaligned, even far from the rest.
+    assert grow_diag_final_and({(0, 0), (5, 5)}, {(0, 0)}) == {(0, 0), (5, 5)}
+
+
+def test_aer() -> None:
+    sure = [{(0, 0), (1, 1)}]
+    possible = [{(0, 0), (1, 1), (1, 2)}]
+    assert aer([{(0, 0), (1, 1)}], sure, possible) == 0.0
+    assert aer([{(0, 0), (1, 2)}], sure, possible) == pytest.approx(1 - 3 / 4)
+    assert aer([set()], sure, possible) == 1.0
+
+
+SUBJECTS = {"man": "Mann", "woman": "Frau", "child": "Kind", "dog": "Hund"}
+VERBS = {"sees": "sieht", "hears": "hört", "likes": "mag"}
+OBJECTS = {"house": "Haus", "car": "Auto", "tree": "Baum", "boat": "Boot", "cat": "Katze"}
+
+
+def corpus(n: int = 60) -> tuple[list[list[str]], list[list[str]]]:
+    """`the S V the O` / `S' V' O'` with words varying independently, so co-occurrence
+    tells translations apart."""
+    src, tgt = [], []
+    for k in range(n):
+        s = list(SUBJECTS)[k % 4]
+        v = list(VERBS)[k % 3]
+        o = list(OBJECTS)[k % 5]
+        src.append(["the", s, v, "the", o])
+        tgt.append([SUBJECTS[s], VERBS[v], OBJECTS[o]])
+    return src, tgt
+
+
+@pytest.mark.parametrize("method", ["intersection", "union", "grow-diag-final-and"])
+def test_eflomal_aligns_a_small_corpus(method: str) -> None:
+    src, tgt = corpus()
+    src[3], tgt[5] = [], []  # empty sides get no links and do not derail the others
+    links = eflomal(src, tgt, AlignConfig(symmetrization=method))
+    assert len(links) == len(src)
+    assert links[3] == set() and links[5] == set()
+    # Subject, verb and object find their translations in nearly every pair.
+    right = sum({(1, 0), (2, 1), (4, 2)} <= x for x in links)
+    assert right >= 50
+
+
+def test_eflomal_refuses_mismatched_sides() -> None:
+    with pytest.raises(XelError, match="2 source sentences but 1 target"):
+        eflomal([["a"], ["b"]], [["c"]], AlignConfig())
+
+
+def test_missing_eflomal_program_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("xel.align.shutil.which", lambda name: None)
+    with pytest.raises(XelError, match=r"xel\[eflomal\]"):
+        eflomal(*corpus(3), AlignConfig())
+
+
+def test_registry_lists_both_aligners() -> None:
+    assert {"eflomal", "simalign"} <= set(aligners.names())
+    with pytest.raises(XelError, match="unknown aligner"):
+        align([["a"]], [["b"]], AlignConfig(aligner="giza"))
+
+
+def test_simalign_without_weights_names_the_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(XelError, match="align.simalign_model is not set"):
+        simalign([["a"]], [["b"]], AlignConfig(aligner="simalign"))
+    missing = tmp_path / "mbert"
+    with pytest.raises(XelError, match=f"no model weights at {missing}"):
+        simalign([["a"]], [["b"]], AlignConfig(aligner="simalign", simalign_model=str(missing)))
+
+
+def tiny_bert(folder: Path, words: set[str]) -> Path:
+    """A 2-layer BERT with random weights and a WordPiece vocabulary of the test's words."""
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *sorted(words)]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    config = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=32, max_position_embeddings=64)
+    BertModel(config).save_pretrained(folder)
+    BertTokenizer(vocab_file=str(folder / "vocab.txt"), do_lower_case=True).save_pretrained(folder)
+    return folder
+
+
+def test_simalign_code_path_with_a_tiny_model(tmp_path: Path) -> None:
+    import torch
+
+    torch.manual_seed(0)
+    src = [["the", "man", "sees", "kim"], []]
+    tgt = [["der", "mann", "sieht", "kim"], ["leer"]]
+    model = tiny_bert(tmp_path, {w for s in src + tgt for w in s})
+    config = AlignConfig(aligner="simalign", simalign_model=str(model), simalign_layer=2)
+    links = align(src, tgt, config)
+    assert links[1] == set()
+    # Identical word pieces have identical input embeddings; the argmax of a random model
+    # still links every source word somewhere inside the sentence.
+    assert links[0] and all(0 <= i < 4 and 0 <= j < 4 for i, j in links[0])

@@ -1,0 +1,176 @@
+"""Word aligners behind one interface, and symmetrization of two directional alignments.
+
+An aligner takes the tokens of every sentence pair of a language pair (source tokens, target
+tokens) and returns one set of links `(source index, target index)` per pair. `eflomal` (the
+default) learns from all pairs of the collection in both directions and is run as the separate
+program `eflomal-align` (it is GPLv3; xel does not import it); `simalign` reads contextual
+embeddings from a transformer the user has on disk.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from xel.config import AlignConfig
+from xel.errors import XelError
+from xel.registry import aligners
+
+Link = tuple[int, int]
+Links = set[Link]
+Aligner = Callable[[Sequence[Sequence[str]], Sequence[Sequence[str]], AlignConfig], list[Links]]
+
+
+# --- symmetrization ------------------------------------------------------------------------
+
+
+def parse_links(line: str, reverse: bool = False) -> Links:
+    """Pharaoh `i-j` links; `reverse` swaps them (eflomal's reverse file is target-source)."""
+    links = set()
+    for item in line.split():
+        i, _, j = item.partition("-")
+        links.add((int(j), int(i)) if reverse else (int(i), int(j)))
+    return links
+
+
+def format_links(links: Links) -> str:
+    return " ".join(f"{i}-{j}" for i, j in sorted(links))
+
+
+def grow_diag_final_and(forward: Links, reverse: Links) -> Links:
+    """Koehn's grow-diag-final-and: the intersection grown through neighbouring union links."""
+    union = forward | reverse
+    links = forward & reverse
+    aligned_src = {i for i, _ in links}
+    aligned_tgt = {j for _, j in links}
+    neighbours = [(-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
+    grown = True
+    while grown:
+        grown = False
+        for i, j in sorted(links):
+            for di, dj in neighbours:
+                cand = (i + di, j + dj)
+                if cand in union and cand not in links and (
+                    cand[0] not in aligned_src or cand[1] not in aligned_tgt
+                ):
+                    links.add(cand)
+                    aligned_src.add(cand[0])
+                    aligned_tgt.add(cand[1])
+                    grown = True
+    for direction in (forward, reverse):  # final-and: unaligned on both sides
+        for i, j in sorted(direction):
+            if i not in aligned_src and j not in aligned_tgt:
+                links.add((i, j))
+                aligned_src.add(i)
+                aligned_tgt.add(j)
+    return links
+
+
+SYMMETRIZE: dict[str, Callable[[Links, Links], Links]] = {
+    "intersection": lambda f, r: f & r,
+    "union": lambda f, r: f | r,
+    "grow-diag-final-and": grow_diag_final_and,
+}
+
+
+# --- eflomal --------------------------------------------------------------------------------
+
+
+def eflomal_command(source: Path, target: Path, forward: Path, reverse: Path,
+                    config: AlignConfig) -> list[str]:
+    """The `eflomal-align` command line for two token files."""
+    program = shutil.which("eflomal-align")
+    if program is None:
+        raise XelError(
+            "aligner 'eflomal' needs the `eflomal-align` program: `pip install 'xel[eflomal]'` "
+            "(or set align.aligner: simalign in the config)"
+        )
+    return [program, "-s", str(source), "-t", str(target), "-f", str(forward),
+            "-r", str(reverse), "--overwrite", "-m", str(config.eflomal_model),
+            "-l", str(config.eflomal_length)]
+
+
+def write_tokens(path: Path, sentences: Sequence[Sequence[str]], lowercase: bool) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for tokens in sentences:
+            line = " ".join(t.replace(" ", "_") for t in tokens)
+            f.write((line.lower() if lowercase else line) + "\n")
+
+
+@aligners.register("eflomal")
+def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
+            config: AlignConfig) -> list[Links]:
+    """Both directions with eflomal over all pairs, then the configured symmetrization."""
+    if len(src) != len(tgt):
+        raise XelError(f"aligner: {len(src)} source sentences but {len(tgt)} target sentences")
+    # eflomal cannot learn from a pair with an empty side; such pairs get no links.
+    keep = [k for k in range(len(src)) if src[k] and tgt[k]]
+    result: list[Links] = [set() for _ in src]
+    if not keep:
+        return result
+    with tempfile.TemporaryDirectory(prefix="xel-eflomal-") as tmp:
+        d = Path(tmp)
+        write_tokens(d / "src", [src[k] for k in keep], config.lowercase)
+        write_tokens(d / "tgt", [tgt[k] for k in keep], config.lowercase)
+        command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config)
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            error = done.stderr.strip()[-500:]
+            raise XelError(f"eflomal-align failed (exit {done.returncode}): {error}")
+        forward = (d / "fwd").read_text(encoding="utf-8").split("\n")
+        reverse = (d / "rev").read_text(encoding="utf-8").split("\n")
+    symmetrize = SYMMETRIZE[config.symmetrization]
+    for n, k in enumerate(keep):
+        result[k] = symmetrize(parse_links(forward[n]), parse_links(reverse[n]))
+    return result
+
+
+# --- simalign -------------------------------------------------------------------------------
+
+_SIMALIGN_METHODS = {"a": "inter", "m": "mwmf", "i": "itermax"}
+
+
+@aligners.register("simalign")
+def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
+             config: AlignConfig) -> list[Links]:
+    """Contextual-embedding alignment (Jalili Sabet et al. 2020) with a local transformer."""
+    path = config.simalign_model
+    if not path or not (Path(path) / "config.json").is_file():
+        raise XelError(
+            f"aligner 'simalign' needs a multilingual transformer on disk (e.g. "
+            f"bert-base-multilingual-cased saved with save_pretrained): no model weights at "
+            f"{path or '(align.simalign_model is not set)'}; set align.simalign_model to its "
+            "folder, or use align.aligner: eflomal"
+        )
+    from simalign import SentenceAligner
+
+    aligner = SentenceAligner(model=path, token_type="bpe", matching_methods=config.simalign_method,
+                              device="cpu", layer=config.simalign_layer)
+    key = _SIMALIGN_METHODS[config.simalign_method]
+    result: list[Links] = []
+    for s, t in zip(src, tgt, strict=True):
+        if not s or not t:
+            result.append(set())
+            continue
+        links = aligner.get_word_aligns(list(s), list(t))[key]
+        result.append({(int(i), int(j)) for i, j in links})
+    return result
+
+
+def align(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
+          config: AlignConfig) -> list[Links]:
+    """Align sentence pairs with the configured aligner."""
+    aligner: Aligner = aligners.get(config.aligner)
+    return aligner(src, tgt, config)
+
+
+def aer(predicted: Sequence[Links], sure: Sequence[Links], possible: Sequence[Links]) -> float:
+    """Alignment error rate (Och & Ney 2003); `possible` includes the sure links."""
+    a = sum(len(p) for p in predicted)
+    s = sum(len(x) for x in sure)
+    hits_s = sum(len(p & x) for p, x in zip(predicted, sure, strict=True))
+    hits_p = sum(len(p & (x | y)) for p, x, y in zip(predicted, possible, sure, strict=True))
+    return 1.0 - (hits_s + hits_p) / (a + s) if a + s else 0.0

@@ -1,0 +1,126 @@
+"""`xel eval projection|triage`: projection quality (Figure 3 of Lawrie et al.) and round-trip
+acceptance precision, on the shared gold alignments or on any parallel gold a user names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from xel.cli import DEFAULT_CONFIG, app, console
+from xel.config import Config, load_config
+from xel.errors import XelError
+from xel.evaluate import (
+    CATEGORIES,
+    GoldSet,
+    alignment_gold_set,
+    conll_gold_set,
+    evaluate_sets,
+    shared_gold_sets,
+)
+from xel.languages import canonical
+
+eval_app = typer.Typer(help="Measure projection and triage against gold.")
+app.add_typer(eval_app, name="eval")
+
+CONFIG = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML)")
+LANG = typer.Option(None, "--lang", help="target language of --conll-*/--links gold (e.g. deu)")
+CONLL_EN = typer.Option(None, "--conll-en", help="English CoNLL file (token ... tag)")
+CONLL_TGT = typer.Option(None, "--conll-tgt", help="target CoNLL file, same sentences")
+SENTENCES = typer.Option(None, "--sentences", help="gold `src ||| tgt` sentence file")
+LINKS = typer.Option(None, "--links", help="gold Pharaoh links (i-j sure, ipj possible)")
+ENGLISH = typer.Option("src", "--english", help="which side of --sentences is English")
+BASE = typer.Option(1, "--base", help="index base of --links (1 for the WPT files)")
+ALIGN_GOLD = typer.Option(None, "--align-gold",
+                          help="folder of the shared en-fr and ro-en gold (default: "
+                               "../shared/data/align_gold when no other gold is named)")
+MENTIONS = typer.Option("ner,caps", "--mentions",
+                        help="for alignment gold: ner (English NER persons), caps (capitalized "
+                             "name runs), or both")
+JSON_OUT = typer.Option(None, "--json", help="also write the figures as JSON here")
+
+
+def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
+          sentences: Path | None, links: Path | None, english: str, base: int,
+          align_gold: Path | None, mentions: str) -> list[GoldSet]:
+    kinds = [k.strip() for k in mentions.split(",") if k.strip()]
+    if bad := [k for k in kinds if k not in ("ner", "caps")]:
+        raise XelError(f"--mentions: unknown kind {bad[0]!r}: say ner, caps or ner,caps")
+    sets = []
+    if conll_en or conll_tgt:
+        if not (conll_en and conll_tgt and lang):
+            raise XelError("CoNLL gold needs --conll-en, --conll-tgt and --lang together")
+        sets.append(conll_gold_set(conll_tgt.name, canonical(lang), conll_en, conll_tgt, cfg))
+    if sentences or links:
+        if not (sentences and links and lang):
+            raise XelError("alignment gold needs --sentences, --links and --lang together")
+        if english not in ("src", "tgt"):
+            raise XelError("--english is src or tgt")
+        sets.append(alignment_gold_set(links.name, canonical(lang), sentences, links, english,
+                                       base, kinds, cfg))
+    if align_gold or not sets:
+        folder = align_gold or cfg.resolve("../shared/data/align_gold")
+        if not folder.is_dir():
+            raise XelError(f"{folder}: no gold alignments there: name gold with --align-gold, "
+                           "--sentences/--links or --conll-en/--conll-tgt")
+        sets.extend(shared_gold_sets(folder, kinds, cfg))
+    return sets
+
+
+def _write(rows: list[dict[str, object]], path: Path | None) -> None:
+    if path:
+        path.write_text(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        console.print(f"written to {path}")
+
+
+@eval_app.command("projection")
+def projection_command(config: str = CONFIG, lang: str | None = LANG,
+                       conll_en: Path | None = CONLL_EN, conll_tgt: Path | None = CONLL_TGT,
+                       sentences: Path | None = SENTENCES, links: Path | None = LINKS,
+                       english: str = ENGLISH, base: int = BASE,
+                       align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
+                       json_out: Path | None = JSON_OUT) -> None:
+    """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER."""
+    cfg = load_config(config)
+    sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
+                 mentions)
+    rows = evaluate_sets(sets, cfg, with_triage=False)
+    table = Table(title="projection quality")
+    for c in ["gold", "mentions from", "projection", "mentions", *CATEGORIES, "failures",
+              "fully correct %", "AER", "left out"]:
+        table.add_column(c)
+    for r in rows:
+        table.add_row(*(str(r[c]) for c in table_columns(table)))
+    console.print(table)
+    _write(rows, json_out)
+
+
+@eval_app.command("triage")
+def triage_command(config: str = CONFIG, lang: str | None = LANG,
+                   conll_en: Path | None = CONLL_EN, conll_tgt: Path | None = CONLL_TGT,
+                   sentences: Path | None = SENTENCES, links: Path | None = LINKS,
+                   english: str = ENGLISH, base: int = BASE,
+                   align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
+                   json_out: Path | None = JSON_OUT) -> None:
+    """Round-trip acceptance rate and its precision (accepted and fully correct)."""
+    cfg = load_config(config)
+    sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
+                 mentions)
+    rows = [r for r in evaluate_sets(sets, cfg, with_triage=True) if r["projection"] == "xel"]
+    table = Table(title=f"round-trip triage ({cfg.triage.translator})")
+    for c in ["gold", "mentions from", "mentions", "accepted", "acceptance %",
+              "accepted and fully correct", "precision %"]:
+        table.add_column(c)
+    for r in rows:
+        t = r["triage"]
+        table.add_row(r["gold"], r["mentions from"], str(t["mentions"]), str(t["accepted"]),
+                      str(t["acceptance %"]), str(t["accepted and fully correct"]),
+                      str(t["precision %"]))
+    console.print(table)
+    _write(rows, json_out)
+
+
+def table_columns(table: Table) -> list[str]:
+    return [str(c.header) for c in table.columns]

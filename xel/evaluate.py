@@ -1,0 +1,426 @@
+"""How well projection and round-trip triage work, measured on gold a user can name.
+
+Two kinds of gold: (a) parallel NER in CoNLL format (an English file and a target file of the
+same sentences), where the correct projection of an English person mention is the person
+entity of the target sentence that corresponds to it; (b) gold word alignments (Pharaoh
+`i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct projection is the span its
+gold links give. Projections are scored as Lawrie et al.'s Figure 3: fully correct, correct
+with extra words, partially correct, wrong (an empty projection is wrong and also counted as a
+failure). Gold sentences are aligned with the configured aligner trained on those sentences.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from xel.align import Links, aer, align
+from xel.config import Config
+from xel.errors import XelError
+from xel.names import split_name
+from xel.project import NameMatcher, Pair, function_words, make_matcher, project_mention
+from xel.store import Store
+from xel.translate import round_trip_key, translate
+
+CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
+
+
+@dataclass(frozen=True)
+class GoldSentence:
+    """One parallel sentence, tokenized by the gold; `sure`/`possible` links source-target."""
+
+    src: list[str]
+    tgt: list[str]
+    sure: Links = field(default_factory=set)
+    possible: Links = field(default_factory=set)  # includes the sure links
+
+
+@dataclass(frozen=True)
+class GoldMention:
+    """An English person mention (token range) and its correct target token range."""
+
+    sentence: int
+    first: int
+    last: int
+    gold: tuple[int, int]  # target tokens, inclusive
+
+
+# --- readers ------------------------------------------------------------------------------
+
+
+def read_alignment_gold(sentences: Path, links: Path, *, english: str = "src",
+                        base: int = 1) -> list[GoldSentence]:
+    """`src ||| tgt` sentences and Pharaoh gold (`i-j` sure, `ipj` possible, `base`-indexed).
+
+    `english` says which side is English (`tgt` for ro-en); the result always has English as
+    source. Every index is checked against its sentence's length.
+    """
+    pairs = _lines(sentences)
+    gold = _lines(links)
+    if len(pairs) != len(gold):
+        raise XelError(f"{links} has {len(gold)} lines but {sentences} has {len(pairs)}: they "
+                       "must be line-aligned, one sentence pair per line")
+    out = []
+    for number, (pair, line) in enumerate(zip(pairs, gold, strict=True), start=1):
+        if "|||" not in pair:
+            raise XelError(f"{sentences}, line {number}: expected 'source ||| target'")
+        left, _, right = pair.partition("|||")
+        src, tgt = left.split(), right.split()
+        sure: Links = set()
+        possible: Links = set()
+        for item in line.split():
+            m = regex.fullmatch(r"(\d+)([-p])(\d+)", item)
+            if not m:
+                raise XelError(f"{links}, line {number}: {item!r} is not a link like 3-4 or 3p4")
+            i, j = int(m.group(1)) - base, int(m.group(3)) - base
+            if not (0 <= i < len(src) and 0 <= j < len(tgt)):
+                raise XelError(
+                    f"{links}, line {number}: link {item} is outside the sentence ({len(src)} x "
+                    f"{len(tgt)} tokens): is the file {base}-based? (set base=0 or 1)")
+            possible.add((i, j))
+            if m.group(2) == "-":
+                sure.add((i, j))
+        if english == "tgt":
+            src, tgt = tgt, src
+            sure = {(j, i) for i, j in sure}
+            possible = {(j, i) for i, j in possible}
+        out.append(GoldSentence(src, tgt, sure, possible))
+    return out
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise XelError(f"{path}: gold file not found") from None
+    except UnicodeDecodeError:
+        raise XelError(f"{path}: not UTF-8") from None
+
+
+@dataclass(frozen=True)
+class ConllSentence:
+    tokens: list[str]
+    persons: list[tuple[int, int]]  # inclusive token ranges of person entities
+
+
+_PERSON = {"PER", "PERSON", "PERS"}
+
+
+def read_conll(path: Path) -> list[ConllSentence]:
+    """Person entities from a CoNLL file: token in the first column, tag in the last.
+
+    Tolerant of IOB1, IOB2 and BIOES tags, `PER`/`PERSON` labels, tab or space separation,
+    `-DOCSTART-` lines and runs of blank lines.
+    """
+    sentences: list[ConllSentence] = []
+    tokens: list[str] = []
+    tags: list[str] = []
+    for number, line in enumerate(_lines(path), start=1):
+        fields = line.split()
+        if not fields or fields[0] == "-DOCSTART-":
+            if tokens:
+                sentences.append(ConllSentence(tokens, person_spans(tags)))
+                tokens, tags = [], []
+            continue
+        if len(fields) < 2:
+            raise XelError(f"{path}, line {number}: expected a token and a tag, got {line!r}")
+        tokens.append(fields[0])
+        tags.append(fields[-1])
+    if tokens:
+        sentences.append(ConllSentence(tokens, person_spans(tags)))
+    return sentences
+
+
+def person_spans(tags: Sequence[str]) -> list[tuple[int, int]]:
+    """Inclusive ranges of person entities in IOB1/IOB2/BIOES tags."""
+    spans = []
+    start: int | None = None
+    for k, tag in enumerate([*tags, "O"]):
+        prefix, _, label = tag.partition("-")
+        if not label:  # a bare label (`PER`) is an inside tag; `O` is outside
+            prefix, label = ("I", tag) if tag != "O" else ("O", "")
+        person = label.upper() in _PERSON
+        begins = prefix in ("B", "S", "U")
+        if start is not None and (not person or begins):
+            spans.append((start, k - 1))
+            start = None
+        if person and start is None:
+            start = k
+        if person and prefix in ("E", "L", "S", "U"):
+            spans.append((start if start is not None else k, k))
+            start = None
+    return spans
+
+
+# --- mentions with their gold projection ---------------------------------------------------
+
+
+def alignment_gold_mentions(gold: Sequence[GoldSentence], spans: Iterable[tuple[int, int, int]]
+                            ) -> tuple[list[GoldMention], int]:
+    """Gold projections from gold links (sure links, else possible ones); mentions without
+    any link are left out and counted."""
+    out, unlinked = [], 0
+    for sent, first, last in spans:
+        g = gold[sent]
+        links = {j for i, j in g.sure if first <= i <= last}
+        links = links or {j for i, j in g.possible if first <= i <= last}
+        if not links:
+            unlinked += 1
+            continue
+        out.append(GoldMention(sent, first, last, (min(links), max(links))))
+    return out, unlinked
+
+
+def capitalized_spans(sentences: Sequence[Sequence[str]]) -> list[tuple[int, int, int]]:
+    """Runs of capitalized words that do not start the sentence (a stand-in for names where
+    gold has too few person mentions); `Mr.`-style titles are left out of the run."""
+    out = []
+    for n, tokens in enumerate(sentences):
+        k = 1
+        while k < len(tokens):
+            if _capitalized(tokens[k]):
+                start = k
+                while k < len(tokens) and _capitalized(tokens[k]):
+                    k += 1
+                run = " ".join(tokens[start:k])
+                split = split_name(run)
+                if split is not None:
+                    skip = len(run[:split.start].split())
+                    out.append((n, start + skip, k - 1))
+            k += 1
+    return out
+
+
+def _capitalized(token: str) -> bool:
+    """A capitalized word of two letters or more (not the pronoun `I`)."""
+    return token[:1].isupper() and sum(ch.isalpha() for ch in token) >= 2
+
+
+def ner_spans(sentences: Sequence[Sequence[str]], config: Config) -> list[tuple[int, int, int]]:
+    """English person mentions (token ranges) found by xel's NER in gold-tokenized sentences."""
+    from xel.ner import find_mentions, load_pipeline
+
+    nlp = load_pipeline(config.ner.model)
+    texts = [" ".join(t) for t in sentences]
+    items = [(n, "gold", text) for n, text in enumerate(texts)]
+    out = []
+    for m in find_mentions(nlp, items, set(config.ner.labels), config.ner.batch_size):
+        offsets = _offsets(sentences[m.seg])
+        toks = [k for k, (s, e) in enumerate(offsets) if s < m.end and e > m.start]
+        # Gold tokenization splits the possessive (`Guest 's`), which NER then keeps.
+        while toks and not any(ch.isalnum() for ch in sentences[m.seg][toks[-1]].strip("'s")):
+            toks.pop()
+        if toks:
+            out.append((m.seg, toks[0], toks[-1]))
+    return out
+
+
+def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
+                        matcher: NameMatcher | None) -> tuple[list[GoldMention], int]:
+    """Pair each English person with a person of the target sentence (by spelling where the
+    sentence has several, else by order); English persons with no target person are left out
+    and counted."""
+    out, unmatched = [], 0
+    for n, (e, t) in enumerate(zip(english, target, strict=True)):
+        free = list(t.persons)
+        for first, last in e.persons:
+            if not free:
+                unmatched += 1
+                continue
+            name = [w.casefold() for w in e.tokens[first:last + 1]]
+
+            def likeness(span: tuple[int, int], name: list[str] = name,
+                         t: ConllSentence = t) -> float:
+                if matcher is None:
+                    return 0.0
+                words = t.tokens[span[0]:span[1] + 1]
+                return sum(max(matcher.score(w, x) for x in words) for w in name)
+
+            best = max(free, key=lambda s: (likeness(s), -free.index(s)))
+            free.remove(best)
+            out.append(GoldMention(n, first, last, best))
+    return out, unmatched
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+
+def category(predicted: set[int], gold: tuple[int, int]) -> str:
+    """Figure 3 of Lawrie et al.: how a predicted token set relates to the gold range."""
+    want = set(range(gold[0], gold[1] + 1))
+    if predicted == want:
+        return "fully correct"
+    if predicted > want:
+        return "extra words"
+    if predicted & want:
+        return "partially correct"
+    return "wrong"
+
+
+def _offsets(tokens: Sequence[str]) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    for tok in tokens:
+        spans.append((pos, pos + len(tok)))
+        pos += len(tok) + 1
+    return spans
+
+
+@dataclass
+class Outcome:
+    mention: GoldMention
+    english: str
+    predicted: str
+    tokens: set[int]
+    category: str
+
+
+def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMention],
+                        lang: str, config: Config,
+                        links: Sequence[Links] | None = None
+                        ) -> tuple[list[Outcome], float | None]:
+    """Project every gold mention with xel's aligner and projection; returns outcomes and AER
+    of the aligner on these sentences (None where the gold has no links)."""
+    if links is None:
+        links = align([g.src for g in gold], [g.tgt for g in gold], config.align)
+    has_links = any(g.possible for g in gold)
+    rate = aer(links, [g.sure for g in gold], [g.possible for g in gold]) if has_links else None
+    folder = config.resolve(config.project.translit) if config.project.translit else None
+    matcher = make_matcher(lang, config.project, folder)
+    stops = function_words(lang) if config.project.trim else frozenset()
+    outcomes = []
+    for m in mentions:
+        g = gold[m.sentence]
+        src_spans, tgt_spans = _offsets(g.src), _offsets(g.tgt)
+        pair = Pair(" ".join(g.src), src_spans, " ".join(g.tgt), tgt_spans, links[m.sentence])
+        english = " ".join(g.src[m.first:m.last + 1])
+        start, end = src_spans[m.first][0], src_spans[m.last][1]
+        p = project_mention(pair, start, end, english, matcher, stops, config.project)
+        if p.start is None or p.end is None:
+            tokens: set[int] = set()
+            text = ""
+        else:
+            tokens = {k for k, (s, e) in enumerate(tgt_spans) if s < p.end and e > p.start}
+            text = pair.tgt_text[p.start:p.end]
+        outcomes.append(Outcome(m, english, text, tokens, category(tokens, m.gold)))
+    return outcomes, rate
+
+
+def summarize(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    counts = Counter(o.category for o in outcomes)
+    n = len(outcomes)
+    return {"mentions": n, **{c: counts[c] for c in CATEGORIES},
+            "failures": sum(not o.predicted for o in outcomes),
+            "fully correct %": round(100 * counts["fully correct"] / n, 1) if n else None}
+
+
+def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
+                    store: Store | None = None) -> dict[str, Any]:
+    """Round-trip acceptance (A1) of each non-empty projection, and how often an accepted
+    projection is fully correct (precision)."""
+    triage = config.triage
+    if triage.translit:
+        triage = triage.model_copy(update={"translit": str(config.resolve(triage.translit))})
+    own = store is None
+    db = store or Store(":memory:")
+    try:
+        names = sorted({o.predicted for o in outcomes if o.predicted})
+        answers, backend = translate(db, names, lang, triage) if names else ({}, "")
+    finally:
+        if own:
+            db.close()
+    accepted = [o for o in outcomes if o.predicted and round_trip_key(
+        answers[o.predicted].text) == round_trip_key(o.english)]
+    right = sum(o.category == "fully correct" for o in accepted)
+    n = len(outcomes)
+    return {"mentions": n, "backend": backend, "accepted": len(accepted),
+            "acceptance %": round(100 * len(accepted) / n, 1) if n else None,
+            "accepted and fully correct": right,
+            "precision %": round(100 * right / len(accepted), 1) if accepted else None}
+
+
+def conll_as_gold(english: Sequence[ConllSentence],
+                  target: Sequence[ConllSentence]) -> list[GoldSentence]:
+    if len(english) != len(target):
+        raise XelError(f"the English CoNLL file has {len(english)} sentences but the target "
+                       f"file has {len(target)}: they must hold the same sentences in order")
+    return [GoldSentence(e.tokens, t.tokens) for e, t in zip(english, target, strict=True)]
+
+
+# --- gold sets as the CLI names them ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoldSet:
+    """A gold set ready to score: sentences (English first) and mention sets by kind."""
+
+    name: str
+    lang: str
+    sentences: list[GoldSentence]
+    mentions: dict[str, list[GoldMention]]
+    left_out: dict[str, int]  # mentions without gold (no link, no target person)
+
+
+def alignment_gold_set(name: str, lang: str, sentences: Path, links: Path, english: str,
+                       base: int, kinds: Sequence[str], config: Config) -> GoldSet:
+    """Gold alignments with mentions found by NER (`ner`) and/or capitalized runs (`caps`)."""
+    gold = read_alignment_gold(sentences, links, english=english, base=base)
+    found: dict[str, list[GoldMention]] = {}
+    left: dict[str, int] = {}
+    for kind in kinds:
+        spans = (ner_spans([g.src for g in gold], config) if kind == "ner"
+                 else capitalized_spans([g.src for g in gold]))
+        found[kind], left[kind] = alignment_gold_mentions(gold, spans)
+    return GoldSet(name, lang, gold, found, left)
+
+
+def conll_gold_set(name: str, lang: str, english: Path, target: Path,
+                   config: Config) -> GoldSet:
+    """Parallel NER gold: each English person paired with a person of the target sentence."""
+    en, tgt = read_conll(english), read_conll(target)
+    gold = conll_as_gold(en, tgt)
+    folder = config.resolve(config.project.translit) if config.project.translit else None
+    mentions, unmatched = conll_gold_mentions(en, tgt, make_matcher(lang, config.project, folder))
+    return GoldSet(name, lang, gold, {"persons": mentions}, {"persons": unmatched})
+
+
+def shared_gold_sets(folder: Path, kinds: Sequence[str], config: Config) -> list[GoldSet]:
+    """The shared gold alignments: Hansards en-fr (1-based, sure+possible) and ro-en."""
+    return [
+        alignment_gold_set("en-fr", "fra", folder / "en-fr" / "enfr.src-tgt",
+                           folder / "en-fr" / "enfr.gold", "src", 1, kinds, config),
+        alignment_gold_set("ro-en", "ron", folder / "ro-en" / "roen.src-tgt",
+                           folder / "ro-en" / "roen.gold", "tgt", 1, kinds, config),
+    ]
+
+
+def paper_config(config: Config) -> Config:
+    """The same config with every name-aware refinement off (Lawrie et al.'s projection)."""
+    project = config.project.model_copy(update={"name_aware": False})
+    return config.model_copy(update={"project": project})
+
+
+def evaluate_sets(sets: Sequence[GoldSet], config: Config,
+                  with_triage: bool) -> list[dict[str, Any]]:
+    """Score paper and name-aware projection (and triage) on every set and mention kind.
+
+    The aligner runs once per set, so both projections see the same links.
+    """
+    rows = []
+    for gs in sets:
+        links = align([g.src for g in gs.sentences], [g.tgt for g in gs.sentences], config.align)
+        for kind, mentions in gs.mentions.items():
+            for method, cfg in (("paper", paper_config(config)), ("xel", config)):
+                outcomes, rate = evaluate_projection(gs.sentences, mentions, gs.lang, cfg, links)
+                row: dict[str, Any] = {"gold": gs.name, "lang": gs.lang, "mentions from": kind,
+                                       "projection": method, "left out": gs.left_out[kind],
+                                       "AER": None if rate is None else round(rate, 3),
+                                       **summarize(outcomes)}
+                if with_triage:
+                    row["triage"] = evaluate_triage(outcomes, gs.lang, cfg)
+                rows.append(row)
+    return rows

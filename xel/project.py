@@ -1,0 +1,732 @@
+"""Align every language with English and project each English person mention onto it.
+
+Per language, two stages: `align:<lang>` tokenizes both sides and word-aligns all sentence
+pairs (tokens and links are stored, so projection never re-tokenizes), and `project:<lang>`
+projects every English person mention. The paper's projection (Lawrie et al. 2015) is the
+shortest target span covering every token aligned to the mention; on ~2k sentence pairs the
+alignment of rare names is weak, so the name-aware refinements (on by default, each switchable)
+use what the name looks like: target tokens orthographically close to the English name tokens
+(after ICU transliteration to Latin, or through the Wikidata name dictionaries) anchor the span,
+edges that are punctuation, function words or aligned to other English words are trimmed, and
+an English copy of the name in parentheses gives way to the target-language name beside it.
+Per English name, the projections across the collection are then ranked by frequency
+(`chosen_projections`), which triage uses per query.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import regex
+from rapidfuzz.distance import Indel
+
+from xel.align import Links, align, format_links, parse_links
+from xel.config import Config, ProjectConfig
+from xel.corpus import DDL as CORPUS_DDL
+from xel.corpus import sentences, source_language, target_languages
+from xel.errors import XelError
+from xel.languages import canonical, is_unspaced, language
+from xel.names import tokens as name_tokens
+from xel.ner import DDL as NER_DDL
+from xel.progress import progress
+from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
+from xel.store import Store
+from xel.tokenizers import Span, tokenizer_for, tokenizer_name
+from xel.translate import NameDictionary, dictionary_for, is_latin, to_latin
+
+DDL = """
+-- Tokens as `start:end` character spans, links as Pharaoh `i-j` (source-target) pairs.
+CREATE TABLE IF NOT EXISTS alignments (
+    lang       TEXT NOT NULL,
+    seg        INTEGER NOT NULL,
+    src_tokens TEXT NOT NULL,
+    tgt_tokens TEXT NOT NULL,
+    links      TEXT NOT NULL,
+    PRIMARY KEY (lang, seg)
+) WITHOUT ROWID;
+-- One row per (language, English person mention); start/end are characters in the target
+-- sentence `seg`; `failed` = 1 when the projection is empty (then text is '').
+CREATE TABLE IF NOT EXISTS projections (
+    lang          TEXT NOT NULL,
+    mention_id    INTEGER NOT NULL,
+    seg           INTEGER NOT NULL,
+    start         INTEGER,
+    end           INTEGER,
+    text          TEXT NOT NULL,
+    failed        INTEGER NOT NULL,
+    method        TEXT NOT NULL,   -- aligned, name-match, parentheses, none
+    aligned_start INTEGER,         -- the paper's span (shortest cover of aligned tokens)
+    aligned_end   INTEGER,
+    PRIMARY KEY (lang, mention_id)
+) WITHOUT ROWID;
+-- Per English name and language: every distinct projection, ranked as the paper chooses.
+CREATE TABLE IF NOT EXISTS projection_ranks (
+    lang      TEXT NOT NULL,
+    name_key  TEXT NOT NULL,
+    rank      INTEGER NOT NULL,    -- 1 = chosen
+    text      TEXT NOT NULL,
+    frequency INTEGER NOT NULL,    -- mentions projected to exactly this text
+    group_frequency INTEGER NOT NULL,  -- with its inflected forms
+    PRIMARY KEY (lang, name_key, rank)
+) WITHOUT ROWID;
+CREATE VIEW IF NOT EXISTS chosen_projections AS
+    SELECT lang, name_key, text, frequency, group_frequency FROM projection_ranks WHERE rank = 1;
+-- Per language, what the report shows; triage fills its columns after projection.
+CREATE TABLE IF NOT EXISTS projection_counts (
+    lang        TEXT PRIMARY KEY,
+    mentions    INTEGER NOT NULL,
+    failures    INTEGER NOT NULL,  -- empty projections
+    name_match  INTEGER NOT NULL,  -- projections anchored on the name's spelling
+    names       INTEGER NOT NULL,
+    queries     INTEGER,
+    a1          INTEGER,
+    d1          INTEGER,
+    curate      INTEGER
+);
+"""
+
+_WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
+_ABJADS = {"Arab", "Hebr", "Syrc", "Thaa"}
+# A character used in this many transliterated names of the dictionary is name-like: in the
+# Chinese one `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
+NAME_CHAR_MIN = 20
+
+
+# --- tokens and spans -----------------------------------------------------------------------
+
+
+def encode_spans(spans: Sequence[Span]) -> str:
+    return " ".join(f"{s}:{e}" for s, e in spans)
+
+
+def decode_spans(text: str) -> list[Span]:
+    return [(int(s), int(e)) for s, _, e in (x.partition(":") for x in text.split())]
+
+
+def covered(spans: Sequence[Span], start: int, end: int) -> list[int]:
+    """Indices of the tokens overlapping characters [start, end)."""
+    return [k for k, (s, e) in enumerate(spans) if s < end and e > start]
+
+
+def aligned_tokens(mention: Sequence[int], links: Links) -> set[int]:
+    mention_set = set(mention)
+    return {j for i, j in links if i in mention_set}
+
+
+def paper_span(targets: set[int]) -> tuple[int, int] | None:
+    """Lawrie et al.: the shortest contiguous token span covering every aligned token."""
+    return (min(targets), max(targets)) if targets else None
+
+
+# --- what a name looks like in the target ------------------------------------------------------
+
+
+@dataclass
+class NameMatcher:
+    """Scores target token n-grams against English name tokens, caching per language."""
+
+    lang: str
+    dictionary: NameDictionary | None
+    min_similarity: float
+
+    def __post_init__(self) -> None:
+        info = language(self.lang)
+        self.abjad = info.script in _ABJADS
+        self.max_ngram = 3 if is_unspaced(self.lang) else 1
+        self._latin: dict[str, str] = {}
+        self._score: dict[tuple[str, str], float] = {}
+
+    @property
+    def latin_script(self) -> bool:
+        return language(self.lang).script == "Latn"
+
+    @property
+    def knows_names(self) -> bool:
+        """True where characters of transliterated names are known (unspaced, dictionary)."""
+        return self.max_ngram > 1 and self.dictionary is not None
+
+    def name_like(self, text: str) -> bool:
+        """Every letter occurs in at least NAME_CHAR_MIN dictionary names (`卡瓦諾`, not `總統`)."""
+        if self.dictionary is None:
+            return True
+        counts = self.dictionary.char_counts
+        return all(counts.get(ch, 0) >= NAME_CHAR_MIN for ch in text if ch.isalpha())
+
+    def latin(self, text: str) -> str:
+        if text not in self._latin:
+            self._latin[text] = to_latin(text).replace(" ", "")
+        return self._latin[text]
+
+    def score(self, english: str, target: str) -> float:
+        """Similarity of an English name token and a target text (1.0 = same name)."""
+        key = (english, target)
+        if key not in self._score:
+            self._score[key] = self._compute(english, target)
+        return self._score[key]
+
+    def _compute(self, english: str, target: str) -> float:
+        if self.dictionary is not None:
+            forms = self.dictionary.forward.get(english, ())[:5]
+            if any(target == f or (len(f) > 1 and target.startswith(f)
+                                   and len(target) - len(f) <= 2) for f in forms):
+                return 1.0
+        latin = self.latin(target)
+        return orthographic(english, latin, self.abjad)
+
+    def matches(self, english: list[str], text: str,
+                spans: Sequence[Span]) -> list[list[tuple[int, int, float]]]:
+        """For each English token, the target token n-grams (first, last, score) that match."""
+        found: list[list[tuple[int, int, float]]] = [[] for _ in english]
+        for a in range(len(spans)):
+            if not _WORDLIKE.search(text[spans[a][0]:spans[a][1]]):
+                continue
+            for b in range(a, min(a + self.max_ngram, len(spans))):
+                piece = text[spans[a][0]:spans[b][1]]
+                if b > a and not _WORDLIKE.search(text[spans[b][0]:spans[b][1]]):
+                    break
+                for k, e in enumerate(english):
+                    s = self.score(e, piece)
+                    if s >= self.min_similarity:
+                        found[k].append((a, b, s))
+        return found
+
+
+def orthographic(english: str, latin: str, abjad: bool = False) -> float:
+    """Edit similarity tolerant of inflection (`trampa` ~ `tramp`) and, for abjads, vowels."""
+    if not english or not latin:
+        return 0.0
+    if min(len(english), len(latin)) <= 2:  # `Li` ~ `Lee`, but `Ed` !~ `Ad`
+        if english == latin:
+            return 1.0
+        close = english[0] == latin[0] and min(len(english), len(latin)) == 2
+        return Indel.normalized_similarity(english, latin) if close else 0.0
+    best = Indel.normalized_similarity(english, latin)
+    if len(english) >= 4 and 0 < len(latin) - len(english) <= 3:
+        best = max(best, Indel.normalized_similarity(english, latin[:len(english)]) - 0.05)
+    if abjad:
+        best = max(best, Indel.normalized_similarity(_skeleton(english), _skeleton(latin)))
+    return best
+
+
+def _skeleton(word: str) -> str:
+    """Consonants only: abjads (Arabic, Hebrew) write few vowels, and w/y double as vowels."""
+    return "".join(ch for ch in word if ch not in "aeiouwyh'")
+
+
+@functools.lru_cache(maxsize=256)
+def function_words(lang: str) -> frozenset[str]:
+    """spaCy's stop words of a language (empty where spaCy has none)."""
+    import spacy.util
+
+    code = language(lang).iso1
+    if not code:
+        return frozenset()
+    try:
+        return frozenset(w.casefold() for w in spacy.util.get_lang_class(code).Defaults.stop_words)
+    except (ImportError, AttributeError):
+        return frozenset()
+
+
+# --- projecting one mention ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Projected:
+    start: int | None  # characters in the target sentence
+    end: int | None
+    method: str
+    aligned: tuple[int, int] | None  # the paper's span, characters
+
+    @property
+    def failed(self) -> bool:
+        return self.start is None
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A tokenized, aligned sentence pair."""
+
+    src_text: str
+    src: list[Span]
+    tgt_text: str
+    tgt: list[Span]
+    links: Links
+
+
+def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMatcher | None,
+                    stops: frozenset[str], config: ProjectConfig) -> Projected:
+    """Project the English name at characters [start, end) of the source sentence."""
+    mention = covered(pair.src, start, end)
+    targets = aligned_tokens(mention, pair.links)
+    base = paper_span(targets)
+    aligned = _chars(pair.tgt, base)
+    if not config.name_aware:
+        if aligned is None:
+            return Projected(None, None, "none", None)
+        return Projected(aligned[0], aligned[1], "aligned", aligned)
+    english = name_tokens(name)
+    outside = {j for i, j in pair.links if i not in set(mention)}
+    matched: tuple[int, int] | None = None
+    count = 0
+    if config.name_match and matcher is not None and english:
+        barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
+        found = _best_cluster(matcher.matches(english, pair.tgt_text, pair.tgt), targets,
+                              len(english), barriers)
+        if found:
+            matched, count = found
+    method = "name-match" if matched else "aligned"
+    span = matched or base
+    if span is None:
+        return Projected(None, None, "none", aligned)
+    if matched and count < len(english):
+        span = _extend(pair, matched, targets, outside, stops, len(english), matcher)
+    if config.trim:
+
+        def is_name(token: str) -> bool:
+            return matcher is not None and any(
+                matcher.score(e, token) >= config.min_similarity for e in english)
+
+        span = _trim(pair, span, targets, outside, stops, matched, is_name)
+    if span is not None:
+        span = _balance(pair, span, latin_target=matcher is None or matcher.latin_script)
+    if span is not None and matcher is not None and matcher.knows_names and not matched:
+        span = _trim_unnamelike(pair, span, matcher, protect=matched)
+    if span is not None and config.parentheses:
+        moved = _outside_parentheses(pair, span, targets, len(english), matcher)
+        if moved != span:
+            span, method = moved, "parentheses"
+    if span is None:
+        return Projected(None, None, "none", aligned)
+    chars = _chars(pair.tgt, span)
+    assert chars is not None
+    return Projected(chars[0], chars[1], method, aligned)
+
+
+def _chars(spans: Sequence[Span], tokens: tuple[int, int] | None) -> tuple[int, int] | None:
+    return (spans[tokens[0]][0], spans[tokens[1]][1]) if tokens else None
+
+
+def _best_cluster(found: list[list[tuple[int, int, float]]], targets: set[int],
+                  n_english: int, barriers: Sequence[int] = ()
+                  ) -> tuple[tuple[int, int], int] | None:
+    """The tightest group of matches covering the most English tokens, near the alignment.
+
+    Each English token's matches are candidate places; anchored on each candidate, every
+    other English token takes its best match within a name's reach. Groups are ranked by
+    tokens covered, then total similarity, then agreement with the alignment, then position.
+    """
+    reach = n_english + 2
+    best: tuple[tuple[float, ...], tuple[int, int]] | None = None
+    for k, cands in enumerate(found):
+        for a, b, s in cands:
+            first, last, total, count = a, b, s, 1
+            for other, others in enumerate(found):
+                if other == k:
+                    continue
+                near = [(s2, -abs(a2 - a), a2, b2) for a2, b2, s2 in others
+                        if abs(a2 - a) <= reach and (b2 < a or a2 > b)
+                        and not any(min(a, a2) < x < max(b, b2) for x in barriers)]
+                if near:
+                    s2, _, a2, b2 = max(near)
+                    first, last = min(first, a2), max(last, b2)
+                    total += s2
+                    count += 1
+            overlap = len(targets & set(range(first, last + 1)))
+            distance = min((abs(t - first) for t in targets), default=0)
+            rank = (count, round(total, 3), overlap, -distance, -first)
+            if best is None or rank > best[0]:
+                best = (rank, (first, last))
+    if best is None:
+        return None
+    # A single weak match of a multi-token name, far from the alignment, is not evidence.
+    n_found, similarity, near_alignment = int(best[0][0]), best[0][1], best[0][2]
+    if n_found == 1 and n_english > 1 and similarity < 0.8 and targets and not near_alignment:
+        return None
+    return best[1], n_found
+
+
+def _is_word(pair: Pair, k: int) -> bool:
+    s, e = pair.tgt[k]
+    return bool(_WORDLIKE.search(pair.tgt_text[s:e]))
+
+
+def _token(pair: Pair, k: int) -> str:
+    s, e = pair.tgt[k]
+    return pair.tgt_text[s:e]
+
+
+def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[int],
+            stops: frozenset[str], n_english: int,
+            matcher: NameMatcher | None) -> tuple[int, int]:
+    """Grow a partial name match by adjacent tokens that belong to the name though not spelled
+    alike: in spaced scripts, words aligned only to the mention (up to a name's length plus
+    one); in unspaced scripts with a name dictionary, name-like characters and joiners
+    (`特蕾莎·梅` from `梅`, up to four characters per English token)."""
+    first, last = span
+    if matcher is not None and matcher.knows_names:
+        limit = 4 * n_english + 1
+
+        for step in (-1, 1):
+            k = first + step if step < 0 else last + 1
+            while 0 <= k < len(pair.tgt):
+                tok = _token(pair, k)
+                nxt = k + step
+                if tok in _JOINERS and 0 <= nxt < len(pair.tgt) and _is_word(pair, nxt) \
+                        and matcher.name_like(_token(pair, nxt)):
+                    k = nxt
+                    continue
+                if not (_is_word(pair, k) and matcher.name_like(tok) and not is_latin(tok)):
+                    break
+                new_first, new_last = min(first, k), max(last, k)
+                if pair.tgt[new_last][1] - pair.tgt[new_first][0] > limit:
+                    break
+                first, last = new_first, new_last
+                k += step
+        return first, last
+    limit = n_english + 1
+    grown = True
+    while grown and last - first + 1 < limit:
+        grown = False
+        for k in (first - 1, last + 1):
+            if (0 <= k < len(pair.tgt) and k in targets and k not in outside
+                    and _is_word(pair, k) and _token(pair, k).casefold() not in stops):
+                first, last = min(first, k), max(last, k)
+                grown = True
+                break
+    return first, last
+
+
+def _trim(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[int],
+          stops: frozenset[str], protect: tuple[int, int] | None,
+          is_name: Callable[[str], bool]) -> tuple[int, int] | None:
+    """Drop edge tokens that are punctuation, function words, or aligned elsewhere only;
+    never a token spelled like the name (Russian `ли` is a particle and `Lee`)."""
+    first, last = span
+    keep = set(range(protect[0], protect[1] + 1)) if protect else set()
+
+    def droppable(k: int) -> bool:
+        if k in keep or is_name(_token(pair, k)):
+            return False
+        if not _is_word(pair, k) or _token(pair, k).casefold() in stops:
+            return True
+        return k in outside and k not in targets
+
+    while first <= last and droppable(first):
+        first += 1
+    while last >= first and droppable(last):
+        last -= 1
+    return (first, last) if first <= last else None
+
+
+_JOINERS = "\u00b7\u30fb\u2027\u2022-\u2010'\u2019"
+
+
+def _outside_parentheses(pair: Pair, span: tuple[int, int], targets: set[int], n_english: int,
+                         matcher: NameMatcher | None) -> tuple[int, int]:
+    """`金正恩 (Kim Jong Un)`: a Latin copy in parentheses after a non-Latin name yields that name.
+
+    The target name is the run of non-Latin word tokens (and joiners such as `·`) just before
+    the `(`: at most as many words as the English name in spaced scripts, characters that occur
+    in transliterated names in unspaced ones (where the name dictionary knows them).
+    """
+    text = pair.tgt_text
+    first, last = span
+    inside = text[pair.tgt[first][0]:pair.tgt[last][1]]
+    if not is_latin(inside) or first == 0 or last + 1 >= len(pair.tgt):
+        return span
+    open_k = first - 1
+    if _token(pair, open_k) not in "(（" or _token(pair, last + 1) not in ")）":
+        return span
+    unspaced = matcher is not None and matcher.max_ngram > 1
+    run: list[int] = []
+    words = 0
+    k = open_k - 1
+    while k >= 0:
+        tok = _token(pair, k)
+        if _is_word(pair, k):
+            if is_latin(tok) or (unspaced and matcher is not None and not matcher.name_like(tok)):
+                break
+        elif tok not in _JOINERS:
+            break
+        run.insert(0, k)
+        if not unspaced and pair.tgt[k][0] > 0 and text[pair.tgt[k][0] - 1].isspace():
+            words += 1
+            if words >= n_english:
+                break
+        k -= 1
+    while run and not _is_word(pair, run[0]):
+        run.pop(0)
+    if not run:
+        return span
+    if unspaced and (matcher is None or not matcher.knows_names):
+        chosen = [k for k in run if k in targets]
+        return (min(chosen), run[-1]) if chosen else (run[-1], run[-1])
+    return run[0], run[-1]
+
+
+_BRACKETS = {"(": ")", "（": "）", "[": "]", "«": "»", "“": "”", "„": "“", "「": "」", "《": "》"}
+_BRACKET_CHARS = set(_BRACKETS) | set(_BRACKETS.values())
+
+
+def _balance(pair: Pair, span: tuple[int, int], latin_target: bool) -> tuple[int, int] | None:
+    """Cut a span at an unmatched bracket (`哈里斯 (Chris`), keeping the part written in the
+    target's script (for Latin-script targets, the part with more words)."""
+    first, last = span
+    opened: list[int] = []
+    for k in range(first, last + 1):
+        tok = _token(pair, k)
+        if tok in _BRACKETS:
+            opened.append(k)
+        elif tok in _BRACKETS.values() and opened:
+            opened.pop()
+        elif tok in _BRACKETS.values():
+            opened.append(k)
+    if not opened:
+        return span
+    cut = opened[0]
+    parts = [p for p in ((first, cut - 1), (cut + 1, last)) if p[0] <= p[1]]
+
+    def score(part: tuple[int, int]) -> tuple[int, int]:
+        words = [k for k in range(part[0], part[1] + 1) if _is_word(pair, k)]
+        native = sum(is_latin(_token(pair, k)) == latin_target for k in words)
+        return native, len(words)
+
+    parts = [p for p in parts if score(p)[1]]
+    return max(parts, key=score) if parts else None
+
+
+def _trim_unnamelike(pair: Pair, span: tuple[int, int], matcher: NameMatcher,
+                     protect: tuple[int, int] | None) -> tuple[int, int]:
+    """In unspaced scripts, drop edge tokens with characters never seen in transliterated
+    names (`美國總統川普` -> `川普`), unless nothing name-like would remain."""
+    first, last = span
+    keep = set(range(protect[0], protect[1] + 1)) if protect else set()
+    if not any(matcher.name_like(_token(pair, k)) for k in range(first, last + 1)):
+        return span
+    while first < last and first not in keep and not matcher.name_like(_token(pair, first)):
+        first += 1
+    while last > first and last not in keep and not matcher.name_like(_token(pair, last)):
+        last -= 1
+    return first, last
+
+
+# --- stages ---------------------------------------------------------------------------------
+
+
+def align_signature(store: Store, config: Config, lang: str) -> Signature:
+    parts = {"after:import": upstream(store, "import", "xel corpus import"),
+             "tokenize": digest_of(config.tokenize), "align": digest_of(config.align),
+             "tokenizer:src": tokenizer_name(source_language(store), config.tokenize),
+             "tokenizer:tgt": tokenizer_name(lang, config.tokenize),
+             "code": code_digest("xel.tokenizers", "xel.align"),
+             **versions("eflomal", "sentencepiece", "jieba", "simalign", "regex")}
+    return Signature(f"align:{lang}", parts)
+
+
+def align_language(store: Store, config: Config, lang: str, *, force: bool = False) -> StageRun:
+    """Tokenize English and `lang` and align all their sentence pairs (one stage per language)."""
+    store.declare(CORPUS_DDL)
+    store.declare(DDL)
+    signature = align_signature(store, config, lang)
+    if not force and store.stage_digest(signature.stage) == signature.digest:
+        return StageRun(signature.stage, True, store.stage_summary(signature.stage))
+    source = source_language(store)
+    src = sentences(store, source)
+    tgt = {seg: text for seg, _, text in sentences(store, lang)}
+    if not tgt:
+        raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
+    segs = [seg for seg, _, _ in src]
+    src_texts = [text for _, _, text in src]
+    tgt_texts = [tgt.get(seg, "") for seg in segs]
+    src_tok = tokenizer_for(source, src_texts, config.tokenize)
+    tgt_tok = tokenizer_for(lang, tgt_texts, config.tokenize)
+    src_spans = [src_tok(t) for t in src_texts]
+    tgt_spans = [tgt_tok(t) for t in tgt_texts]
+    links = align([[t[s:e] for s, e in sp] for t, sp in zip(src_texts, src_spans, strict=True)],
+                  [[t[s:e] for s, e in sp] for t, sp in zip(tgt_texts, tgt_spans, strict=True)],
+                  config.align)
+
+    def work(s: Store) -> dict[str, Any]:
+        s.execute("DELETE FROM alignments WHERE lang = ?", (lang,))
+        s.executemany(
+            "INSERT INTO alignments VALUES (?, ?, ?, ?, ?)",
+            [(lang, seg, encode_spans(a), encode_spans(b), format_links(x))
+             for seg, a, b, x in zip(segs, src_spans, tgt_spans, links, strict=True)])
+        return {"pairs": len(segs), "links": sum(len(x) for x in links),
+                "empty_targets": sum(not t.strip() for t in tgt_texts)}
+
+    return run_stage(store, signature, work, force=True)
+
+
+def project_signature(store: Store, config: Config, lang: str) -> Signature:
+    parts = {"after:align": upstream(store, f"align:{lang}", f"xel project --lang {lang}"),
+             "after:ner": upstream(store, "ner", "xel queries"),
+             "project": digest_of(config.project), "code": code_digest(__name__, "xel.translate"),
+             **versions("rapidfuzz", "PyICU", "spacy")}
+    folder = _translit_folder(config)
+    dictionary = folder and dictionary_file(lang, folder)
+    if dictionary:
+        parts["dictionary"] = file_digest(dictionary)
+    return Signature(f"project:{lang}", parts)
+
+
+def code_digest(*modules: str) -> str:
+    """Digest of the source of the modules a stage runs, so a changed algorithm reruns it."""
+    import importlib
+
+    return digest_of([file_digest(str(importlib.import_module(m).__file__)) for m in modules])
+
+
+def _translit_folder(config: Config) -> Path | None:
+    return config.resolve(config.project.translit) if config.project.translit else None
+
+
+def dictionary_file(lang: str, folder: Path) -> Path | None:
+    from xel.translate import DICTIONARY_FILES
+
+    name = DICTIONARY_FILES.get(language(lang).script)
+    path = folder / name if name else None
+    return path if path and path.is_file() else None
+
+
+def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
+    """Aligned sentence pairs of a language, by segment."""
+    source = source_language(store)
+    rows = store.query(
+        "SELECT a.seg, s.text AS src_text, t.text AS tgt_text, a.src_tokens, a.tgt_tokens,"
+        " a.links FROM alignments a JOIN sentences s ON s.lang = ? AND s.seg = a.seg"
+        " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg WHERE a.lang = ?",
+        (source, lang))
+    return {r["seg"]: Pair(r["src_text"], decode_spans(r["src_tokens"]), r["tgt_text"],
+                           decode_spans(r["tgt_tokens"]), parse_links(r["links"])) for r in rows}
+
+
+def make_matcher(lang: str, config: ProjectConfig, folder: Path | None) -> NameMatcher:
+    dictionary = dictionary_for(lang, folder) if folder else None
+    return NameMatcher(lang, dictionary, config.min_similarity)
+
+
+def project_language(store: Store, config: Config, lang: str, *,
+                     force: bool = False) -> StageRun:
+    """Project every English person mention onto `lang` and rank projections per name."""
+    store.declare(NER_DDL)
+    store.declare(DDL)
+    signature = project_signature(store, config, lang)
+    if not force and store.stage_digest(signature.stage) == signature.digest:
+        return StageRun(signature.stage, True, store.stage_summary(signature.stage))
+    pairs = load_pairs(store, lang)
+    matcher = make_matcher(lang, config.project, _translit_folder(config))
+    stops = function_words(lang) if config.project.trim else frozenset()
+    mentions = store.query(
+        "SELECT mention_id, seg, start, end, name, name_key FROM mentions ORDER BY mention_id")
+    rows = []
+    for m in mentions:
+        pair = pairs.get(m["seg"])
+        if pair is None or not pair.tgt:
+            p = Projected(None, None, "none", None)
+        else:
+            p = project_mention(pair, m["start"], m["end"], m["name"], matcher, stops,
+                                config.project)
+        text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
+        rows.append((lang, m["mention_id"], m["seg"], p.start, p.end, text, int(p.failed),
+                     p.method, p.aligned[0] if p.aligned else None,
+                     p.aligned[1] if p.aligned else None, m["name_key"], len(m["name"].split())))
+
+    def work(s: Store) -> dict[str, Any]:
+        s.execute("DELETE FROM projections WHERE lang = ?", (lang,))
+        s.executemany("INSERT INTO projections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      [r[:10] for r in rows])
+        ranks = rank_projections(
+            [(r[10], r[5], r[11], r[7] in ("name-match", "parentheses")) for r in rows], lang,
+            config.project.group_inflections, config.project.prefer_name_match)
+        s.execute("DELETE FROM projection_ranks WHERE lang = ?", (lang,))
+        s.executemany("INSERT INTO projection_ranks VALUES (?, ?, ?, ?, ?, ?)",
+                      [(lang, *r) for r in ranks])
+        summary = {"mentions": len(rows), "failures": sum(r[6] for r in rows),
+                   "name_match": sum(r[7] == "name-match" for r in rows),
+                   "parentheses": sum(r[7] == "parentheses" for r in rows),
+                   "names": len({r[10] for r in rows})}
+        s.execute("INSERT OR REPLACE INTO projection_counts(lang, mentions, failures, name_match,"
+                  " names) VALUES (?, ?, ?, ?, ?)",
+                  (lang, summary["mentions"], summary["failures"], summary["name_match"],
+                   summary["names"]))
+        return summary
+
+    return run_stage(store, signature, work, force=True)
+
+
+def inflection_key(text: str, lang: str) -> str:
+    """Forms of one name that differ only in endings (`Трамп`, `Трампа`) share this key."""
+    if is_unspaced(lang):
+        return text
+    return " ".join(t[:4] for t in text.casefold().split())
+
+
+def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, group: bool,
+                     prefer_matched: bool) -> list[tuple[str, int, str, int, int]]:
+    """Rank each name's projections as the paper chooses: by frequency across the collection;
+    ties by closeness to the English token count, then the longer span, then text order.
+
+    `items` are (name_key, projection text, English token count, found by the name's spelling);
+    empty texts are failures and do not count. With `group`, a form's frequency includes its
+    inflected forms; with `prefer_matched`, among equally frequent forms those found by
+    spelling come first. In a non-Latin-script language a Latin form (the English name copied
+    into the translation) comes after every form in the language's script.
+    Returns (name_key, rank, text, frequency, group frequency).
+    """
+    latin_target = language(lang).script == "Latn"
+    by_name: dict[str, Counter[str]] = defaultdict(Counter)
+    matched: dict[str, Counter[str]] = defaultdict(Counter)
+    n_tokens: dict[str, int] = {}
+    for key, text, n, spelled in items:
+        n_tokens.setdefault(key, n)
+        if text:
+            form = " ".join(text.split())
+            by_name[key][form] += 1
+            matched[key][form] += spelled
+    out = []
+    for key in sorted(by_name):
+        counts = by_name[key]
+        groups: Counter[str] = Counter()
+        for text, c in counts.items():
+            groups[inflection_key(text, lang) if group else text] += c
+
+        def order(text: str, key: str = key, counts: Counter[str] = counts,
+                  groups: Counter[str] = groups) -> tuple[Any, ...]:
+            g = groups[inflection_key(text, lang) if group else text]
+            spelled = bool(matched[key][text]) if prefer_matched else False
+            copy = not latin_target and is_latin(text)
+            return (copy, -g, not spelled, -counts[text],
+                    abs(len(text.split()) - n_tokens[key]), -len(text), text)
+
+        for rank, text in enumerate(sorted(counts, key=order), start=1):
+            g = groups[inflection_key(text, lang) if group else text]
+            out.append((key, rank, text, counts[text], g))
+    return out
+
+
+def resolve_languages(store: Store, langs: list[str] | None) -> list[str]:
+    """Canonical codes of the requested languages (all targets of the corpus by default)."""
+    known = target_languages(store)
+    if not known:
+        raise XelError(f"no corpus in {store.path}: run `xel corpus import` first")
+    if not langs:
+        return known
+    return [canonical(code, known) for code in langs]
+
+
+def project_languages(store: Store, config: Config, langs: list[str] | None = None, *,
+                      force: bool = False) -> dict[str, StageRun]:
+    """Align and project every requested language; each language is its own resumable stage."""
+    store.declare(CORPUS_DDL)
+    store.declare(DDL)
+    runs = {}
+    for lang in progress(resolve_languages(store, langs), "project languages"):
+        align_language(store, config, lang, force=force)
+        runs[lang] = project_language(store, config, lang, force=force)
+    return runs
