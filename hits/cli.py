@@ -1,0 +1,233 @@
+"""The `hits` command: make, publish, collect and review crowd batches; serve; curate; simulate.
+
+Every command reads the collection config (`-c`), opens its store, and turns an `XelError` into
+a one-paragraph message and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from hits import curate
+from hits.backends import get_backend
+from hits.cost import cost
+from hits.make import make_el_batch, make_name_batch
+from hits.reference import read_reference
+from hits.report import compare_policies, cost_so_far, gold_table
+from hits.store import batch, batches, open_tables
+from hits.workflow import (
+    aggregate_el,
+    aggregate_names,
+    collect_batch,
+    expire_batch,
+    publish_batch,
+    review_batch,
+    run_round,
+    send_batch,
+)
+from xel.config import Config, load_config
+from xel.errors import XelError
+from xel.store import Store
+
+app = typer.Typer(help="Crowd tasks (HITs) for entity linking and name curation.",
+                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+out = Console()
+err = Console(stderr=True)
+
+ConfigOption = Annotated[Path, typer.Option("--config", "-c", help="collection config")]
+DEFAULT = Path("configs/default.yaml")
+SIMULATED = "[bold magenta]SIMULATED crowd: no person answered these[/]"
+
+
+def _open(config_path: Path) -> tuple[Config, Store]:
+    config = load_config(config_path)
+    return config, open_tables(Store(config.resolve(config.store)))
+
+
+def _estimate(config: Config, batch_id: str, store: Store) -> str:
+    b = batch(store, batch_id)
+    n = store.scalar("SELECT COUNT(*) FROM hit_hits WHERE batch_id = ?", (batch_id,))
+    return (f"{n} HITs x {b.assignments} assignments x ${b.reward:.2f} + MTurk fee = "
+            f"${cost(b.reward, b.assignments, n)}")
+
+
+@app.command()
+def make(
+    kind: Annotated[str, typer.Option(help="el or name")] = "el",
+    lang: Annotated[str, typer.Option(help="target language (name batches)")] = "",
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """Make a batch of HITs for the tasks that still need judgments."""
+    config, store = _open(config_path)
+    if kind == "name" and not lang:
+        raise XelError("`hits make --kind name` needs --lang (a target language code)")
+    made = make_el_batch(store, config) if kind == "el" else make_name_batch(store, config, lang)
+    if made is None:
+        out.print("nothing to ask: every task has its judgments or is waiting in a batch")
+        return
+    out.print(f"made {made}: {_estimate(config, made, store)}")
+
+
+@app.command()
+def publish(
+    batch_id: str,
+    backend: Annotated[str, typer.Option(help="mturk, local or simulated")],
+    live: Annotated[bool, typer.Option(help="MTurk live: real money")] = False,
+    yes: Annotated[bool, typer.Option(help="do not ask before spending")] = False,
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """Publish a batch (again after a crash: HITs already published are not repeated)."""
+    config, store = _open(config_path)
+    crowd = get_backend(backend, store, config, live=live)
+    if backend == "mturk":
+        out.print(f"{crowd.environment}: {_estimate(config, batch_id, store)}")
+        if live and not yes and not typer.confirm("Publish on live MTurk and pay this?"):
+            raise typer.Abort()
+    n = publish_batch(store, config, batch_id, crowd)
+    out.print(f"published {n} HIT(s) of {batch_id} with {backend} ({crowd.environment})")
+
+
+@app.command()
+def collect(
+    batch_id: Annotated[str | None, typer.Argument(help="default: every published batch")] = None,
+    expire: Annotated[bool, typer.Option(help="stop waiting: end unfinished HITs")] = False,
+    live: Annotated[bool, typer.Option(help="MTurk live batches")] = False,
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """Fetch new submissions (each stored before the next page is fetched)."""
+    config, store = _open(config_path)
+    chosen = [batch(store, batch_id)] if batch_id else batches(store, "published")
+    for b in chosen:
+        if b.backend is None:
+            raise XelError(f"batch {b.batch_id} is not published: run `hits publish` first")
+        crowd = get_backend(str(b.backend), store, config, live=live)
+        n = collect_batch(store, b.batch_id, crowd)
+        if expire:
+            expire_batch(store, b.batch_id, crowd)
+        out.print(f"{b.batch_id}: {n} new submission(s); {batch(store, b.batch_id).state}")
+
+
+@app.command()
+def review(
+    send: Annotated[bool, typer.Option(help="send approvals/rejections to the backend")] = False,
+    live: Annotated[bool, typer.Option(help="MTurk live batches")] = False,
+    truth: Annotated[Path | None, typer.Option(help="reference file to score policies")] = None,
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """Decide payments on gold accuracy, optionally send them, aggregate, and report."""
+    config, store = _open(config_path)
+    for b in batches(store, "collected"):
+        out.print(f"{b.batch_id}: {review_batch(store, config, b.batch_id)}")
+    if send:
+        for b in batches(store, "reviewed"):
+            crowd = get_backend(str(b.backend), store, config, live=live)
+            out.print(f"{b.batch_id}: sent {send_batch(store, b.batch_id, crowd)}")
+    _report(store, config, read_reference(truth) if truth else None)
+
+
+def _report(store: Store, config: Config, truth: dict[str, str] | None) -> None:
+    if store.scalar("SELECT MAX(simulated) FROM hit_assignments"):
+        out.print(SIMULATED)
+    table = Table("batch", "worker", "gold", "accuracy", "dropped", title="Gold accuracy")
+    for w in gold_table(store):
+        table.add_row(w.batch_id, w.worker, f"{w.gold_correct}/{w.gold_items}",
+                      "-" if w.accuracy is None else f"{w.accuracy:.0%}",
+                      "dropped" if w.dropped else "")
+    out.print(table)
+    if any(b.kind == "el" and b.state in ("sent", "aggregated") for b in batches(store)):
+        policies = Table("policy", "queries kept", "NIL", "NEI / not a person", "accuracy",
+                         title="Entity-linking agreement")
+        for p in compare_policies(store, config, truth):
+            policies.add_row(p.policy, str(p.kept), str(p.nil), str(p.not_links),
+                             "-" if p.accuracy is None else f"{p.accuracy:.1%}")
+        out.print(policies)
+    for lang in sorted({b.lang for b in batches(store) if b.kind == "name"
+                        and b.state in ("sent", "aggregated")}):
+        out.print(f"names {lang}: {aggregate_names(store, config, lang)}")
+    out.print(f"cost so far (approved on MTurk): ${cost_so_far(store)}")
+
+
+@app.command()
+def simulate(
+    kind: Annotated[str, typer.Option(help="el or name")] = "el",
+    lang: Annotated[str, typer.Option(help="target language (name rounds)")] = "",
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """A whole round with simulated workers (for planning): marked simulated everywhere."""
+    config, store = _open(config_path)
+    result = run_round(store, config, kind, lang=lang, backend="simulated")
+    out.print(SIMULATED)
+    out.print(f"batches: {', '.join(result.batches) or 'none new'}; {result.aggregated}")
+    truth = config.hits.simulated.truth
+    _report(store, config, read_reference(config.resolve(truth)) if truth else None)
+
+
+@app.command()
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    worker: Annotated[list[str] | None, typer.Option(help="a worker's name (repeat)")] = None,
+    expert: Annotated[list[str] | None, typer.Option(help="an expert's name (repeat)")] = None,
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """Serve local HITs, the admin page and the expert queue; prints everyone's link."""
+    import uvicorn
+
+    from hits.server import create_app, person_link
+
+    config, store = _open(config_path)
+    base = f"http://{host}:{port}"
+    out.print(f"admin: {base}/admin/{person_link(store, 'admin', 'admin')}")
+    for name in worker or []:
+        out.print(f"worker {name}: {base}/w/{person_link(store, name, 'worker')}")
+    for name in expert or []:
+        out.print(f"expert {name}: {base}/expert/{person_link(store, name, 'expert')}")
+    store.close()
+    uvicorn.run(create_app(str(config.resolve(config.store)), config.hits.max_description),
+                host=host, port=port, log_level="warning")
+
+
+@app.command(name="curate")
+def curate_command(
+    export: Annotated[Path | None, typer.Option("--export", help="write pending cases")] = None,
+    import_: Annotated[Path | None, typer.Option("--import", help="read decisions")] = None,
+    expert: Annotated[str, typer.Option(help="who decided (with --import)")] = "",
+    lang: Annotated[str | None, typer.Option(help="one language only")] = None,
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """The expert queue: list it, export it as CSV, or import decisions made offline."""
+    _, store = _open(config_path)
+    if export:
+        out.print(f"wrote {curate.export_csv(store, export, lang)} case(s) to {export}")
+    elif import_:
+        out.print(f"{import_}: {curate.import_csv(store, import_, expert)}")
+    else:
+        for c in curate.pending(store, lang):
+            answers = "; ".join(label for _, label in c.answers)
+            out.print(f"{c.lang}:{c.query_id}  {c.name}  ->  {answers}", highlight=False,
+                      markup=False)
+
+
+@app.command(name="aggregate")
+def aggregate_command(
+    policy: Annotated[str | None, typer.Option(help="default: hits.policy")] = None,
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """Write links (query -> KB id or NIL) under a policy from the kept judgments."""
+    config, store = _open(config_path)
+    out.print(aggregate_el(store, config, policy))
+
+
+def main() -> None:
+    try:
+        app()
+    except XelError as e:
+        err.print(Text.assemble(("error: ", "bold red"), str(e)), highlight=False)
+        sys.exit(2)

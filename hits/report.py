@@ -1,0 +1,74 @@
+"""Figures for `hits review` and `hits simulate`: gold accuracy, agreement per policy, cost."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from hits.cost import CENT, per_assignment
+from hits.store import NIL, NOT_A_PERSON, NOT_ENOUGH_INFO, open_tables
+from hits.workflow import aggregate_el
+from xel.config import Config
+from xel.registry import aggregators
+from xel.store import Store
+
+
+@dataclass(frozen=True)
+class PolicyRow:
+    policy: str
+    kept: int  # queries linked (a KB id or NIL)
+    nil: int
+    not_links: int  # decided "not enough information" or "not a person"
+    accuracy: float | None  # against the truth, when known
+
+
+def compare_policies(store: Store, config: Config, truth: dict[str, str] | None = None,
+                     policies: list[str] | None = None) -> list[PolicyRow]:
+    """Aggregate the EL judgments under every policy (each stored in `links` under its name)
+    and count what each keeps; the configured policy is aggregated last, so it stays current."""
+    chosen = policies or aggregators.names()
+    order = [p for p in chosen if p != config.hits.policy] + [config.hits.policy]
+    rows = []
+    for policy in order:
+        aggregate_el(store, config, policy)
+        links = store.query("SELECT query_id, label FROM links WHERE policy = ?", (policy,))
+        labels = [label for _, label in links]
+        right = [truth[q] == label for q, label in links if truth and q in truth]
+        rows.append(PolicyRow(
+            policy, sum(label not in (NOT_ENOUGH_INFO, NOT_A_PERSON) for label in labels),
+            labels.count(NIL), sum(label in (NOT_ENOUGH_INFO, NOT_A_PERSON) for label in labels),
+            sum(right) / len(right) if right else None,
+        ))
+    return sorted(rows, key=lambda r: chosen.index(r.policy) if r.policy in chosen else 0)
+
+
+@dataclass(frozen=True)
+class WorkerRow:
+    batch_id: str
+    worker: str
+    gold_items: int
+    gold_correct: int
+    accuracy: float | None
+    dropped: bool
+
+
+def gold_table(store: Store) -> list[WorkerRow]:
+    open_tables(store)
+    return [
+        WorkerRow(r["batch_id"], r["worker"], r["gold_items"], r["gold_correct"], r["accuracy"],
+                  bool(r["dropped"]))
+        for r in store.query("SELECT * FROM worker_gold ORDER BY batch_id, accuracy, worker")
+    ]
+
+
+def cost_so_far(store: Store) -> Decimal:
+    """Dollars approved on MTurk so far (commission included); other backends cost nothing."""
+    open_tables(store)
+    total = Decimal(0)
+    for r in store.query(
+        "SELECT b.reward, b.assignments, COUNT(*) AS n FROM payments p JOIN hit_batches b "
+        "USING (batch_id) WHERE b.backend = 'mturk' AND p.decision = 'approve' "
+        "GROUP BY b.batch_id"
+    ):
+        total += per_assignment(r["reward"], r["assignments"]) * r["n"]
+    return total.quantize(CENT)
