@@ -65,17 +65,22 @@ def assign(items: list[Item], shares: dict[str, float], seed: int) -> dict[str, 
     return result
 
 
-def partition_signature(store: Store, config: Config, after: str) -> Signature:
-    return Signature("partition", {"after:" + after: upstream(store, after, "xel build"),
-                                   "config": digest_of(config.partition), **versions()})
+def partition_signature(store: Store, config: Config, links_policy: str | None) -> Signature:
+    parts = {"after:queries": upstream(store, "queries", "xel queries"),
+             "config": digest_of(config.partition), **versions()}
+    if links_policy and config.partition.group == "entity":
+        parts["links"] = digest_of([tuple(r) for r in store.query(
+            "SELECT query_id, kb_id FROM links WHERE policy = ? ORDER BY query_id",
+            (links_policy,))])
+    return Signature("partition", parts)
 
 
-def run_partition(store: Store, config: Config, *, links_policy: str | None,
-                  after: str = "queries", force: bool = False) -> StageRun:
-    """Partition every query; with `links_policy`, entity groups use that policy's links."""
+def run_partition(store: Store, config: Config, *, links_policy: str | None = None,
+                  force: bool = False) -> StageRun:
+    """Partition every query; entity groups use the links of `links_policy`."""
     store.declare(DDL)
     cfg: PartitionConfig = config.partition
-    signature = partition_signature(store, config, after)
+    signature = partition_signature(store, config, links_policy)
 
     def work(s: Store) -> dict[str, Any]:
         kb_of: dict[str, str | None] = {}

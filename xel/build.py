@@ -1,0 +1,93 @@
+"""`xel build`: every stage in order, from corpus to exported and reported collection.
+
+Each stage resumes from the store and is skipped when its signature is unchanged, so a build
+can be stopped and rerun at any point. Crowd stages on `mturk` or `local` return with work
+pending; the build then stops and says what waits and how to go on. With the `simulated` crowd
+the whole run completes unattended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hits.store import DDL as HITS_DDL
+from hits.workflow import run_round
+from xel.config import Config
+from xel.corpus import import_corpus, target_languages
+from xel.export import export_collection
+from xel.kb import build_kb
+from xel.link import link_queries
+from xel.ner import run_ner
+from xel.partition import run_partition
+from xel.project import project_languages
+from xel.queries import run_queries
+from xel.report import write_report
+from xel.stages import StageRun
+from xel.store import Store
+from xel.triage import triage_languages
+
+
+@dataclass
+class BuildResult:
+    pending: list[str] = field(default_factory=list)  # what waits for people, and how to go on
+    collection: Path | None = None
+    report: Path | None = None
+
+
+Say = Callable[[str], None]
+
+
+def _summary(run: StageRun) -> str:
+    state = "skipped (unchanged)" if run.skipped else "done"
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(run.summary.items()))
+    return f"{run.name}: {state}  {counts}"
+
+
+def build(store: Store, config: Config, *, crowd: str, say: Say = print,
+          force: bool = False) -> BuildResult:
+    """Run the whole pipeline; returns what is pending (empty when the collection is done)."""
+    result = BuildResult()
+    for run in (import_corpus(store, config, force=force), run_ner(store, config, force=force),
+                run_queries(store, config, force=force), build_kb(config, force=force),
+                link_queries(store, config, force=force)):
+        say(_summary(run))
+
+    el = run_round(store, config, "el", backend=crowd)
+    say(f"entity-linking HITs ({crowd}): {len(el.batches)} new batches, "
+        f"aggregated {el.aggregated or '-'}")
+    if el.pending:
+        result.pending.append(
+            f"entity-linking batches {', '.join(el.pending)} wait for workers on {crowd}: "
+            "collect with `hits collect`, or rerun `xel build` later")
+        return result
+
+    langs = target_languages(store)
+    for lang, run in project_languages(store, config, langs, force=force).items():
+        say(f"{lang}: {_summary(run)}")
+    for lang, run in triage_languages(store, config, langs, force=force).items():
+        say(f"{lang}: {_summary(run)}")
+    for lang in langs:
+        names = run_round(store, config, "name", lang=lang, backend=crowd)
+        if names.pending:
+            result.pending.append(f"{lang}: name-curation batches {', '.join(names.pending)} "
+                                  f"wait for workers on {crowd}")
+    if result.pending:
+        result.pending.append("rerun `xel build` when the crowd has answered")
+        return result
+    store.declare(HITS_DDL)
+    queued = store.scalar(
+        "SELECT COUNT(*) FROM expert_queue q WHERE NOT EXISTS (SELECT 1 FROM name_outcomes o"
+        " WHERE o.lang = q.lang AND o.query_id = q.query_id AND o.outcome = 'E')")
+    if queued:
+        say(f"{queued} names wait for a local-language expert (`hits serve`, then the expert "
+            "queue, or `hits curate`); they are left out of this export until decided")
+
+    say(_summary(run_partition(store, config, links_policy=config.hits.policy, force=force)))
+    say(_summary(export_collection(store, config, force=force)))
+    out = config.resolve(config.output)
+    result.collection = out / "collection"
+    result.report = write_report(store, config, out / "report.html")
+    say(f"collection in {result.collection}, report in {result.report}")
+    return result

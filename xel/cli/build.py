@@ -1,0 +1,83 @@
+"""`xel build`, `xel export`, `xel report`, `xel score`, `xel baseline`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from xel.build import build
+from xel.cli import DEFAULT_CONFIG, app, console
+from xel.config import load_config
+from xel.export import export_collection
+from xel.kb import KnowledgeBase, build_kb
+from xel.partition import run_partition
+from xel.report import write_report
+from xel.score import baseline_run, read_gold, read_run, score, table
+from xel.store import Store
+
+
+@app.command("build")
+def build_command(
+    config: str = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML)"),
+    crowd: str = typer.Option(None, help="crowd backend: simulated, local or mturk "
+                                         "(default: hits.crowd in the config)"),
+    force: bool = typer.Option(False, help="rerun every automatic stage"),
+) -> None:
+    """Everything from corpus to exported collection and report, resuming where it stopped."""
+    cfg = load_config(config)
+    with Store(cfg.resolve(cfg.store)) as store:
+        result = build(store, cfg, crowd=crowd or cfg.hits.crowd, force=force,
+                       say=lambda line: console.print(line, highlight=False, markup=False))
+    if result.pending:
+        console.print("[bold yellow]waiting for people:[/]")
+        for line in result.pending:
+            console.print(f"  - {line}", highlight=False, markup=False)
+        raise typer.Exit(3)
+
+
+@app.command("export")
+def export_command(
+    config: str = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML)"),
+) -> None:
+    """Partition and write the collection files from what the store holds now."""
+    cfg = load_config(config)
+    with Store(cfg.resolve(cfg.store)) as store:
+        run_partition(store, cfg, links_policy=cfg.hits.policy)
+        run = export_collection(store, cfg)
+    console.print(f"collection in {cfg.resolve(cfg.output) / 'collection'}: {run.summary}")
+
+
+@app.command("report")
+def report_command(
+    config: str = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML)"),
+) -> None:
+    """Write the HTML report (attrition, per-language yield, agreement, workers, cost)."""
+    cfg = load_config(config)
+    with Store(cfg.resolve(cfg.store)) as store:
+        path = write_report(store, cfg, cfg.resolve(cfg.output) / "report.html")
+    console.print(f"report in {path}")
+
+
+@app.command("score")
+def score_command(
+    collection: Path = typer.Argument(..., help="an exported collection folder"),
+    run: Path = typer.Argument(..., help="a run: `query id<TAB>KB id or NIL` lines (file or "
+                                         "folder of files)"),
+) -> None:
+    """Success@1 (NIL included), in-KB and NIL accuracy per language and partition."""
+    print(table(score(read_gold(collection), read_run(run))))
+
+
+@app.command("baseline")
+def baseline_command(
+    collection: Path = typer.Argument(..., help="an exported collection folder"),
+    out: Path = typer.Argument(..., help="where to write the baseline run"),
+    config: str = typer.Option(DEFAULT_CONFIG, help="config naming the KB"),
+) -> None:
+    """The name-matching baseline: latinized target-language name against KB names."""
+    cfg = load_config(config)
+    build_kb(cfg)
+    with KnowledgeBase.open(cfg) as kb:
+        n = baseline_run(collection, kb, out)
+    console.print(f"{n} answers in {out}; score with `xel score {collection} {out}`")

@@ -1,0 +1,287 @@
+"""Export the finished collection: TAC-KBP style query XML + gold tab, JSONL, documents, datasheet.
+
+Layout of `<output>/collection/`:
+    README.md                      the datasheet: provenance, signature, counts, definitions
+    <lang>/<partition>.xml         <query id><name><docid><beg><end> (TAC-KBP entity linking)
+    <lang>/<partition>.tab         query id, KB id or NIL, entity type
+    <lang>/<partition>.jsonl       the full record of every query
+    <lang>/docs/<doc_id>.txt       each document a query points into, in that language
+
+Offsets are characters into the document text (its sentences joined by newlines), `end`
+inclusive as TAC writes it. Nothing here depends on the clock or on dict order, so rebuilding
+with the same config reproduces the files byte for byte; the folder is replaced whole, never left
+half-written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from xel.config import Config
+from xel.corpus import document_text, source_language
+from xel.stages import Signature, StageRun, digest_of, upstream, versions
+from xel.store import Store
+
+NIL = "NIL"
+KEPT_OUTCOMES = ("A1", "A2", "A3", "E")
+OUTCOME_MEANING = {
+    "source": "the English query itself",
+    "A1": "round-trip translation matched the English name exactly",
+    "A2": "three crowd workers agreed on the name",
+    "A3": "two crowd workers agreed and one said the name was missing",
+    "D1": "no aligned sentence or empty projection (discarded)",
+    "D2": "two or more workers said the name was missing (discarded)",
+    "E": "decided by a local-language expert",
+}
+
+
+@dataclass(frozen=True)
+class Record:
+    id: str
+    lang: str
+    partition: str
+    query_id: str  # the English query it comes from
+    name: str
+    doc_id: str
+    beg: int
+    end: int  # inclusive
+    kb_id: str  # NIL when the person is not in the KB
+    kb_name: str | None
+    english_name: str
+    outcome: str
+    back_translation: str | None
+    link_support: float
+    votes: dict[str, Any]
+    simulated: bool
+
+
+def export_id(lang: str, query_id: str) -> str:
+    """One id per (language, English query), stable across rebuilds."""
+    digest = hashlib.sha1(f"{lang}\t{query_id}".encode()).hexdigest()[:10].upper()
+    return f"XEL-{lang}-{digest}"
+
+
+def doc_offsets(store: Store, lang: str, seg: int, start: int, end: int) -> tuple[int, int]:
+    """Sentence offsets to document offsets (inclusive end)."""
+    base = store.scalar("SELECT start FROM sentences WHERE lang = ? AND seg = ?", (lang, seg))
+    return base + start, base + end - 1
+
+
+def locate(text: str, name: str) -> int | None:
+    """Where a curated name first occurs in a document's text, if it does."""
+    at = text.find(name)
+    return None if at < 0 else at
+
+
+def _votes(store: Store, task: str) -> dict[str, int]:
+    rows = store.query("SELECT label, COUNT(*) FROM judgments WHERE task = ? AND gold = 0"
+                       " GROUP BY label ORDER BY label", (task,))
+    return {r[0]: r[1] for r in rows}
+
+
+def collection_records(store: Store, config: Config) -> tuple[list[Record], Counter[str]]:
+    """Every query of the finished collection, English and each target language, and a count
+    of why queries were left out."""
+    policy = config.hits.policy
+    links = {r["query_id"]: r for r in store.query(
+        "SELECT query_id, label, kb_id, support, simulated FROM links WHERE policy = ?",
+        (policy,))}
+    parts = {r[0]: r[1] for r in store.query("SELECT query_id, partition FROM partitions")}
+    kb_names = {r[0]: r[1] for r in store.query("SELECT kb_id, name FROM kb_entries")}
+    source = source_language(store)
+    left_out: Counter[str] = Counter()
+    records: list[Record] = []
+    english: dict[str, Any] = {}
+    for q in store.query("SELECT * FROM queries ORDER BY ordinal"):
+        link = links.get(q["query_id"])
+        if link is None:
+            left_out["eng: no crowd agreement"] += 1
+            continue
+        if link["label"] not in (NIL,) and link["kb_id"] is None:
+            left_out[f"eng: crowd said {link['label']}"] += 1
+            continue
+        english[q["query_id"]] = (q, link)
+        beg, end = doc_offsets(store, source, q["seg"], q["start"], q["end"])
+        records.append(_record(source, q, link, parts, kb_names, q["name"], beg, end, "source",
+                               None, _votes(store, q["query_id"])))
+    rows = store.query("SELECT n.lang, n.query_id, n.outcome, n.name, n.simulated,"
+                       " t.back_translation, t.seg, t.start, t.end, t.projection"
+                       " FROM name_outcomes n LEFT JOIN triage t USING (lang, query_id)"
+                       " ORDER BY n.lang, n.query_id")
+    texts: dict[tuple[str, str], str] = {}
+    for r in rows:
+        if r["query_id"] not in english:
+            continue
+        if r["outcome"] not in KEPT_OUTCOMES or not r["name"]:
+            left_out[f"{r['lang']}: {r['outcome']}"] += 1
+            continue
+        q, link = english[r["query_id"]]
+        if r["name"] == r["projection"] and r["seg"] is not None:
+            beg, end = doc_offsets(store, r["lang"], r["seg"], r["start"], r["end"])
+        else:
+            key = (r["lang"], q["doc_id"])
+            if key not in texts:
+                texts[key] = document_text(store, r["lang"], q["doc_id"])
+            at = locate(texts[key], r["name"])
+            if at is None:
+                left_out[f"{r['lang']}: curated name not in the document"] += 1
+                continue
+            beg, end = at, at + len(r["name"]) - 1
+        records.append(_record(r["lang"], q, link, parts, kb_names, r["name"], beg, end,
+                               r["outcome"], r["back_translation"],
+                               _votes(store, f"{r['lang']}:{r['query_id']}"),
+                               simulated=bool(r["simulated"])))
+    records.sort(key=lambda rec: (rec.lang != source, rec.lang, rec.partition, rec.id))
+    return records, left_out
+
+
+def _record(lang: str, q: Any, link: Any, parts: dict[str, str], kb_names: dict[str, str],
+            name: str, beg: int, end: int, outcome: str, back: str | None,
+            votes: dict[str, int], simulated: bool = False) -> Record:
+    kb_id = link["kb_id"] or NIL
+    return Record(
+        id=export_id(lang, q["query_id"]), lang=lang, partition=parts.get(q["query_id"], "test"),
+        query_id=q["query_id"], name=name, doc_id=q["doc_id"], beg=beg, end=end, kb_id=kb_id,
+        kb_name=kb_names.get(kb_id), english_name=q["name"], outcome=outcome,
+        back_translation=back, link_support=round(float(link["support"]), 6),
+        votes=votes, simulated=simulated or bool(link["simulated"]),
+    )
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def query_xml(records: list[Record]) -> bytes:
+    root = ET.Element("kbpentlink")
+    for rec in records:
+        q = ET.SubElement(root, "query", id=rec.id)
+        for tag, value in (("name", rec.name), ("docid", rec.doc_id), ("beg", str(rec.beg)),
+                           ("end", str(rec.end))):
+            ET.SubElement(q, tag).text = value
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def gold_tab(records: list[Record]) -> str:
+    return "".join(f"{r.id}\t{r.kb_id}\tPER\n" for r in records)
+
+
+def jsonl(records: list[Record]) -> str:
+    return "".join(json.dumps(asdict(r), ensure_ascii=False, sort_keys=True) + "\n"
+                   for r in records)
+
+
+def safe_name(doc_id: str) -> str:
+    """A document id as a file name (ids are corpus data: keep them out of other folders)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", doc_id).lstrip(".") or "_"
+
+
+def datasheet(config: Config, store: Store, records: list[Record], left_out: Counter[str],
+              signature: Signature) -> str:
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in records:
+        counts[r.lang][r.partition] += 1
+        counts[r.lang]["non-NIL" if r.kb_id != NIL else "NIL"] += 1
+    partitions = list(config.partition.shares)
+    simulated = any(r.simulated for r in records)
+    lines = [f"# {config.name}: a cross-language person-entity-linking test collection", ""]
+    if simulated:
+        lines += ["**SIMULATED CROWD.** The links and curated names here come from simulated "
+                  "workers (xel's `simulated` crowd backend), not from people: use this "
+                  "collection to test pipelines, never to report linking results.", ""]
+    lines += [
+        "Built by xel from a parallel corpus in the manner of Lawrie, Mayfield, McNamee and "
+        "Oard (JASIST 2015): English person names found by NER and linked by the crowd, then "
+        "projected into each language by word alignment and checked by round-trip translation, "
+        "the crowd and experts.", "",
+        "## Provenance", "",
+        f"- corpus: `{config.corpus.path}` ({config.corpus.format}), "
+        f"source `{config.corpus.source}`",
+        f"- knowledge base: `{config.kb.path}` ({config.kb.format})",
+        f"- crowd policy: `{config.hits.policy}`, gold threshold {config.hits.threshold}",
+        f"- partition: {json.dumps(config.partition.shares)} seed {config.partition.seed}, "
+        f"grouped by {config.partition.group}",
+        f"- signature: `{signature.text}`",
+        "", "Stages that produced it:", "",
+    ]
+    for row in sorted(store.stages(), key=lambda r: r["name"]):
+        if row["name"] != "export":
+            lines.append(f"- `{row['signature']}`")
+    lines += ["", "## Queries", "",
+              "| language | " + " | ".join(partitions) + " | non-NIL | NIL |",
+              "|---|" + "---|" * (len(partitions) + 2)]
+    for lang in sorted(counts, key=lambda c: (c != source_language(store), c)):
+        c = counts[lang]
+        lines.append(f"| {lang} | " + " | ".join(str(c[p]) for p in partitions)
+                     + f" | {c['non-NIL']} | {c['NIL']} |")
+    lines += ["", "## Left out", "", "| reason | queries |", "|---|---|"]
+    lines += [f"| {reason} | {n} |" for reason, n in sorted(left_out.items())]
+    lines += ["", "## Files and definitions", "",
+              "- `<lang>/<partition>.xml`: queries, TAC-KBP style (`<query id>` with `<name>`, "
+              "`<docid>`, `<beg>`, `<end>`).",
+              "- `<lang>/<partition>.tab`: query id, KB id or NIL, entity type (PER).",
+              "- `<lang>/<partition>.jsonl`: the full record of each query.",
+              "- `<lang>/docs/<doc_id>.txt`: the documents, in that language.",
+              "- Offsets count characters of the document text (sentences joined by newlines); "
+              "`end` is inclusive.", "", "Outcome codes:", ""]
+    lines += [f"- `{code}`: {meaning}" for code, meaning in OUTCOME_MEANING.items()]
+    lines += ["", "Score a system with `xel score <this folder> <run.tab>`.", ""]
+    return "\n".join(lines)
+
+
+def export_signature(store: Store, config: Config) -> Signature:
+    parts = {
+        "after:partition": upstream(store, "partition", "xel build"),
+        "crowd": digest_of([tuple(r) for r in store.query(
+            "SELECT query_id, label FROM links WHERE policy = ? ORDER BY query_id",
+            (config.hits.policy,))]
+            + [tuple(r) for r in store.query(
+                "SELECT lang, query_id, outcome, name FROM name_outcomes ORDER BY 1, 2")]),
+        "config": digest_of({"policy": config.hits.policy, "output": config.output}),
+        **versions(),
+    }
+    return Signature("export", parts)
+
+
+def export_collection(store: Store, config: Config, *, force: bool = False) -> StageRun:
+    """Write the collection folder; skipped when nothing it is made from has changed."""
+    signature = export_signature(store, config)
+    dest = config.resolve(config.output) / "collection"
+    if not force and store.stage_digest("export") == signature.digest and dest.is_dir():
+        return StageRun("export", True, store.stage_summary("export"))
+    records, left_out = collection_records(store, config)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
+        out = Path(tmp) / "collection"
+        out.mkdir()
+        by_file: dict[tuple[str, str], list[Record]] = defaultdict(list)
+        for r in records:
+            by_file[(r.lang, r.partition)].append(r)
+        for (lang, part), recs in sorted(by_file.items()):
+            folder = out / lang
+            (folder / "docs").mkdir(parents=True, exist_ok=True)
+            (folder / f"{part}.xml").write_bytes(query_xml(recs))
+            (folder / f"{part}.tab").write_text(gold_tab(recs), encoding="utf-8")
+            (folder / f"{part}.jsonl").write_text(jsonl(recs), encoding="utf-8")
+            for doc_id in sorted({r.doc_id for r in recs}):
+                (folder / "docs" / f"{safe_name(doc_id)}.txt").write_text(
+                    document_text(store, lang, doc_id) + "\n", encoding="utf-8")
+        (out / "README.md").write_text(datasheet(config, store, records, left_out, signature),
+                                       encoding="utf-8")
+        if dest.exists():
+            shutil.rmtree(dest)
+        (out).rename(dest)
+    summary = {"queries": len(records), "languages": len({r.lang for r in records}),
+               "left_out": sum(left_out.values())}
+    with store.transaction():
+        store.record_stage("export", signature.digest, signature.text, summary)
+    return StageRun("export", False, summary)

@@ -1,0 +1,270 @@
+"""The collection report: the paper's tables and figures as one self-contained HTML page.
+
+Each section is a pure function from the store to a pandas DataFrame, and each figure a small
+matplotlib plot inlined as SVG, so the page opens offline and shows what is there so far: a
+report made before the crowd has answered says so instead of failing.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from jinja2 import Environment, PackageLoader, select_autoescape  # noqa: E402
+from markupsafe import Markup  # noqa: E402
+
+from hits.cost import cost  # noqa: E402
+from hits.store import DDL as HITS_DDL  # noqa: E402
+from xel.config import Config  # noqa: E402
+from xel.corpus import DDL as CORPUS_DDL  # noqa: E402
+from xel.export import Record, collection_records  # noqa: E402
+from xel.link import DDL as LINK_DDL  # noqa: E402
+from xel.ner import DDL as NER_DDL  # noqa: E402
+from xel.partition import DDL as PARTITION_DDL  # noqa: E402
+from xel.queries import DDL as QUERIES_DDL  # noqa: E402
+from xel.store import Store  # noqa: E402
+from xel.triage import DDL as TRIAGE_DDL  # noqa: E402
+
+OUTCOMES = ["A1", "A2", "A3", "E", "D1", "D2", "pending"]
+COLOURS = {"A1": "#1b7837", "A2": "#5aae61", "A3": "#a6dba0", "E": "#762a83",
+           "D1": "#d6604d", "D2": "#f4a582", "pending": "#bababa"}
+
+
+def declare_all(store: Store) -> None:
+    for ddl in (CORPUS_DDL, NER_DDL, QUERIES_DDL, LINK_DDL, TRIAGE_DDL, HITS_DDL, PARTITION_DDL):
+        store.declare(ddl)
+
+
+def frame(store: Store, sql: str, params: tuple[object, ...] = ()) -> pd.DataFrame:
+    rows = store.query(sql, params)
+    return pd.DataFrame([tuple(r) for r in rows],
+                        columns=list(rows[0].keys()) if rows else None)
+
+
+# --- sections -------------------------------------------------------------------------------
+
+
+def english_attrition(store: Store, policy: str) -> pd.DataFrame:
+    """Table 3, English side: NER mentions through the filters to crowd-linked queries."""
+    steps = frame(store, "SELECT filter, mentions_before, mentions_after, names_after"
+                         " FROM attrition ORDER BY step")
+    rows = [{"step": "person mentions found by NER",
+             "removed": 0, "left": int(steps["mentions_before"].iloc[0]) if len(steps) else 0}]
+    for s in steps.itertuples():
+        rows.append({"step": f"filter: {s.filter}",
+                     "removed": int(s.mentions_before - s.mentions_after),
+                     "left": int(s.mentions_after)})
+    queries = store.scalar("SELECT COUNT(*) FROM queries") or 0
+    rows.append({"step": "queries (one per name and document)", "removed": 0, "left": queries})
+    labels = frame(store, "SELECT label, COUNT(*) AS n FROM links WHERE policy = ?"
+                          " GROUP BY label", (policy,))
+    if len(labels):
+        decided = dict(zip(labels["label"], labels["n"], strict=True))
+        left = queries
+        for label, why in (("NOT_PERSON", "crowd: not a person"),
+                           ("NEI", "crowd: not enough information")):
+            left -= decided.get(label, 0)
+            rows.append({"step": why, "removed": decided.get(label, 0), "left": left})
+        undecided = queries - sum(decided.values())
+        rows.append({"step": "crowd: no agreement", "removed": undecided,
+                     "left": left - undecided})
+    return pd.DataFrame(rows)
+
+
+def language_outcomes(store: Store) -> pd.DataFrame:
+    """Figure 9: per language, how many queries each outcome accepted or discarded."""
+    outcomes = frame(store, "SELECT lang, outcome, COUNT(*) AS n FROM name_outcomes"
+                            " GROUP BY lang, outcome")
+    pending = frame(store, "SELECT t.lang, COUNT(*) AS n FROM triage t LEFT JOIN name_outcomes"
+                           " o USING (lang, query_id) WHERE o.outcome IS NULL GROUP BY t.lang")
+    table = pd.DataFrame(0, index=sorted(set(outcomes.get("lang", []))
+                                         | set(pending.get("lang", []))), columns=OUTCOMES)
+    for r in outcomes.itertuples():
+        table.loc[r.lang, r.outcome] = r.n
+    for r in pending.itertuples():
+        table.loc[r.lang, "pending"] = r.n
+    return table
+
+
+def round_trip(store: Store) -> pd.DataFrame:
+    """Figure 8: per language, the share of projections whose back-translation matched."""
+    t = frame(store, "SELECT lang, SUM(outcome = 'A1') AS exact, SUM(outcome != 'D1') AS"
+                     " projected, COUNT(*) AS queries FROM triage GROUP BY lang ORDER BY lang")
+    if len(t):
+        t["exact_rate"] = t["exact"] / t["projected"].where(t["projected"] > 0)
+    return t
+
+
+def per_language(records: list[Record]) -> pd.DataFrame:
+    """Table 4: per language and partition, queries and non-NIL queries."""
+    if not records:
+        return pd.DataFrame()
+    df = pd.DataFrame([{"lang": r.lang, "partition": r.partition, "non_nil": r.kb_id != "NIL"}
+                       for r in records])
+    table = df.pivot_table(index="lang", columns="partition", values="non_nil",
+                           aggfunc="size", fill_value=0)
+    table["queries"] = table.sum(axis=1)
+    table["non-NIL"] = df.groupby("lang")["non_nil"].sum()
+    table.columns.name = None
+    return table
+
+
+def worker_accuracy(store: Store) -> pd.DataFrame:
+    """Figure 7: each worker's accuracy on gold items in each batch."""
+    return frame(store, "SELECT batch_id, worker, gold_items, accuracy, dropped FROM worker_gold"
+                        " WHERE accuracy IS NOT NULL")
+
+
+def time_on_task(store: Store) -> pd.DataFrame:
+    """Figure 6: seconds per assignment, by HIT type."""
+    return frame(store, "SELECT b.kind, a.submitted_at - a.accepted_at AS seconds FROM"
+                        " hit_assignments a JOIN hit_batches b USING (batch_id)"
+                        " WHERE a.accepted_at IS NOT NULL")
+
+
+def crowd_cost(store: Store) -> pd.DataFrame:
+    """Cost so far per batch: approved rewards plus MTurk's commission."""
+    rows = []
+    for b in store.query("SELECT batch_id, kind, reward, assignments, environment,"
+                         " (SELECT COUNT(*) FROM hit_hits h WHERE h.batch_id = b.batch_id) AS"
+                         " hits FROM hit_batches b ORDER BY batch_id"):
+        rows.append({"batch": b["batch_id"], "kind": b["kind"], "environment": b["environment"],
+                     "hits": b["hits"],
+                     "cost": float(cost(b["reward"], b["assignments"], b["hits"]))})
+    return pd.DataFrame(rows)
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+def svg(fig: plt.Figure) -> Markup:
+    """A figure as inline SVG (no timestamp, so unchanged data gives an unchanged page)."""
+    out = io.StringIO()
+    fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    text = out.getvalue()
+    return Markup(text[text.index("<svg"):])
+
+
+def bar(values: pd.Series, title: str, ylabel: str) -> Markup:
+    fig, ax = plt.subplots(figsize=(max(4, 0.35 * len(values) + 2), 3))
+    ax.bar([str(i) for i in values.index], values.to_numpy(), color="#4393c3")
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.tick_params(axis="x", labelrotation=90)
+    return svg(fig)
+
+
+def stacked(table: pd.DataFrame, title: str) -> Markup:
+    fig, ax = plt.subplots(figsize=(max(4, 0.35 * len(table) + 2), 3.2))
+    bottom = pd.Series(0, index=table.index)
+    for outcome in table.columns:
+        ax.bar(table.index, table[outcome], bottom=bottom, label=outcome,
+               color=COLOURS.get(outcome))
+        bottom = bottom + table[outcome]
+    ax.set_title(title)
+    ax.set_ylabel("queries")
+    ax.tick_params(axis="x", labelrotation=90)
+    ax.legend(ncol=len(table.columns), fontsize="small", loc="upper center",
+              bbox_to_anchor=(0.5, -0.35))
+    return svg(fig)
+
+
+def histogram(values: pd.Series, title: str, xlabel: str, bins: int = 20) -> Markup:
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.hist(values.dropna().to_numpy(), bins=bins, color="#4393c3", edgecolor="white")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("count")
+    return svg(fig)
+
+
+# --- the page --------------------------------------------------------------------------------
+
+
+@dataclass
+class Section:
+    title: str
+    note: str
+    table: Markup | None = None
+    figure: Markup | None = None
+
+
+def html_table(df: pd.DataFrame, index: bool = False) -> Markup:
+    """A DataFrame as an HTML table; pandas escapes cell text (names come from corpus data)."""
+    return Markup(df.to_html(index=index, escape=True, border=0, classes="data",
+                             float_format=lambda x: f"{x:.3f}", na_rep="–"))
+
+
+def sections(store: Store, config: Config) -> list[Section]:
+    declare_all(store)
+    out = []
+    attrition = english_attrition(store, config.hits.policy)
+    out.append(Section("Attrition (as Lawrie et al.'s Table 3)",
+                       "What each step removed on the English side.", html_table(attrition)))
+    records = collection_records(store, config)[0] if store.scalar(
+        "SELECT COUNT(*) FROM partitions") else []
+    table4 = per_language(records)
+    out.append(Section(
+        "Queries per language (Table 4)",
+        "Queries in the finished collection per partition, and how many link to the KB."
+        if len(table4) else "No finished queries yet: run `xel build` to the end.",
+        html_table(table4.reset_index()) if len(table4) else None,
+        bar(table4["queries"], "queries per language", "queries") if len(table4) else None))
+    rt = round_trip(store)
+    out.append(Section(
+        "Round-trip exact match (Figure 8)",
+        "Share of projected names whose translation back to English matched exactly (A1).",
+        html_table(rt) if len(rt) else None,
+        bar(rt.set_index("lang")["exact_rate"], "round-trip exact match", "share")
+        if len(rt) else None))
+    outcomes = language_outcomes(store)
+    out.append(Section(
+        "Accept and discard outcomes (Figure 9)",
+        "A1 round trip, A2 three workers agree, A3 two agree and one says missing, E expert; "
+        "D1 no projection, D2 two or more say missing; pending waits for crowd or expert.",
+        html_table(outcomes.reset_index().rename(columns={"index": "lang"}))
+        if len(outcomes) else None,
+        stacked(outcomes, "outcomes per language") if len(outcomes) else None))
+    acc = worker_accuracy(store)
+    out.append(Section(
+        "Worker accuracy on gold items (Figure 7)",
+        f"{len(acc)} worker-batches; {int(acc['dropped'].sum()) if len(acc) else 0} dropped "
+        f"under {config.hits.threshold:.0%}.",
+        None, histogram(acc["accuracy"], "gold accuracy per worker and batch", "accuracy")
+        if len(acc) else None))
+    tot = time_on_task(store)
+    out.append(Section(
+        "Time on task (Figure 6)", "Seconds from accepting to submitting an assignment.",
+        html_table(tot.groupby("kind")["seconds"].describe().reset_index()) if len(tot) else None,
+        histogram(tot["seconds"], "seconds per assignment", "seconds") if len(tot) else None))
+    spend = crowd_cost(store)
+    final = len({r.query_id for r in records})
+    total = float(spend["cost"].sum()) if len(spend) else 0.0
+    out.append(Section(
+        "Cost", f"${total:.2f} in all at MTurk rates (reward plus commission)"
+        + (f", ${total / final:.3f} per finished English query." if final else "."),
+        html_table(spend) if len(spend) else None))
+    return out
+
+
+def simulated(store: Store) -> bool:
+    return bool(store.scalar("SELECT MAX(simulated) FROM hit_assignments"))
+
+
+def write_report(store: Store, config: Config, path: Path) -> Path:
+    """Render the report to `path` (HTML, self-contained)."""
+    env = Environment(loader=PackageLoader("xel", "templates"),
+                      autoescape=select_autoescape(["html"]))
+    page = env.get_template("report.html").render(
+        name=config.name, sections=sections(store, config), simulated=simulated(store),
+        signature=[r["signature"] for r in sorted(store.stages(), key=lambda r: r["name"])])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path

@@ -1,0 +1,166 @@
+"""Scoring a linking system against an exported collection, and the name-matching baseline.
+
+A run is a tab-separated file in the collection's gold format: query id, KB id or NIL (further
+columns are ignored). Success@1 counts a query right when the system's first answer equals the
+gold answer, NIL included; in-KB and NIL accuracy split that by the gold answer, as in Lawrie et
+al.'s Table 6. A query the run does not answer counts as wrong (and is reported as missing).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import icu
+
+from xel.errors import XelError
+from xel.kb import KnowledgeBase
+
+NIL = "NIL"
+
+
+@dataclass(frozen=True)
+class Gold:
+    query_id: str
+    lang: str
+    partition: str
+    kb_id: str  # NIL for not in the KB
+
+
+@dataclass(frozen=True)
+class Score:
+    lang: str
+    partition: str
+    queries: int
+    correct: int
+    in_kb: int
+    in_kb_correct: int
+    nil: int
+    nil_correct: int
+    missing: int
+
+    @property
+    def success_at_1(self) -> float:
+        return self.correct / self.queries if self.queries else 0.0
+
+    @property
+    def in_kb_accuracy(self) -> float | None:
+        return self.in_kb_correct / self.in_kb if self.in_kb else None
+
+    @property
+    def nil_accuracy(self) -> float | None:
+        return self.nil_correct / self.nil if self.nil else None
+
+
+def read_tab(path: Path) -> list[tuple[int, list[str]]]:
+    """Non-empty lines of a tab-separated file with their numbers; errors name file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise XelError(f"{path}: file not found") from None
+    except UnicodeDecodeError as e:
+        bad = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise XelError(f"{path}, line {bad}: invalid UTF-8: save the file as UTF-8") from None
+    rows = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            fields = line.rstrip("\r").split("\t")
+            if len(fields) < 2 or not fields[0].strip() or not fields[1].strip():
+                raise XelError(f"{path}, line {number}: expected `query id<TAB>KB id or NIL`")
+            rows.append((number, [f.strip() for f in fields]))
+    return rows
+
+
+def read_gold(collection: Path) -> list[Gold]:
+    """Every query of an exported collection: `<lang>/<partition>.tab` files."""
+    files = sorted(collection.glob("*/*.tab"))
+    if not files:
+        raise XelError(f"{collection}: no <lang>/<partition>.tab gold files: is this an export "
+                       "folder written by `xel build` or `xel export`?")
+    return [Gold(f[0], path.parent.name, path.stem, f[1])
+            for path in files for _, f in read_tab(path)]
+
+
+def read_run(path: Path) -> dict[str, str]:
+    """A system's answers; a file or a folder of files. Duplicate query ids are an error."""
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    answers: dict[str, str] = {}
+    for file in files:
+        for number, fields in read_tab(file):
+            if fields[0] in answers:
+                raise XelError(f"{file}, line {number}: query {fields[0]} answered twice")
+            answers[fields[0]] = fields[1]
+    return answers
+
+
+def score(gold: list[Gold], answers: dict[str, str]) -> list[Score]:
+    """Per (language, partition) scores, plus an `all` partition per language."""
+    groups: dict[tuple[str, str], list[Gold]] = defaultdict(list)
+    for g in gold:
+        groups[(g.lang, g.partition)].append(g)
+        groups[(g.lang, "all")].append(g)
+    unknown = set(answers) - {g.query_id for g in gold}
+    if unknown and len(unknown) == len(answers):
+        raise XelError("none of the run's query ids are in the collection: is it a run for "
+                       f"another collection? (e.g. {sorted(unknown)[0]})")
+    scores = []
+    for (lang, part), items in sorted(groups.items()):
+        right = [answers.get(g.query_id) == g.kb_id for g in items]
+        in_kb = [r for g, r in zip(items, right, strict=True) if g.kb_id != NIL]
+        nil = [r for g, r in zip(items, right, strict=True) if g.kb_id == NIL]
+        scores.append(Score(lang, part, len(items), sum(right), len(in_kb), sum(in_kb),
+                            len(nil), sum(nil), sum(g.query_id not in answers for g in items)))
+    return scores
+
+
+def table(scores: list[Score]) -> str:
+    """A plain-text table in the manner of Lawrie et al.'s Table 6."""
+
+    def pct(x: float | None) -> str:
+        return "   -" if x is None else f"{100 * x:5.1f}"
+
+    lines = [f"{'lang':<9}{'partition':<10}{'queries':>8}{'S@1':>7}{'in-KB':>7}{'NIL':>7}"
+             f"{'missing':>9}"]
+    for s in scores:
+        lines.append(f"{s.lang:<9}{s.partition:<10}{s.queries:>8}{pct(s.success_at_1):>7}"
+                     f"{pct(s.in_kb_accuracy):>7}{pct(s.nil_accuracy):>7}{s.missing:>9}")
+    return "\n".join(lines)
+
+
+# --- the baseline -------------------------------------------------------------------------
+
+_LATIN = icu.Transliterator.createInstance("Any-Latin; Latin-ASCII")
+
+
+def latin(name: str) -> str:
+    """A target-language name in Latin script (`Дональд Трамп` -> `Donal'd Tramp`)."""
+    return str(_LATIN.transliterate(name))
+
+
+def baseline_answer(kb: KnowledgeBase, name: str) -> str:
+    """The most popular entity whose name, then alias, matches the latinized name; else NIL."""
+    for kind in ("name", "alias"):
+        found = kb.by_key(latin(name), kind)  # most popular first
+        if found:
+            return found[0].entity.kb_id
+    return NIL
+
+
+def baseline_run(collection: Path, kb: KnowledgeBase, out: Path) -> int:
+    """Write the baseline's answers for every query of the collection; returns how many."""
+    files = sorted(collection.glob("*/*.jsonl"))
+    if not files:
+        raise XelError(f"{collection}: no <lang>/<partition>.jsonl files to read names from")
+    lines = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            try:
+                record = json.loads(line)
+                lines.append(f"{record['id']}\t{baseline_answer(kb, record['name'])}\n")
+            except (json.JSONDecodeError, KeyError) as e:
+                raise XelError(f"{path}, line {number}: not a query record ({e})") from None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(lines), encoding="utf-8")
+    return len(lines)
