@@ -102,6 +102,7 @@ class SimulatedCrowdConfig(Section):
 class HitsConfig(Section):
     """Crowd tasks: sizes, pay, quality control and aggregation (Lawrie et al.'s defaults)."""
 
+    crowd: str = Field("simulated", description="backend `xel build` uses: simulated, local, mturk")
     el_items: int = Field(6, ge=1, description="items per entity-linking HIT")
     el_gold: int = Field(2, ge=0, description="gold items per entity-linking HIT")
     name_items: int = Field(10, ge=1, description="items per name-curation HIT")
