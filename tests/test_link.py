@@ -28,6 +28,8 @@ from xel.queries import DDL as QUERIES_DDL
 from xel.registry import embedders
 from xel.store import Store
 
+# Tests that load all-MiniLM-L6-v2 (its import alone takes seconds) over the shared data.
+REAL_MODEL = pytest.mark.slow
 TRUMP, POMPEO = "enwiki:4848272", "Q473239"
 PRESENT = {"Donald Trump": TRUMP, "Mike Pompeo": POMPEO}
 ABSENT = ["Theresa May", "Brett Kavanaugh"]  # not in persons.jsonl
@@ -186,6 +188,7 @@ def test_rank_breaks_ties_by_id() -> None:
 # --- the stage on real data -------------------------------------------------------------------
 
 
+@REAL_MODEL
 def test_present_people_come_first(linked: Store) -> None:
     got = firsts(linked)
     checked = 0
@@ -196,6 +199,7 @@ def test_present_people_come_first(linked: Store) -> None:
     assert checked >= 3  # Trump in two documents, Pompeo in at least one
 
 
+@REAL_MODEL
 def test_absent_people_get_no_confident_first_candidate(linked: Store) -> None:
     got = firsts(linked).values()
     weakest_right = min(r["score"] for r in got if r["name"] in PRESENT)
@@ -206,6 +210,7 @@ def test_absent_people_get_no_confident_first_candidate(linked: Store) -> None:
             assert row["score"] < weakest_right - 0.05, row["query_id"]
 
 
+@REAL_MODEL
 def test_candidates_are_k_ranked_with_their_parts(linked: Store) -> None:
     weights = LinkConfig()
     for query_id, in linked.query("SELECT query_id FROM queries"):
@@ -223,6 +228,7 @@ def test_candidates_are_k_ranked_with_their_parts(linked: Store) -> None:
             assert json.loads(r["why"]), "every candidate says why it was proposed"
 
 
+@REAL_MODEL
 def test_context_separates_the_right_person(linked: Store) -> None:
     # Mike Pompeo (no popularity in the KB) beats the far more popular Ellen Pompeo, and his
     # congressional description is closer to a news story than hers.
@@ -232,6 +238,7 @@ def test_context_separates_the_right_person(linked: Store) -> None:
     assert rows and all(r["context_score"] > 0.05 for r in rows)
 
 
+@REAL_MODEL
 def test_why_keeps_every_path(linked: Store) -> None:
     row = next(r for r in firsts(linked).values() if r["kb_id"] == TRUMP)
     why = json.loads(row["why"])
@@ -239,6 +246,7 @@ def test_why_keeps_every_path(linked: Store) -> None:
     assert {"via": "fragment", "token": "trump", "role": "family"} in why
 
 
+@REAL_MODEL
 def test_kb_entries_hold_every_candidate(linked: Store) -> None:
     missing = linked.query(
         "SELECT kb_id FROM candidates WHERE kb_id NOT IN (SELECT kb_id FROM kb_entries)")
@@ -248,6 +256,7 @@ def test_kb_entries_hold_every_candidate(linked: Store) -> None:
     assert json.loads(trump["aliases"]) == [] and trump["description"].startswith("Donald John")
 
 
+@REAL_MODEL
 def test_unchanged_rerun_does_no_work(linked: Store, shared_data: Path) -> None:
     before = linked.query("SELECT rowid, * FROM candidates ORDER BY rowid")
     run = link_queries(linked, make_config(linked.path.parent, shared_data))
