@@ -36,10 +36,9 @@ def name_task(lang: str, query_id: str) -> str:
     return f"{lang}:{query_id}"
 
 
-def split_task(task: str) -> tuple[str, str]:
-    """`deu:q1` -> (`deu`, `q1`); an entity-linking task has lang ''."""
-    lang, sep, query_id = task.partition(":")
-    return (lang, query_id) if sep else ("", task)
+def task_query(task: str, lang: str) -> str:
+    """The query id of a task (query ids may themselves contain colons)."""
+    return task.removeprefix(f"{lang}:") if lang else task
 
 
 def candidate_ids(store: Store, query_id: str) -> list[str]:
@@ -164,7 +163,7 @@ def _write_batch(
             )
             rows = []
             for position, (task, is_gold) in enumerate(hit, start=1):
-                query_id = split_task(task)[1]
+                query_id = task_query(task, lang)
                 shown = candidate_ids(store, query_id) if kind == "el" else []
                 rng.shuffle(shown)
                 rows.append((hit_id, position, task, query_id, int(is_gold),

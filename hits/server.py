@@ -20,7 +20,6 @@ from starlette.routing import Route
 
 from hits import curate
 from hits.cost import CENT, per_assignment
-from hits.make import split_task
 from hits.render import render, render_hit, shown_targets
 from hits.store import MISSING, Submission, batch, batches, field_name, items, record_submission
 from hits.store import open_tables as declare
@@ -76,7 +75,7 @@ def problems(store: Store, hit_id: str, answers: dict[str, str]) -> list[str]:
         if not value:
             found.append(f"item {number}: no answer")
         elif b.kind == "name" and value != MISSING and value not in shown_targets(
-                store, item, split_task(item.task)[0]):
+                store, item, b.lang):
             found.append(f"item {number}: {value!r} does not occur in the translated sentences")
     return found
 

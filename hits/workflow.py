@@ -14,7 +14,7 @@ from typing import Any
 
 from hits.aggregate import get_aggregator, name_outcome
 from hits.backends import CrowdBackend, HitRequest, get_backend
-from hits.make import declare_inputs, el_gold, make_el_batch, make_name_batch, split_task
+from hits.make import declare_inputs, el_gold, make_el_batch, make_name_batch, task_query
 from hits.quality import kept_judgments, score_batch
 from hits.store import (
     NIL,
@@ -248,7 +248,7 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
                 continue
             outcome, name = name_outcome(list(group["label"]))
             counts[outcome] = counts.get(outcome, 0) + 1
-            query_id = split_task(str(task))[1]
+            query_id = task_query(str(task), lang)
             if outcome == "E":
                 store.execute(
                     "INSERT OR REPLACE INTO expert_queue VALUES (?, ?, ?, ?)",

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from hits.backends import HitRequest
-from hits.make import split_task
 from hits.reference import read_reference
 from hits.render import shown_targets
 from hits.store import (
@@ -56,17 +55,16 @@ def draw_workers(config: SimulatedCrowdConfig) -> list[SimWorker]:
     return pool
 
 
-def true_answer(store: Store, item: Item, truth: dict[str, str]) -> str:
+def true_answer(store: Store, item: Item, lang: str, truth: dict[str, str]) -> str:
     """What a perfect worker would answer (see the module docstring for the order)."""
     if item.task in truth:
         return truth[item.task]
     if item.gold and item.gold_answer is not None:
         return item.gold_answer
-    lang, query_id = split_task(item.task)
     if not lang:
         return item.shown[0] if item.shown else NIL
     found = store.scalar(
-        "SELECT projection FROM triage WHERE lang = ? AND query_id = ?", (lang, query_id)
+        "SELECT projection FROM triage WHERE lang = ? AND query_id = ?", (lang, item.query_id)
     )
     return found or MISSING
 
@@ -106,14 +104,15 @@ class SimulatedBackend:
         """The same answers every time for the same HIT, so a rerun collects nothing new."""
         rng = random.Random(f"{self.config.seed}:{hit_id}")
         shown = items(self.store, hit_id)
+        lang = self.store.scalar("SELECT b.lang FROM hit_hits h JOIN hit_batches b "
+                                 "USING (batch_id) WHERE h.hit_id = ?", (hit_id,))
         chosen = rng.sample(self.workers, min(self.assignments, len(self.workers)))
         page = []
         for worker in chosen:
             answers = {}
             for item in shown:
-                lang = split_task(item.task)[0]
                 answers[field_name(item.position)] = answer(
-                    rng, worker, true_answer(self.store, item, self.truth),
+                    rng, worker, true_answer(self.store, item, lang, self.truth),
                     self._options(item, lang),
                 )
             started = time.time()
