@@ -66,6 +66,18 @@ def next_hit(store: Store, worker: str) -> str | None:
     return None if found is None else str(found)
 
 
+def open_to(store: Store, hit_id: str, worker: str) -> bool:
+    """Whether a worker may answer a HIT: a local, published, unexpired one, and a worker not
+    excluded (answering the same HIT twice is allowed: it is recorded once)."""
+    if store.scalar("SELECT 1 FROM worker_actions WHERE worker = ?", (worker,)):
+        return False
+    return bool(store.scalar(
+        "SELECT 1 FROM hit_hits h JOIN hit_batches b USING (batch_id) WHERE h.hit_id = ? "
+        "AND b.backend = 'local' AND b.state = 'published' AND h.expired_at IS NULL",
+        (hit_id,),
+    ))
+
+
 def problems(store: Store, hit_id: str, answers: dict[str, str]) -> list[str]:
     """What is wrong with a submitted form: unanswered items, names not in the sentences."""
     found = []
@@ -135,8 +147,9 @@ def create_app(store_path: str, max_description: int = 2000) -> Starlette:
                 worker = _person(store, token, "worker")
             except LookupError:
                 return _message("Unknown link", "Ask for a new link.", status=404)
-            if store.scalar("SELECT 1 FROM hit_hits WHERE hit_id = ?", (hit_id,)) is None:
-                return _message("Unknown task", back=f"/w/{token}", status=404)
+            if not open_to(store, hit_id, worker):
+                return _message("This task is closed", "It may have enough answers already.",
+                                back=f"/w/{token}", status=409)
             wrong = problems(store, hit_id, answers)
             if wrong:
                 return _message("Please go back and fix", *wrong, back=f"/w/{token}", status=400)

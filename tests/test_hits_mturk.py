@@ -22,7 +22,13 @@ from hits.backends.mturk import (
 )
 from hits.make import make_el_batch
 from hits.store import batch
-from hits.workflow import collect_batch, publish_batch, review_batch, send_batch
+from hits.workflow import (
+    collect_batch,
+    expire_batch,
+    publish_batch,
+    review_batch,
+    send_batch,
+)
 from xel.config import Config
 from xel.errors import XelError
 from xel.store import Store
@@ -301,3 +307,24 @@ def test_a_batch_stays_with_its_environment(tmp_path: Path, client: Any) -> None
     with pytest.raises(XelError, match="published with mturk \\(sandbox\\)"):
         publish_batch(store, live, batch_id, mturk_backend(store, live, client=client,
                                                            live=True))
+
+
+def test_bonus_block_and_expire_calls(tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+    published(store, cfg, batch_id, backend, client)
+    with Stubber(client) as stub:
+        stub.add_response("send_bonus", {}, {
+            "WorkerId": "W1", "AssignmentId": "A1", "BonusAmount": "0.05",
+            "Reason": "careful work", "UniqueRequestToken": "bonus-A1"})
+        stub.add_response("update_expiration_for_hit", {}, {
+            "HITId": "EXT1", "ExpireAt": datetime(2015, 1, 1, tzinfo=UTC)})
+        backend.bonus("W1", "A1", 0.05, "careful work", "bonus-A1")
+        assert expire_batch(store, batch_id, backend) == 1
+        stub.assert_no_pending_responses()
+    assert batch(store, batch_id).state == "collected"
+    assert store.scalar("SELECT COUNT(*) FROM hit_hits WHERE expired_at IS NULL") == 0
+    plain = mturk_backend(store, sim_config(tmp_path), client=client)
+    with Stubber(client) as stub:
+        stub.add_response("create_worker_block", {}, {"WorkerId": "W9", "Reason": "spam"})
+        plain.block("W9", "spam")
+        stub.assert_no_pending_responses()

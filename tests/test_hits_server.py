@@ -156,5 +156,10 @@ def test_submissions_are_stored_once_and_checked(tmp_path: Path) -> None:
                            follow_redirects=False)
         assert done.status_code == 303
     assert store.scalar("SELECT COUNT(*) FROM hit_assignments") == 1
+    with store.transaction():
+        store.execute("UPDATE hit_hits SET expired_at = 1 WHERE hit_id = ?", (hit_id,))
+    closed = client.post(f"/w/{links['worker']}/hits/{hit_id}", data=form)
+    assert closed.status_code == 409
+    assert client.post(f"/w/{links['worker']}/hits/el-001-h999", data=form).status_code == 409
     assert client.get("/w/not-a-token").status_code == 404
     assert client.get(f"/admin/{links['worker']}").status_code == 404
