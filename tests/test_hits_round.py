@@ -15,7 +15,7 @@ from test_hits_fixtures import HOSTILE, IMG, build, config, sim_config
 from hits.aggregate import Majority, Unanimous, name_outcome
 from hits.backends import get_backend
 from hits.cost import cost
-from hits.make import make_el_batch, make_name_batch
+from hits.make import el_gold, make_el_batch, make_name_batch
 from hits.quality import same_answer
 from hits.reference import read_reference
 from hits.render import render_hit
@@ -283,3 +283,15 @@ def test_config_defaults_follow_the_paper(tmp_path: Path) -> None:
     assert (hits.assignments, hits.threshold, hits.policy) == (3, 0.8, "unanimous")
     assert hits.mturk.environment == "sandbox"
     assert (hits.simulated.accuracy_mean, hits.simulated.accuracy_sd) == (0.946, 0.113)
+
+
+def test_without_a_gold_file_exact_popular_unambiguous_matches_are_gold(
+        tmp_path: Path) -> None:
+    store, _, _ = build(tmp_path, n_queries=6)
+    with store.transaction():
+        store.execute("UPDATE kb_entries SET name = 'Anna Meyer1', popularity = 1000 "
+                      "WHERE kb_id = 'KB1-0'")  # q001's best candidate, exactly its name
+        store.execute("UPDATE kb_entries SET name = 'Anna Meyer2', popularity = 0 "
+                      "WHERE kb_id = 'KB2-0'")  # exact but obscure: not gold
+        store.execute("UPDATE kb_entries SET name = 'Anna Meyer3' WHERE kb_id = 'KB3-1'")
+    assert el_gold(store, config(tmp_path)) == {"q001": "KB1-0"}
