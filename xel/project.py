@@ -200,11 +200,11 @@ def orthographic(english: str, latin: str, abjad: bool = False) -> float:
     """Edit similarity tolerant of inflection (`trampa` ~ `tramp`) and, for abjads, vowels."""
     if not english or not latin:
         return 0.0
-    if min(len(english), len(latin)) <= 2:  # `Li` ~ `Lee`, but `Ed` !~ `Ad`
+    if min(len(english), len(latin)) <= 2:  # `Li` ~ `Lee` (same consonants), `Ed` !~ `Ad`
         if english == latin:
             return 1.0
-        close = english[0] == latin[0] and min(len(english), len(latin)) == 2
-        return Indel.normalized_similarity(english, latin) if close else 0.0
+        same = english[0] == latin[0] and _skeleton(english) == _skeleton(latin)
+        return 0.8 if same else 0.0
     best = Indel.normalized_similarity(english, latin)
     if len(english) >= 4 and 0 < len(latin) - len(english) <= 3:
         best = max(best, Indel.normalized_similarity(english, latin[:len(english)]) - 0.05)
@@ -437,11 +437,9 @@ def _outside_parentheses(pair: Pair, span: tuple[int, int], targets: set[int], n
     text = pair.tgt_text
     first, last = span
     inside = text[pair.tgt[first][0]:pair.tgt[last][1]]
-    if not is_latin(inside) or first == 0 or last + 1 >= len(pair.tgt):
+    if not is_latin(inside) or first == 0 or _token(pair, first - 1) not in "(（":
         return span
     open_k = first - 1
-    if _token(pair, open_k) not in "(（" or _token(pair, last + 1) not in ")）":
-        return span
     unspaced = matcher is not None and matcher.max_ngram > 1
     run: list[int] = []
     words = 0

@@ -1,0 +1,188 @@
+"""Evaluation: gold readers (alignments, parallel CoNLL NER), Figure 3 categories, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from xel.errors import XelError
+from xel.evaluate import (
+    GoldMention,
+    Outcome,
+    alignment_gold_mentions,
+    capitalized_spans,
+    category,
+    conll_gold_mentions,
+    person_spans,
+    read_alignment_gold,
+    read_conll,
+    summarize,
+)
+from xel.project import NameMatcher
+
+
+def test_person_spans_in_every_tag_scheme() -> None:
+    assert person_spans(["B-PER", "I-PER", "O", "B-PER", "B-PER"]) == [(0, 1), (3, 3), (4, 4)]
+    assert person_spans(["I-PER", "I-PER", "O", "I-PER", "B-PER"]) == [(0, 1), (3, 3), (4, 4)]
+    assert person_spans(["B-PERSON", "E-PERSON", "S-PER", "O", "B-LOC"]) == [(0, 1), (2, 2)]
+    assert person_spans(["U-PER", "B-PER", "L-PER"]) == [(0, 0), (1, 2)]
+    assert person_spans(["PER", "PER", "O", "I-ORG"]) == [(0, 1)]
+    assert person_spans(["B-ORG", "I-PER"]) == [(1, 1)]
+    assert person_spans([]) == []
+
+
+def test_read_conll_is_tolerant(tmp_path: Path) -> None:
+    iob2 = tmp_path / "en.conll"
+    iob2.write_text("-DOCSTART- -X- O O\n\nDonald\tNNP\tB-PER\nTrump\tNNP\tI-PER\nspoke\tVBD\tO"
+                    "\n\n\n\nMerkel B-PERSON\nlistened O\n", encoding="utf-8")
+    sentences = read_conll(iob2)
+    assert [s.tokens for s in sentences] == [["Donald", "Trump", "spoke"], ["Merkel", "listened"]]
+    assert [s.persons for s in sentences] == [[(0, 1)], [(0, 0)]]
+    bioes = tmp_path / "de.conll"
+    bioes.write_text("Donald S-PER\nTrump S-PER\n\nAngela B-PER\nMerkel E-PER\n",
+                     encoding="utf-8")
+    assert [s.persons for s in read_conll(bioes)] == [[(0, 0), (1, 1)], [(0, 1)]]
+    broken = tmp_path / "broken.conll"
+    broken.write_text("Donald B-PER\nTrump\n", encoding="utf-8")
+    with pytest.raises(XelError, match=r"broken.conll, line 2"):
+        read_conll(broken)
+
+
+def test_alignment_gold_index_base_and_side(tmp_path: Path) -> None:
+    sents = tmp_path / "s.txt"
+    links = tmp_path / "g.txt"
+    sents.write_text("de Cornel Nistorescu ||| by Cornel Nistorescu\n", encoding="utf-8")
+    links.write_text("1-1 2-2 3p3\n", encoding="utf-8")
+    gold = read_alignment_gold(sents, links, english="tgt")
+    assert gold[0].src == ["by", "Cornel", "Nistorescu"]
+    assert gold[0].sure == {(0, 0), (1, 1)} and gold[0].possible == {(0, 0), (1, 1), (2, 2)}
+    links.write_text("0-0 3-3\n", encoding="utf-8")
+    with pytest.raises(XelError, match="is the file 1-based"):
+        read_alignment_gold(sents, links)
+    links.write_text("1-1\n\n", encoding="utf-8")
+    with pytest.raises(XelError, match="has 2 lines but"):
+        read_alignment_gold(sents, links)
+
+
+def test_shared_gold_is_one_based_like_the_wpt_file(shared_data: Path) -> None:
+    folder = shared_data / "align_gold" / "en-fr"
+    gold = read_alignment_gold(folder / "enfr.src-tgt", folder / "enfr.gold")
+    wa: dict[int, set[tuple[int, int, str]]] = {}
+    for line in (folder / "test.wa.nullalign").read_text().splitlines():
+        sid, i, j, kind = line.split()
+        if i != "0" and j != "0":  # 0 is the NULL word
+            wa.setdefault(int(sid), set()).add((int(i) - 1, int(j) - 1, kind))
+    for n, g in enumerate(gold, start=1):
+        ours = {(i, j, "S") for i, j in g.sure} | {(i, j, "P") for i, j in g.possible - g.sure}
+        assert ours == wa.get(n, set())
+    ro = read_alignment_gold(shared_data / "align_gold" / "ro-en" / "roen.src-tgt",
+                             shared_data / "align_gold" / "ro-en" / "roen.gold", english="tgt")
+    assert ro[1].src == ["by", "Cornel", "Nistorescu"] and (1, 1) in ro[1].sure
+
+
+def test_gold_projection_from_links_and_capitalized_runs(tmp_path: Path) -> None:
+    sents = tmp_path / "s.txt"
+    links = tmp_path / "g.txt"
+    sents.write_text("I met Mr. Jean Chretien today ||| j' ai vu M. Jean Chrétien aujourd'hui\n"
+                     "nothing here ||| rien\n", encoding="utf-8")
+    links.write_text("1-1 1-2 2-3 3-4 4-5 5-6 6-7\n1-1\n", encoding="utf-8")
+    gold = read_alignment_gold(sents, links)
+    spans = capitalized_spans([g.src for g in gold])
+    assert spans == [(0, 3, 4)]  # `Mr.` is a title; sentence-initial and `I` are not names
+    mentions, unlinked = alignment_gold_mentions(gold, spans + [(1, 1, 1)])
+    assert mentions == [GoldMention(0, 3, 4, (4, 5))] and unlinked == 1
+
+
+def test_figure_3_categories() -> None:
+    assert category({4, 5}, (4, 5)) == "fully correct"
+    assert category({3, 4, 5}, (4, 5)) == "extra words"
+    assert category({5, 6}, (4, 5)) == "partially correct"
+    assert category({7}, (4, 5)) == "wrong"
+    assert category(set(), (4, 5)) == "wrong"
+    m = GoldMention(0, 0, 0, (0, 0))
+    outs = [Outcome(m, "A", "A", {0}, "fully correct"), Outcome(m, "A", "", set(), "wrong")]
+    assert summarize(outs) == {"mentions": 2, "fully correct": 1, "extra words": 0,
+                               "partially correct": 0, "wrong": 1, "failures": 1,
+                               "fully correct %": 50.0}
+
+
+def test_conll_persons_pair_by_spelling(tmp_path: Path) -> None:
+    en = tmp_path / "en"
+    de = tmp_path / "de"
+    en.write_text("Merkel B-PER\nmet O\nTrump B-PER\n\nnobody O\n\nKim B-PER\n",
+                  encoding="utf-8")
+    de.write_text("Trump B-PER\ntraf O\nMerkel B-PER\n\nniemand O\n\nder O\n", encoding="utf-8")
+    matcher = NameMatcher("deu", None, 0.75)
+    mentions, unmatched = conll_gold_mentions(read_conll(en), read_conll(de), matcher)
+    assert mentions == [GoldMention(0, 0, 0, (2, 2)), GoldMention(0, 2, 2, (0, 0))]
+    assert unmatched == 1
+
+
+PEOPLE = [("Angela Merkel", "Angela Merkel"), ("Donald Trump", "Donald Trump"),
+          ("Kenny Miler", "Kenny Miler"), ("Emmanuel Macron", "Emmanuel Macron")]
+FRAMES = [("{} said that the talks were good", "{} sagte , die Gespräche seien gut"),
+          ("yesterday {} visited the city", "gestern besuchte {} die Stadt"),
+          ("the president met {} in the morning", "der Präsident traf {} am Morgen")]
+
+
+def conll_files(tmp_path: Path) -> tuple[Path, Path]:
+    en_lines: list[str] = []
+    de_lines: list[str] = []
+    for en_frame, de_frame in FRAMES * 3:
+        for en_name, de_name in PEOPLE:
+            for frame, name, out in ((en_frame, en_name, en_lines),
+                                     (de_frame, de_name, de_lines)):
+                for word in frame.split():
+                    if word == "{}":
+                        parts = name.split()
+                        out.extend(f"{p}\t{'B' if k == 0 else 'I'}-PER"
+                                   for k, p in enumerate(parts))
+                    else:
+                        out.append(f"{word}\tO")
+                out.append("")
+    en, de = tmp_path / "en.conll", tmp_path / "de.conll"
+    en.write_text("\n".join(en_lines), encoding="utf-8")
+    de.write_text("\n".join(de_lines), encoding="utf-8")
+    return en, de
+
+
+def test_eval_cli_on_parallel_conll_gold(tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    en, de = conll_files(tmp_path)
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    out = tmp_path / "figures.json"
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--conll-en", str(en),
+                                      "--conll-tgt", str(de), "--lang", "de", "--json",
+                                      str(out)])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(out.read_text())
+    assert [r["projection"] for r in rows] == ["paper", "xel"]
+    xel = rows[1]
+    assert xel["mentions"] == 36 and xel["AER"] is None and xel["left out"] == 0
+    assert xel["fully correct"] == 36
+    result = CliRunner().invoke(app, ["eval", "triage", str(config), "--conll-en", str(en),
+                                      "--conll-tgt", str(de), "--lang", "deu", "--json",
+                                      str(out)])
+    assert result.exit_code == 0, result.output
+    triage = json.loads(out.read_text())[0]["triage"]
+    assert triage["accepted"] == 36 and triage["precision %"] == 100.0
+
+
+def test_eval_cli_reports_bad_options(tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--conll-en", "x"])
+    assert isinstance(result.exception, XelError)
+    assert "--conll-en, --conll-tgt and --lang together" in str(result.exception)

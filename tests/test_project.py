@@ -1,0 +1,246 @@
+"""Projection: the paper's aligned span, the name-aware refinements, ranking, and the stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from xel.config import Config, ProjectConfig, load_config
+from xel.corpus import import_corpus
+from xel.errors import XelError
+from xel.ner import DDL as NER_DDL
+from xel.project import (
+    NameMatcher,
+    Pair,
+    make_matcher,
+    orthographic,
+    project_languages,
+    project_mention,
+    rank_projections,
+)
+from xel.store import Store
+from xel.tokenizers import word_spans
+
+PAPER = ProjectConfig(name_aware=False, translit=None)
+AWARE = ProjectConfig(translit=None)
+
+
+def pair(src: str, tgt: str, links: set[tuple[int, int]],
+         tgt_tokens: list[str] | None = None) -> Pair:
+    """A pair tokenized by Unicode words (or the given target tokens, located in order)."""
+    if tgt_tokens is None:
+        spans = word_spans(tgt)
+    else:
+        spans, pos = [], 0
+        for tok in tgt_tokens:
+            pos = tgt.index(tok, pos)
+            spans.append((pos, pos + len(tok)))
+            pos += len(tok)
+    return Pair(src, word_spans(src), tgt, spans, links)
+
+
+def project(p: Pair, name: str, lang: str, config: ProjectConfig = AWARE,
+            matcher: NameMatcher | None = None, stops: frozenset[str] = frozenset()) -> str:
+    start = p.src_text.index(name)
+    matcher = matcher or NameMatcher(lang, None, config.min_similarity)
+    out = project_mention(p, start, start + len(name), name, matcher, stops, config)
+    return "" if out.start is None else p.tgt_text[out.start:out.end]
+
+
+def test_paper_span_is_the_shortest_cover_of_aligned_tokens() -> None:
+    p = pair("Kenny Miler joined last month", "Kenny Miler kam im letzten Monat",
+             {(0, 0), (1, 1), (1, 4)})
+    assert project(p, "Kenny Miler", "deu", PAPER) == "Kenny Miler kam im letzten"
+
+
+def test_name_aware_span_does_not_swallow_neighbouring_words() -> None:
+    p = pair("Kenny Miler joined last month", "Kenny Miler kam im letzten Monat",
+             {(0, 0), (1, 1), (1, 4), (2, 2), (3, 4), (4, 5)})
+    assert project(p, "Kenny Miler", "deu") == "Kenny Miler"
+
+
+def test_name_aware_span_does_not_drop_a_part_of_the_name() -> None:
+    p = pair("Kenny Miler joined", "Gestern kam Kenny Miler an", {(1, 3)})
+    assert project(p, "Kenny Miler", "deu", PAPER) == "Miler"
+    assert project(p, "Kenny Miler", "deu") == "Kenny Miler"
+
+
+def test_a_bad_alignment_is_overridden_by_the_spelling() -> None:
+    p = pair("Donald Trump met him", "встреча Дональда Трампа с ним", {(0, 0), (1, 0)})
+    assert project(p, "Donald Trump", "rus", PAPER) == "встреча"
+    # Inflected forms are kept as they occur in the text.
+    assert project(p, "Donald Trump", "rus") == "Дональда Трампа"
+
+
+def test_function_words_and_punctuation_are_trimmed_from_the_edges() -> None:
+    p = pair("said Emmanuel Macron today", "a dit le Emmanuel Macron , aujourd'hui",
+             {(1, 2), (1, 3), (2, 4), (2, 5)})
+    stops = frozenset({"le", "a"})
+    assert project(p, "Emmanuel Macron", "fra", PAPER) == "le Emmanuel Macron ,"
+    assert project(p, "Emmanuel Macron", "fra", stops=stops) == "Emmanuel Macron"
+    assert project(p, "Emmanuel Macron", "fra", ProjectConfig(translit=None, trim=False,
+                                                              name_match=False),
+                   stops=stops) == "le Emmanuel Macron ,"
+
+
+def test_a_function_word_that_spells_the_name_stays() -> None:
+    # Russian `ли` is a particle and the name Lee.
+    p = pair("Lee said", "Ли сказал", {(0, 0)})
+    assert project(p, "Lee", "rus", stops=frozenset({"ли"})) == "Ли"
+
+
+def test_target_name_beside_an_english_copy_in_parentheses() -> None:
+    text = "北韓領導人金正恩 (Kim Jong Un) 表示"
+    tokens = ["北韓", "領導人", "金正恩", "(", "Kim", "Jong", "Un", ")", "表示"]
+    p = pair("Kim Jong Un said", text, {(0, 4), (1, 5), (2, 6), (3, 8)}, tokens)
+    assert project(p, "Kim Jong Un", "zho-TW", PAPER) == "Kim Jong Un"
+    assert project(p, "Kim Jong Un", "zho-TW") == "金正恩"
+    off = ProjectConfig(translit=None, parentheses=False)
+    assert project(p, "Kim Jong Un", "zho-TW", off) == "Kim Jong Un"
+
+
+def test_spaced_script_parentheses_take_as_many_words_as_the_name() -> None:
+    p = pair("Kim Jong Un said", "قال الزعيم كيم جونغ أون (Kim Jong Un) أمس",
+             {(0, 6), (1, 7), (2, 8)})
+    assert project(p, "Kim Jong Un", "arb") == "كيم جونغ أون"
+
+
+def test_empty_target_and_no_links_are_failures() -> None:
+    assert project(pair("Kim said", "", set()), "Kim", "deu") == ""
+    assert project(pair("Kim said", "Er sagte", set()), "Kim", "deu") == ""
+
+
+def test_unmatched_bracket_is_cut_off() -> None:
+    p = pair("Chris Harris said", "哈里斯 (Chris", {(0, 2), (1, 0)}, ["哈里斯", "(", "Chris"])
+    assert project(p, "Chris Harris", "zho-TW") == "哈里斯"
+
+
+def test_orthographic_similarity() -> None:
+    assert orthographic("trump", "trampa") >= 0.75  # inflected Cyrillic, transliterated
+    assert orthographic("donald", "dwnald", abjad=True) >= 0.75  # Arabic writes few vowels
+    assert orthographic("lee", "li") >= 0.75
+    assert orthographic("ed", "ad") == 0.0
+    assert orthographic("smith", "monat") < 0.5
+
+
+def test_name_dictionary_spells_names_in_other_scripts(shared_data: Path) -> None:
+    config = ProjectConfig(translit=str(shared_data / "translit"))
+    matcher = make_matcher("zho-TW", config, shared_data / "translit")
+    assert matcher.score("kim", "金") == 1.0
+    assert matcher.name_like("卡瓦諾") and not matcher.name_like("總統")
+    text = "美國總統川普與特蕾莎·梅會面"
+    tokens = ["美國", "總統", "川普", "與", "特", "蕾", "莎", "·", "梅", "會面"]
+    p = pair("Trump met Theresa May", text, {(0, 0), (0, 1), (0, 2), (3, 8)}, tokens)
+    assert project(p, "Trump", "zho-TW", config, matcher) == "川普"
+    assert project(p, "Theresa May", "zho-TW", config, matcher) == "特蕾莎·梅"
+
+
+def test_ranking_frequency_then_token_count_then_length_then_text() -> None:
+    items = [("donald trump", "Trump", 2, True)] * 3 + [
+        ("donald trump", "Donald Trump", 2, True)] * 3 + [
+        ("donald trump", "", 2, False)] * 5 + [
+        ("kim", "Kim", 1, True), ("kim", "Kims", 1, True)]
+    ranks = rank_projections(items, "deu", group=False, prefer_matched=True)
+    assert [r[2] for r in ranks if r[0] == "donald trump"] == ["Donald Trump", "Trump"]
+    assert [r[2] for r in ranks if r[0] == "kim"] == ["Kims", "Kim"]  # longer span wins
+
+
+def test_ranking_groups_inflections_and_puts_english_copies_last() -> None:
+    items = [("trump", "Трамп", 1, True)] * 3 + [("trump", "Трампа", 1, True)] * 2 + [
+        ("trump", "вице", 1, False)] * 4
+    ranks = rank_projections(items, "rus", group=True, prefer_matched=True)
+    assert [r[2] for r in ranks] == ["Трамп", "Трампа", "вице"]
+    assert ranks[0][4] == 5  # group frequency
+    ungrouped = rank_projections(items, "rus", group=False, prefer_matched=True)
+    assert ungrouped[0][2] == "вице"
+    copies = [("trump", "Trump", 1, True)] * 5 + [("trump", "川普", 1, False)]
+    assert rank_projections(copies, "zho-TW", True, True)[0][2] == "川普"
+
+
+# --- the stage on a small corpus -------------------------------------------------------------
+
+ENGLISH = [
+    "Donald Trump met Angela Merkel in Berlin.",
+    "Angela Merkel said the talks were good.",
+    "Trump left on <b>Tuesday</b> <script>alert(1)</script>.",
+    "Kenny Miler joined the club last month.",
+    "The weather was bad.",
+]
+GERMAN = [
+    "Donald Trump traf Angela Merkel in Berlin.",
+    "Angela Merkel sagte, die Gespräche seien gut gewesen.",
+    "Trump reiste am <b>Dienstag</b> <script>alert(1)</script> ab.",
+    "",
+    "Das Wetter war schlecht.",
+]
+MENTIONS = [  # (seg, name)
+    (0, "Donald Trump"), (0, "Angela Merkel"), (1, "Angela Merkel"), (2, "Trump"),
+    (3, "Kenny Miler"),
+]
+
+
+def small_store(tmp_path: Path, repeat: int = 6) -> tuple[Store, Config]:
+    """A two-document English-German corpus, imported, with person mentions inserted."""
+    en, de = ENGLISH * repeat, GERMAN * repeat
+    (tmp_path / "en.txt").write_text("\n".join(en) + "\n", encoding="utf-8")
+    (tmp_path / "de.txt").write_text("\n".join(de) + "\n", encoding="utf-8")
+    docs = ["d1" if k < len(en) // 2 else "d2" for k in range(len(en))]
+    (tmp_path / "docs.txt").write_text("\n".join(docs) + "\n", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({
+        "name": "t", "store": str(tmp_path / "x.sqlite"),
+        "corpus": {"path": str(tmp_path), "format": "moses", "files": {"eng": "en.txt",
+                   "deu": "de.txt"}, "doc_ids": "docs.txt"},
+        "kb": {"path": "kb.jsonl"}, "project": {"translit": None},
+        "triage": {"translit": None}}), encoding="utf-8")
+    config = load_config(tmp_path / "c.yaml")
+    store = Store(config.resolve(config.store))
+    import_corpus(store, config)
+    store.declare(NER_DDL)
+    rows = []
+    for seg in range(len(en)):
+        for s, name in MENTIONS:
+            if seg % len(ENGLISH) == s:
+                start = en[seg].index(name)
+                key = name.lower()
+                rows.append((docs[seg], seg, start, start + len(name), name, name, key, None,
+                             len(name.split())))
+    store.executemany("INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key,"
+                      " honorific, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    store.record_stage("ner", "test", "ner|test", {})
+    return store, config
+
+
+def test_project_stage_writes_every_table_and_resumes(tmp_path: Path) -> None:
+    store, config = small_store(tmp_path)
+    runs = project_languages(store, config)
+    assert list(runs) == ["deu"] and not runs["deu"].skipped
+    summary = runs["deu"].summary
+    assert summary["mentions"] == 30
+    assert summary["failures"] == 6  # Kenny Miler's sentence has no translation
+    rows = store.query("SELECT p.text, m.name FROM projections p JOIN mentions m"
+                       " USING (mention_id) WHERE p.failed = 0")
+    assert all(r["text"] == r["name"] for r in rows)
+    chosen = {r["name_key"]: r["text"] for r in store.query("SELECT * FROM chosen_projections")}
+    assert chosen == {"donald trump": "Donald Trump", "angela merkel": "Angela Merkel",
+                      "trump": "Trump"}
+    counts = store.query("SELECT * FROM projection_counts")[0]
+    assert (counts["mentions"], counts["failures"]) == (30, 6)
+    assert store.query("SELECT COUNT(*) FROM alignments")[0][0] == 30
+    # Unchanged: skipped language by language; a changed refinement reruns projection only.
+    assert project_languages(store, config, ["de"])["deu"].skipped
+    changed = config.model_copy(update={"project": config.project.model_copy(
+        update={"trim": False})})
+    before = store.stage_digest("align:deu")
+    assert not project_languages(store, changed)["deu"].skipped
+    assert store.stage_digest("align:deu") == before
+
+
+def test_project_stage_needs_its_inputs(tmp_path: Path) -> None:
+    store, config = small_store(tmp_path, repeat=1)
+    with pytest.raises(XelError, match="unknown language code 'fra'"):
+        project_languages(store, config, ["fra"])
+    store.forget_stage("ner")
+    with pytest.raises(XelError, match="xel queries"):
+        project_languages(store, config)

@@ -1,0 +1,178 @@
+"""Round-trip triage: locating the chosen projection, translating back, A1/D1/curate."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_project import small_store
+
+from xel.config import TriageConfig
+from xel.errors import XelError
+from xel.project import project_languages
+from xel.queries import DDL as QUERIES_DDL
+from xel.registry import translators
+from xel.store import Store
+from xel.translate import (
+    Translation,
+    dictionary_back,
+    googletrans,
+    load_dictionary,
+    offline,
+    round_trip_key,
+    translate,
+)
+from xel.triage import locate, triage_languages
+
+
+def test_locate_prefers_rank_then_the_query_sentence_and_whole_words() -> None:
+    doc = [(10, "Trumpet und Trump."), (11, "Donald  Trump kam."), (12, "Trump ging.")]
+    assert locate(["Donald Trump", "Trump"], doc, 12, unspaced=False) == (
+        "Donald  Trump", 11, 0, 13)
+    assert locate(["Trump"], doc, 12, unspaced=False) == ("Trump", 12, 0, 5)
+    assert locate(["Trump"], doc, 10, unspaced=False) == ("Trump", 10, 12, 17)
+    assert locate(["Merkel"], doc, 10, unspaced=False) is None
+    assert locate(["川普"], [(1, "美國總統川普說")], 1, unspaced=True) == ("川普", 1, 4, 6)
+
+
+def test_round_trip_key_folds_case_and_spaces() -> None:
+    assert round_trip_key("  donald\u00a0 TRUMP ") == round_trip_key("Donald Trump")
+    assert round_trip_key("Donald Trumps") != round_trip_key("Donald Trump")
+
+
+def test_offline_translator_without_dictionaries() -> None:
+    config = TriageConfig(translit=None)
+    out = offline(["Donald Trump", "Дональд Трамп", "金正恩"], "rus", config)
+    assert out["Donald Trump"] == Translation("Donald Trump", "identity")
+    assert out["Дональд Трамп"] == Translation("Donal'd Tramp", "icu")
+    assert out["金正恩"].method == "icu"
+
+
+def test_dictionary_back_translation(shared_data: Path) -> None:
+    russian = load_dictionary(shared_data / "translit" / "wd_russian_80")
+    assert dictionary_back("Борис Джонсон", russian) == "Boris Johnson"
+    assert dictionary_back("Бориса Джонсона", russian) == "Boris Johnson"  # inflected
+    assert dictionary_back("Xyzzy", russian) is None
+    config = TriageConfig(translit=str(shared_data / "translit"))
+    assert offline(["Борис Джонсон"], "rus", config)["Борис Джонсон"] == Translation(
+        "Boris Johnson", "name-dictionary")
+
+
+def test_bad_dictionary_line_names_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "wd_x"
+    bad.write_text("trump\tт р а м п\t19\nbroken line\n", encoding="utf-8")
+    with pytest.raises(XelError, match=r"wd_x, line 2"):
+        load_dictionary(bad)
+
+
+def test_cache_translates_each_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[list[str]] = []
+
+    def counting(names: list[str], lang: str, config: TriageConfig) -> dict[str, Translation]:
+        calls.append(names)
+        return {n: Translation(n.upper(), "test") for n in names}
+
+    monkeypatch.setitem(translators._items, "counting", counting)
+    translators._load()
+    config = TriageConfig(translator="counting", translit=None)
+    with Store(":memory:") as store:
+        first, _ = translate(store, ["b", "a", "b"], "deu", config)
+        second, backend = translate(store, ["a", "c"], "deu", config)
+    assert calls == [["a", "b"], ["c"]]
+    assert second["a"] == Translation("A", "test") and backend == "counting"
+
+
+class FakeGoogle:
+    """Stands in for googletrans.Translator (async translate returning `.text`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+
+    async def translate(self, text: str, src: str, dest: str) -> Any:
+        assert dest == "en" and src == "ru"
+        return type("Result", (), {"text": {"Трамп": "Trump"}[text]})()
+
+
+def test_googletrans_answers_through_the_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("googletrans.Translator", FakeGoogle)
+    out = googletrans(["Трамп"], "rus", TriageConfig())
+    assert out == {"Трамп": Translation("Trump", "googletrans")}
+
+
+@pytest.fixture
+def silent_server() -> Any:
+    """A local server that accepts connections and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    for s in held:
+        s.close()
+    server.close()
+
+
+def test_googletrans_offline_fails_fast_and_falls_back_or_stops(silent_server: str) -> None:
+    config = TriageConfig(translator="googletrans", timeout=0.5, service_urls=[silent_server],
+                          translit=None)
+    with Store(":memory:") as store:
+        started = time.monotonic()
+        answers, backend = translate(store, ["Трамп"], "rus", config)
+        assert time.monotonic() - started < 30  # a short timeout, not a hang
+        assert backend == "offline" and answers["Трамп"].method == "icu"
+        assert store.scalar("SELECT COUNT(*) FROM translations WHERE backend = 'googletrans'") == 0
+        stop = config.model_copy(update={"on_error": "stop"})
+        with pytest.raises(XelError, match="googletrans could not reach .* needs the network"):
+            translate(store, ["Путин"], "rus", stop)
+
+
+def test_triage_stage_outcomes(tmp_path: Path) -> None:
+    store, config = small_store(tmp_path)
+    project_languages(store, config)
+    store.declare(QUERIES_DDL)
+    queries = [("q1", "Donald Trump", "donald trump", "d1", 0, 0),
+               ("q2", "Angela Merkel", "angela merkel", "d2", 16, 15),
+               ("q3", "Kenny Miler", "kenny miler", "d1", 3, 3),
+               ("q4", "Trump", "trump", "d2", 17, 17)]
+    for k, (qid, name, key, doc, mention, seg) in enumerate(queries):
+        store.execute("INSERT INTO queries VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?)",
+                      (qid, name, key, doc, mention, seg, k))
+    store.record_stage("queries", "test", "queries|test", {})
+    runs = triage_languages(store, config)
+    assert runs["deu"].summary == {"queries": 4, "backend": "offline", "A1": 3, "D1": 1,
+                                   "curate": 0}
+    rows = {r["query_id"]: r for r in store.query("SELECT * FROM triage")}
+    assert rows["q3"]["outcome"] == "D1" and rows["q3"]["reason"] == "no-aligned-sentence"
+    assert rows["q3"]["projection"] == ""
+    q1 = rows["q1"]
+    sentence = store.scalar("SELECT text FROM sentences WHERE lang = 'deu' AND seg = ?",
+                            (q1["seg"],))
+    assert sentence[q1["start"]:q1["end"]] == "Donald Trump" == q1["back_translation"]
+    assert q1["outcome"] == "A1" and q1["backend"] == "offline"
+    counts = store.query("SELECT * FROM projection_counts WHERE lang = 'deu'")[0]
+    assert (counts["queries"], counts["a1"], counts["d1"], counts["curate"]) == (4, 3, 1, 0)
+    assert triage_languages(store, config, ["deu"])["deu"].skipped
+
+
+def test_triage_needs_projection_and_queries(tmp_path: Path) -> None:
+    store, config = small_store(tmp_path, repeat=1)
+    with pytest.raises(XelError, match="xel project --lang deu"):
+        triage_languages(store, config)
