@@ -92,9 +92,11 @@ def collection_records(store: Store, config: Config) -> tuple[list[Record], Coun
     """Every query of the finished collection, English and each target language, and a count
     of why queries were left out."""
     policy = config.hits.policy
+    # A query's link is the crowd's under the configured policy, or else its known answer
+    # (gold items' answers were given, not asked).
     links = {r["query_id"]: r for r in store.query(
-        "SELECT query_id, label, kb_id, support, simulated FROM links WHERE policy = ?",
-        (policy,))}
+        "SELECT query_id, label, kb_id, support, simulated FROM links WHERE policy IN (?, 'gold')"
+        " ORDER BY policy = ?", (policy, policy))}
     parts = {r[0]: r[1] for r in store.query("SELECT query_id, partition FROM partitions")}
     kb_names = {r[0]: r[1] for r in store.query("SELECT kb_id, name FROM kb_entries")}
     source = source_language(store)
@@ -242,8 +244,8 @@ def export_signature(store: Store, config: Config) -> Signature:
     parts = {
         "after:partition": upstream(store, "partition", "xel build"),
         "crowd": digest_of([tuple(r) for r in store.query(
-            "SELECT query_id, label FROM links WHERE policy = ? ORDER BY query_id",
-            (config.hits.policy,))]
+            "SELECT query_id, policy, label FROM links WHERE policy IN (?, 'gold')"
+            " ORDER BY query_id, policy", (config.hits.policy,))]
             + [tuple(r) for r in store.query(
                 "SELECT lang, query_id, outcome, name FROM name_outcomes ORDER BY 1, 2")]),
         "config": digest_of({"policy": config.hits.policy, "output": config.output}),
