@@ -80,10 +80,11 @@ def name_gold(store: Store, lang: str) -> dict[str, str]:
     return {name_task(lang, r[0]): r[1] for r in rows}
 
 
-def pending_tasks(store: Store, candidates: Sequence[str], requeue: bool, needed: int) -> list[str]:
-    """Tasks never asked, then (when requeueing) tasks whose kept judgments fell short.
+def pending_tasks(store: Store, candidates: Sequence[str], needed: int, max_asks: int) -> list[str]:
+    """Tasks never asked, then tasks whose kept judgments fell short (requeued).
 
-    A task is requeued at most once, and only after every batch that asked it was reviewed.
+    A task is asked in at most `max_asks` batches (1: never requeued), and requeued only after
+    every batch that asked it was reviewed.
     """
     asked = {
         r[0]: (r[1], r[2])
@@ -94,7 +95,7 @@ def pending_tasks(store: Store, candidates: Sequence[str], requeue: bool, needed
         )
     }
     fresh = [t for t in candidates if t not in asked]
-    if not requeue:
+    if max_asks <= 1:
         return fresh
     kept = {
         r[0]: r[1]
@@ -106,9 +107,13 @@ def pending_tasks(store: Store, candidates: Sequence[str], requeue: bool, needed
     }
     short = [
         t for t in candidates
-        if t in asked and asked[t][0] == 1 and asked[t][1] and kept.get(t, 0) < needed
+        if t in asked and asked[t][0] < max_asks and asked[t][1] and kept.get(t, 0) < needed
     ]
     return fresh + short
+
+
+def _max_asks(config: Config) -> int:
+    return config.hits.max_asks if config.hits.dropped == "requeue" else 1
 
 
 def _next_batch_id(store: Store, prefix: str) -> str:
@@ -178,7 +183,7 @@ def make_el_batch(store: Store, config: Config) -> str | None:
     gold = el_gold(store, config)
     queries = [r[0] for r in store.query("SELECT query_id FROM queries ORDER BY ordinal")]
     tasks = pending_tasks(store, [q for q in queries if q not in gold],
-                          config.hits.dropped == "requeue", config.hits.assignments)
+                          config.hits.assignments, _max_asks(config))
     if not tasks:
         return None
     rng = random.Random(f"{config.hits.seed}:el:{len(tasks)}")
@@ -196,7 +201,7 @@ def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
         (lang,),
     )
     tasks = pending_tasks(store, [name_task(lang, r[0]) for r in rows],
-                          config.hits.dropped == "requeue", config.hits.assignments)
+                          config.hits.assignments, _max_asks(config))
     if not tasks:
         return None
     rng = random.Random(f"{config.hits.seed}:name:{lang}:{len(tasks)}")

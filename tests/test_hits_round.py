@@ -124,7 +124,14 @@ def test_simulated_el_round_keeps_labels_that_are_right(tmp_path: Path) -> None:
     store, truth, _ = build(tmp_path, n_queries=200, n_gold=20)
     cfg = sim_config(tmp_path)
     result = run_round(store, cfg, "el")
-    assert result.simulated and not result.pending and len(result.batches) == 2  # + requeue
+    assert result.simulated and not result.pending
+    assert result.batches == ["el-001", "el-002", "el-003"]  # then two requeues (max_asks 3)
+    first, *requeued = [
+        {r[0] for r in store.query("SELECT task FROM hit_items JOIN hit_hits USING (hit_id) "
+                                   "WHERE batch_id = ? AND gold = 0", (b,))}
+        for b in result.batches
+    ]
+    assert len(first) == 180 and all(r and r < first for r in requeued)
     kept = {}
     for policy in POLICIES:
         aggregate_el(store, cfg, policy)
@@ -158,10 +165,14 @@ def test_dropped_workers_do_not_count_and_rerun_repeats_nothing(tmp_path: Path) 
                                                                           "judgments")]
 
 
-def test_discard_mode_never_requeues(tmp_path: Path) -> None:
+def test_discard_mode_and_one_ask_never_requeue(tmp_path: Path) -> None:
     store, _, _ = build(tmp_path, n_queries=60, n_gold=10)
     cfg = sim_config(tmp_path, dropped="discard",
                      simulated={"truth": str(tmp_path / "truth.tsv"), "spammers": 0.3})
+    assert run_round(store, cfg, "el").batches == ["el-001"]
+    store, _, _ = build(tmp_path / "once", n_queries=60, n_gold=10)
+    cfg = sim_config(tmp_path / "once", max_asks=1,
+                     simulated={"truth": str(tmp_path / "once" / "truth.tsv"), "spammers": 0.3})
     assert run_round(store, cfg, "el").batches == ["el-001"]
 
 

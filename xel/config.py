@@ -115,6 +115,7 @@ class HitsConfig(Section):
         None, ge=0, le=1, description="reject assignments of workers under this gold accuracy"
     )
     dropped: Literal["requeue", "discard"] = "requeue"
+    max_asks: int = Field(3, ge=1, description="batches a requeued task may appear in")
     policy: str = Field("unanimous", description="unanimous, majority, dawid-skene, ...")
     min_posterior: float = Field(0.99, ge=0, le=1, description="model-based policies keep above")
     gold: str | None = Field(None, description="known answers used as gold (reference file)")
