@@ -38,15 +38,21 @@ def _titles(config: Config) -> dict[str, str]:
     return {"el": config.hits.mturk.title_el, "name": config.hits.mturk.title_name}
 
 
+def same_backend(b: Batch, backend: CrowdBackend) -> None:
+    """A batch is only ever handled by the backend and environment it was published with, so
+    sandbox and live (or MTurk and the local server) are never confused."""
+    if b.backend is not None and (b.backend, b.environment) != (backend.name, backend.environment):
+        raise XelError(
+            f"batch {b.batch_id} was published with {b.backend} ({b.environment}), not "
+            f"{backend.name} ({backend.environment}): use the same backend and environment "
+            "(hits.mturk.environment), or make a new batch"
+        )
+
+
 def publish_batch(store: Store, config: Config, batch_id: str, backend: CrowdBackend) -> int:
     """Publish every HIT of a batch not yet published; returns how many were published now."""
     b = batch(store, batch_id)
-    if b.backend is not None and (b.backend, b.environment) != (backend.name, backend.environment):
-        raise XelError(
-            f"batch {batch_id} was published with {b.backend} ({b.environment}), not "
-            f"{backend.name} ({backend.environment}): publish it with the same backend, or "
-            "make a new batch"
-        )
+    same_backend(b, backend)
     with store.transaction():
         set_state(store, batch_id, b.state, backend=backend.name, environment=backend.environment)
     hits = store.query(
@@ -84,8 +90,7 @@ def collect_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
     b = batch(store, batch_id)
     if b.state == "made":
         raise XelError(f"batch {batch_id} is not published yet: run `hits publish` first")
-    if b.backend != backend.name:
-        raise XelError(f"batch {batch_id} was published with {b.backend}: collect with it")
+    same_backend(b, backend)
     new = 0
     for row in _incomplete_hits(store, batch_id, b.assignments):
         for page in backend.submissions(row["hit_id"], row["external_id"]):
@@ -100,6 +105,7 @@ def collect_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
 def expire_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
     """End the batch's unfinished HITs (recorded first), so it can be reviewed as it is."""
     b = batch(store, batch_id)
+    same_backend(b, backend)
     rows = _incomplete_hits(store, batch_id, b.assignments)
     for row in rows:
         with store.transaction():
@@ -162,6 +168,7 @@ def send_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
     b = batch(store, batch_id)
     if b.state in ("made", "published", "collected"):
         raise XelError(f"batch {batch_id} is {b.state}: run `hits review` first")
+    same_backend(b, backend)
     sent = 0
     for p in store.query(
         "SELECT assignment_id, decision, reason FROM payments WHERE batch_id = ? AND sent_at "

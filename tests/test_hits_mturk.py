@@ -304,9 +304,11 @@ def test_a_batch_stays_with_its_environment(tmp_path: Path, client: Any) -> None
     store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
     published(store, cfg, batch_id, backend, client)
     live = sim_config(tmp_path, mturk={"environment": "live"})
-    with pytest.raises(XelError, match="published with mturk \\(sandbox\\)"):
-        publish_batch(store, live, batch_id, mturk_backend(store, live, client=client,
-                                                           live=True))
+    live_backend = mturk_backend(store, live, client=client, live=True)
+    for step in (lambda: publish_batch(store, live, batch_id, live_backend),
+                 lambda: collect_batch(store, batch_id, live_backend)):
+        with pytest.raises(XelError, match="published with mturk \\(sandbox\\)"):
+            step()
 
 
 def test_bonus_block_and_expire_calls(tmp_path: Path, client: Any) -> None:
