@@ -116,9 +116,10 @@ def _max_asks(config: Config) -> int:
     return config.hits.max_asks if config.hits.dropped == "requeue" else 1
 
 
-def _next_batch_id(store: Store, prefix: str) -> str:
-    n = store.scalar("SELECT COUNT(*) FROM hit_batches WHERE batch_id LIKE ?", (prefix + "-%",))
-    return f"{prefix}-{n + 1:03d}"
+def _next_batch_id(store: Store, kind: str, lang: str) -> str:
+    """`el-001`, `name-deu-002`: numbered per kind and language."""
+    n = store.scalar("SELECT COUNT(*) FROM hit_batches WHERE kind = ? AND lang = ?", (kind, lang))
+    return f"{kind}-{lang + '-' if lang else ''}{n + 1:03d}"
 
 
 def _plan(
@@ -148,12 +149,12 @@ def _plan(
 
 
 def _write_batch(
-    store: Store, config: Config, prefix: str, kind: str, lang: str,
+    store: Store, config: Config, kind: str, lang: str,
     plan: list[list[tuple[str, bool]]], gold: dict[str, str], rng: random.Random,
 ) -> str:
     now = time.time()
     with store.transaction():
-        batch_id = _next_batch_id(store, prefix)
+        batch_id = _next_batch_id(store, kind, lang)
         store.execute(
             "INSERT INTO hit_batches VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)",
             (batch_id, kind, lang, STATES[0], config.hits.reward, config.hits.assignments,
@@ -189,7 +190,7 @@ def make_el_batch(store: Store, config: Config) -> str | None:
     rng = random.Random(f"{config.hits.seed}:el:{len(tasks)}")
     plan = _plan(tasks, gold, config.hits.el_items, config.hits.el_gold,
                  config.hits.batch_size, rng)
-    return _write_batch(store, config, "el", "el", "", plan, gold, rng)
+    return _write_batch(store, config, "el", "", plan, gold, rng)
 
 
 def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
@@ -207,4 +208,4 @@ def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
     rng = random.Random(f"{config.hits.seed}:name:{lang}:{len(tasks)}")
     plan = _plan(tasks, gold, config.hits.name_items, config.hits.name_gold,
                  config.hits.batch_size, rng)
-    return _write_batch(store, config, f"name-{lang}", "name", lang, plan, gold, rng)
+    return _write_batch(store, config, "name", lang, plan, gold, rng)
