@@ -293,6 +293,12 @@ def test_fragments(name: str, expected: list[tuple[str, str]]) -> None:
     assert fragments(name) == expected
 
 
+def test_index_holds_every_person(persons_kb: KnowledgeBase) -> None:
+    assert len(persons_kb) == 12302
+    assert persons_kb.entity("Q473239").name == "Mike Pompeo"  # type: ignore[union-attr]
+    assert persons_kb.entity("Q0") is None
+
+
 def test_exact_name(persons_kb: KnowledgeBase) -> None:
     found = persons_kb.by_key("DONALD  trump", "name")
     assert [f.entity.kb_id for f in found] == ["enwiki:4848272"]
