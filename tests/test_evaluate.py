@@ -186,3 +186,11 @@ def test_eval_cli_reports_bad_options(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--conll-en", "x"])
     assert isinstance(result.exception, XelError)
     assert "--conll-en, --conll-tgt and --lang together" in str(result.exception)
+
+
+def test_ner_slips_on_titles_and_common_words_are_not_person_names() -> None:
+    from xel.evaluate import is_person_name
+
+    assert is_person_name(["Jean", "Chretien"])
+    assert not is_person_name(["Speaker"])
+    assert not is_person_name(["bush"])

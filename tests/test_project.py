@@ -244,3 +244,12 @@ def test_project_stage_needs_its_inputs(tmp_path: Path) -> None:
     store.forget_stage("ner")
     with pytest.raises(XelError, match="xel queries"):
         project_languages(store, config)
+
+
+def test_characters_spaced_out_by_a_gold_tokenization_still_spell_the_name(
+        shared_data: Path) -> None:
+    config = ProjectConfig(translit=str(shared_data / "translit"))
+    matcher = make_matcher("zho-TW", config, shared_data / "translit")
+    text = "美 國 總 統 與 特 蕾 莎 · 梅 會 面"
+    p = pair("the president met Theresa May", text, {(4, 11)}, text.split())
+    assert project(p, "Theresa May", "zho-TW", config, matcher) == "特 蕾 莎 · 梅"

@@ -22,7 +22,7 @@ import regex
 from xel.align import Links, aer, align
 from xel.config import Config
 from xel.errors import XelError
-from xel.names import split_name
+from xel.names import HONORIFICS, split_name
 from xel.project import NameMatcher, Pair, function_words, make_matcher, project_mention
 from xel.store import Store
 from xel.translate import round_trip_key, translate
@@ -215,9 +215,15 @@ def ner_spans(sentences: Sequence[Sequence[str]], config: Config) -> list[tuple[
         # Gold tokenization splits the possessive (`Guest 's`), which NER then keeps.
         while toks and not any(ch.isalnum() for ch in sentences[m.seg][toks[-1]].strip("'s")):
             toks.pop()
-        if toks:
+        if toks and is_person_name([sentences[m.seg][k] for k in toks]):
             out.append((m.seg, toks[0], toks[-1]))
     return out
+
+
+def is_person_name(tokens: Sequence[str]) -> bool:
+    """Not an NER slip on a title or a common word: some token is capitalized and not a title
+    (`Mr. Speaker` gives `Speaker`; the Hansards' `bush` in `beat around the bush`)."""
+    return any(t[:1].isupper() and t.rstrip(".").casefold() not in HONORIFICS for t in tokens)
 
 
 def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[ConllSentence],

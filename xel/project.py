@@ -187,6 +187,8 @@ class NameMatcher:
                 continue
             for b in range(a, min(a + self.max_ngram, len(spans))):
                 piece = text[spans[a][0]:spans[b][1]]
+                if self.max_ngram > 1:  # gold tokenizations may space out characters
+                    piece = "".join(piece.split())
                 if b > a and not _WORDLIKE.search(text[spans[b][0]:spans[b][1]]):
                     break
                 for k, e in enumerate(english):
