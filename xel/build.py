@@ -64,10 +64,9 @@ def build(store: Store, config: Config, *, crowd: str, say: Say = print,
         return result
 
     langs = target_languages(store)
-    for lang, run in project_languages(store, config, langs, force=force).items():
-        say(f"{lang}: {_summary(run)}")
-    for lang, run in triage_languages(store, config, langs, force=force).items():
-        say(f"{lang}: {_summary(run)}")
+    for lang in langs:
+        say(_summary(project_languages(store, config, [lang], force=force)[lang]))
+        say(_summary(triage_languages(store, config, [lang], force=force)[lang]))
     for lang in langs:
         names = run_round(store, config, "name", lang=lang, backend=crowd)
         if names.pending:
