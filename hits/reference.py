@@ -10,19 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from xel.errors import XelError
+from xel.textfile import read_lines
 
 
 def read_reference(path: str | Path) -> dict[str, str]:
     """Task -> answer; a malformed line is an error naming the file, line and fix."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise XelError(f"{path}: reference file not found") from None
-    except UnicodeDecodeError:
-        raise XelError(f"{path}: not UTF-8: convert the reference file to UTF-8") from None
     answers: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(read_lines(path, "reference file"), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")

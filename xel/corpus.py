@@ -24,6 +24,7 @@ from xel.progress import progress
 from xel.registry import corpus_readers
 from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, versions
 from xel.store import Store
+from xel.textfile import read_lines
 
 DDL = """
 CREATE TABLE IF NOT EXISTS languages (
@@ -71,42 +72,20 @@ class CorpusSource:
     segments: Iterator[Segment]
 
 
-# --- reading lines strictly -------------------------------------------------------------
+# --- reading line-aligned files ------------------------------------------------------------
 
 
-def read_lines(path: Path) -> list[str]:
-    """A file's lines as text; invalid UTF-8 or an empty file is an error naming file and line.
-
-    Lines end only at "\\n" (never at Unicode line separators, which occur inside sentences),
-    and a trailing "\\r" is dropped so Windows files read the same.
-    """
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise XelError(f"{path}: file not found") from None
-    if not data.strip():
+def read_corpus_lines(path: Path) -> list[str]:
+    """A corpus file's lines; an empty file is an error (see `textfile.read_lines`)."""
+    lines = read_lines(path, "corpus file")
+    if not any(line.strip() for line in lines):
         raise XelError(f"{path}: file is empty: a corpus file needs one line per segment")
-    raw_lines = data.split(b"\n")
-    if raw_lines[-1] == b"":
-        raw_lines.pop()
-    lines = []
-    for number, raw in enumerate(raw_lines, start=1):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise XelError(
-                f"{path}, line {number}: invalid UTF-8 (byte 0x{raw[e.start]:02x} at column "
-                f"{e.start + 1}): convert the file to UTF-8, e.g. `iconv -f latin1 -t utf-8`"
-            ) from None
-        if number == 1:
-            text = text.removeprefix("\ufeff")
-        lines.append(text.removesuffix("\r"))
     return lines
 
 
 def _aligned(files: dict[str, Path], doc_file: Path, doc_column: int = 0) -> Iterator[Segment]:
     """Segments from line-aligned files plus a document-id file, after checking line counts."""
-    doc_lines = read_lines(doc_file)
+    doc_lines = read_corpus_lines(doc_file)
     doc_ids = []
     for number, line in enumerate(doc_lines, start=1):
         fields = line.split("\t")
@@ -116,7 +95,7 @@ def _aligned(files: dict[str, Path], doc_file: Path, doc_column: int = 0) -> Ite
         doc_ids.append(doc_id)
     texts: dict[str, list[str]] = {}
     for lang, path in files.items():
-        lines = read_lines(path)
+        lines = read_corpus_lines(path)
         if len(lines) != len(doc_ids):
             raise XelError(
                 f"{path} has {len(lines)} lines but {doc_file.name} has {len(doc_ids)} (they "

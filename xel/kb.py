@@ -32,6 +32,7 @@ from xel.progress import progress
 from xel.registry import kb_readers
 from xel.stages import Signature, StageRun, file_digest, run_stage, versions
 from xel.store import Store
+from xel.textfile import decode_line
 
 # Bump when the index tables change, so an index built by older code is rebuilt.
 SCHEMA = "2"
@@ -125,15 +126,7 @@ def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
     with open_source(path) as f:
         try:
             for number, raw in enumerate(f, start=1):
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    raise XelError(
-                        f"{path}, line {number}: invalid UTF-8 (byte 0x{raw[e.start]:02x} at "
-                        f"column {e.start + 1}): convert the file to UTF-8"
-                    ) from None
-                if number == 1:
-                    text = text.removeprefix("\ufeff")
+                text = decode_line(path, number, raw)
                 if text.strip():
                     seen = True
                     yield number, text

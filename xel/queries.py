@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import io
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from xel.names import name_key
 from xel.ner import DDL as NER_DDL
 from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
 from xel.store import Store
+from xel.textfile import read_lines
 
 DDL = """
 CREATE TABLE IF NOT EXISTS queries (
@@ -169,17 +169,12 @@ NOT_PERSON = {"no", "n", "false", "0", "not-a-person", "not a person", "x"}
 
 def read_review(path: Path) -> set[str]:
     """Name keys a reviewer marked as not a person in the `person` column."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise XelError(f"{path}: review file not found (queries.review in the config)") from None
-    except UnicodeDecodeError:
-        raise XelError(f"{path}: not UTF-8: save the review file as UTF-8") from None
-    rows = list(csv.reader(io.StringIO(text), delimiter="\t"))
+    rows = list(csv.reader(read_lines(path, "review file (queries.review in the config)"),
+                           delimiter="\t"))
     if not rows or "person" not in rows[0] or "name" not in rows[0]:
         raise XelError(
             f"{path}, line 1: expected a header with `name` and `person` columns "
-            "(write one with `xel queries review-export`)"
+            "(write one with `xel queries --export-review FILE`)"
         )
     header = rows[0]
     name_col, person_col = header.index("name"), header.index("person")

@@ -17,6 +17,7 @@ import icu
 
 from xel.errors import XelError
 from xel.kb import KnowledgeBase
+from xel.textfile import read_lines
 
 NIL = "NIL"
 
@@ -56,17 +57,10 @@ class Score:
 
 def read_tab(path: Path) -> list[tuple[int, list[str]]]:
     """Non-empty lines of a tab-separated file with their numbers; errors name file and line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise XelError(f"{path}: file not found") from None
-    except UnicodeDecodeError as e:
-        bad = path.read_bytes()[: e.start].count(b"\n") + 1
-        raise XelError(f"{path}, line {bad}: invalid UTF-8: save the file as UTF-8") from None
     rows = []
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(read_lines(path), start=1):
         if line.strip():
-            fields = line.rstrip("\r").split("\t")
+            fields = line.split("\t")
             if len(fields) < 2 or not fields[0].strip() or not fields[1].strip():
                 raise XelError(f"{path}, line {number}: expected `query id<TAB>KB id or NIL`")
             rows.append((number, [f.strip() for f in fields]))
