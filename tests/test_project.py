@@ -253,3 +253,12 @@ def test_characters_spaced_out_by_a_gold_tokenization_still_spell_the_name(
     text = "美 國 總 統 與 特 蕾 莎 · 梅 會 面"
     p = pair("the president met Theresa May", text, {(4, 11)}, text.split())
     assert project(p, "Theresa May", "zho-TW", config, matcher) == "特 蕾 莎 · 梅"
+
+
+def test_arabic_proclitic_is_left_out_of_the_name() -> None:
+    p = pair("and Justin Thomas won", "وجاستن توماس فاز", {(1, 0), (2, 1)})
+    assert project(p, "Justin Thomas", "arb") == "جاستن توماس"
+    p = pair("Boris won", "بوريس فاز", {(0, 0)})  # a name that starts with ب keeps it
+    assert project(p, "Boris", "arb") == "بوريس"
+    p = pair("Walid won", "وليد فاز", {(0, 0)})  # and one that starts with و keeps it too
+    assert project(p, "Walid", "arb") == "وليد"

@@ -306,7 +306,25 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         return Projected(None, None, "none", aligned)
     chars = _chars(pair.tgt, span)
     assert chars is not None
-    return Projected(chars[0], chars[1], method, aligned)
+    start = chars[0]
+    if matcher is not None and english:
+        start += _proclitic(pair.tgt_text[start:chars[1]], english[0], matcher)
+    return Projected(start, chars[1], method, aligned)
+
+
+# One-letter conjunctions and prepositions written onto the next word (`وجاستن`, `and Justin`).
+PROCLITICS = {"Arab": "وفبلك", "Hebr": "והבלמשכ"}
+
+
+def _proclitic(text: str, first_english: str, matcher: NameMatcher) -> int:
+    """1 where the name starts with a proclitic that spells the name worse than without it."""
+    letters = PROCLITICS.get(language(matcher.lang).script, "")
+    word = text.split()[0] if text.split() else ""
+    if len(word) < 3 or word[0] not in letters:
+        return 0
+    # Vowels decide here (`وليد` is Walid), so the skeleton comparison of abjads is not used.
+    without = orthographic(first_english, matcher.latin(word[1:]))
+    return int(without > orthographic(first_english, matcher.latin(word)))
 
 
 def _chars(spans: Sequence[Span], tokens: tuple[int, int] | None) -> tuple[int, int] | None:
