@@ -15,7 +15,7 @@ from test_hits_fixtures import HOSTILE, IMG, build, config, sim_config
 from hits.aggregate import Majority, Unanimous, name_outcome
 from hits.backends import get_backend
 from hits.cost import cost
-from hits.make import el_gold, make_el_batch, make_name_batch
+from hits.make import el_gold, gold_shortfall, make_el_batch, make_name_batch
 from hits.quality import same_answer
 from hits.reference import read_reference
 from hits.render import render_hit
@@ -306,3 +306,15 @@ def test_without_a_gold_file_exact_popular_unambiguous_matches_are_gold(
                       "WHERE kb_id = 'KB2-0'")  # exact but obscure: not gold
         store.execute("UPDATE kb_entries SET name = 'Anna Meyer3' WHERE kb_id = 'KB3-1'")
     assert el_gold(store, config(tmp_path)) == {"q001": "KB1-0"}
+
+
+def test_language_without_accepted_projections_runs_without_gold(tmp_path: Path) -> None:
+    store, _, _ = build(tmp_path, n_queries=12)
+    cfg = sim_config(tmp_path)
+    assert gold_shortfall(store, cfg, "deu") == 0
+    with store.transaction():
+        store.execute("UPDATE triage SET outcome = 'curate' WHERE outcome = 'A1'")
+    assert gold_shortfall(store, cfg, "deu") == cfg.hits.name_gold
+    make_name_batch(store, cfg, "deu")
+    assert store.scalar("SELECT COUNT(*) FROM hit_items") == 12
+    assert store.scalar("SELECT SUM(gold) FROM hit_items") == 0

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hits.make import gold_shortfall
 from hits.store import DDL as HITS_DDL
 from hits.workflow import run_round
 from xel.config import Config
@@ -68,6 +69,9 @@ def build(store: Store, config: Config, *, crowd: str, say: Say = print,
         say(_summary(project_languages(store, config, [lang], force=force)[lang]))
         say(_summary(triage_languages(store, config, [lang], force=force)[lang]))
     for lang in langs:
+        if gold_shortfall(store, config, lang):
+            say(f"{lang}: round trip accepted too few projections to serve as gold items: "
+                "name-curation workers in this language go unchecked")
         names = run_round(store, config, "name", lang=lang, backend=crowd)
         if names.pending:
             result.pending.append(f"{lang}: name-curation batches {', '.join(names.pending)} "
