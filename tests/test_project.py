@@ -262,3 +262,17 @@ def test_arabic_proclitic_is_left_out_of_the_name() -> None:
     assert project(p, "Boris", "arb") == "بوريس"
     p = pair("Walid won", "وليد فاز", {(0, 0)})  # and one that starts with و keeps it too
     assert project(p, "Walid", "arb") == "وليد"
+
+
+def test_katakana_names_are_taken_whole() -> None:
+    from xel.project import katakana_word
+
+    text = "フランチェスコ・モリナリ組は「ジャスティン・トーマス」と衝突したペナルティ"
+
+    def cut(a: int, b: int) -> str:
+        s, e = katakana_word(text, a, b)
+        return text[s:e]
+    assert cut(5, 13) == "フランチェスコ・モリナリ"  # `スコ・モリナリ組`
+    assert cut(17, 26) == "ジャスティン・トーマス"  # `スティン・トーマス`
+    assert cut(17, len(text)) == "ジャスティン・トーマス"  # not on to `ペナルティ`
+    assert katakana_word("金正恩氏", 0, 3) == (0, 3)

@@ -306,10 +306,31 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         return Projected(None, None, "none", aligned)
     chars = _chars(pair.tgt, span)
     assert chars is not None
-    start = chars[0]
+    start, end = chars
     if matcher is not None and english:
-        start += _proclitic(pair.tgt_text[start:chars[1]], english[0], matcher)
-    return Projected(start, chars[1], method, aligned)
+        start += _proclitic(pair.tgt_text[start:end], english[0], matcher)
+    if matcher is not None and language(matcher.lang).script == "Jpan":
+        start, end = katakana_word(pair.tgt_text, start, end)
+    return Projected(start, end, method, aligned)
+
+
+_KATAKANA_RUN = regex.compile(r"[\p{Katakana}\u30fc]*\p{Katakana}[\p{Katakana}\u30fc]*")
+
+
+def katakana_word(text: str, start: int, end: int) -> tuple[int, int]:
+    """Japanese writes foreign names in katakana, each part an unbroken run (`ジャスティン`,
+    `トーマス`, joined by `・`): a span touching katakana is cut to the katakana parts it
+    touches, each taken whole (learned pieces split them: `スティン・トーマス組` becomes
+    `ジャスティン・トーマス`)."""
+    runs = [m for m in _KATAKANA_RUN.finditer(text) if m.start() < end and m.end() > start]
+    if not runs:
+        return start, end
+    first, last = runs[0].start(), runs[0].end()
+    for run in runs[1:]:  # parts of one name are joined by `・` (or nothing) only
+        if text[last:run.start()] not in ("", "\u30fb", "\uff65", "="):
+            break
+        last = run.end()
+    return first, last
 
 
 # One-letter conjunctions and prepositions written onto the next word (`وجاستن`, `and Justin`).
@@ -386,10 +407,10 @@ def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[i
     """Grow a partial name match by adjacent tokens that belong to the name though not spelled
     alike: in spaced scripts, words aligned only to the mention (up to a name's length plus
     one); in unspaced scripts with a name dictionary, name-like characters and joiners
-    (`特蕾莎·梅` from `梅`, up to four characters per English token)."""
+    (`特蕾莎·梅` from `梅`, up to six characters per English token: katakana is long)."""
     first, last = span
     if matcher is not None and matcher.knows_names:
-        limit = 4 * n_english + 1
+        limit = 6 * n_english + 1
 
         for step in (-1, 1):
             k = first + step if step < 0 else last + 1
