@@ -62,8 +62,11 @@ def english_attrition(store: Store, policy: str) -> pd.DataFrame:
                      "left": int(s.mentions_after)})
     queries = store.scalar("SELECT COUNT(*) FROM queries") or 0
     rows.append({"step": "queries (one per name and document)", "removed": 0, "left": queries})
-    labels = frame(store, "SELECT label, COUNT(*) AS n FROM links WHERE policy = ?"
-                          " GROUP BY label", (policy,))
+    # Each query's link: the crowd's under the policy, else its known (gold) answer.
+    labels = frame(store, "SELECT label, COUNT(*) AS n FROM links l WHERE policy = ? OR"
+                          " (policy = 'gold' AND NOT EXISTS (SELECT 1 FROM links c WHERE"
+                          " c.query_id = l.query_id AND c.policy = ?)) GROUP BY label",
+                   (policy, policy))
     if len(labels):
         decided = dict(zip(labels["label"], labels["n"], strict=True))
         left = queries
