@@ -276,3 +276,11 @@ def test_katakana_names_are_taken_whole() -> None:
     assert cut(17, 26) == "ジャスティン・トーマス"  # `スティン・トーマス`
     assert cut(17, len(text)) == "ジャスティン・トーマス"  # not on to `ペナルティ`
     assert katakana_word("金正恩氏", 0, 3) == (0, 3)
+
+
+def test_a_letter_is_never_cut_from_its_combining_marks() -> None:
+    from xel.project import whole_characters
+
+    text = "โดนัลด์ ทรัมป์"
+    assert whole_characters(text, 3, 14) == (2, 14)  # the piece began with the vowel sign ั
+    assert whole_characters("abc", 0, 3) == (0, 3)

@@ -16,6 +16,7 @@ Per English name, the projections across the collection are then ranked by frequ
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -311,7 +312,17 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         start += _proclitic(pair.tgt_text[start:end], english[0], matcher)
     if matcher is not None and language(matcher.lang).script == "Jpan":
         start, end = katakana_word(pair.tgt_text, start, end)
+    start, end = whole_characters(pair.tgt_text, start, end)
     return Projected(start, end, method, aligned)
+
+
+def whole_characters(text: str, start: int, end: int) -> tuple[int, int]:
+    """Never cut a letter from its combining marks (a learned Thai piece may begin with `ั`)."""
+    while start > 0 and unicodedata.category(text[start])[0] == "M":
+        start -= 1
+    while end < len(text) and unicodedata.category(text[end])[0] == "M":
+        end += 1
+    return start, end
 
 
 _KATAKANA_RUN = regex.compile(r"[\p{Katakana}\u30fc]*\p{Katakana}[\p{Katakana}\u30fc]*")
