@@ -32,8 +32,10 @@ PEOPLE = {  # name -> (German form, KB id or NIL)
 }
 TEMPLATES = [
     ("{n} met reporters in Berlin on Monday.", "{n} traf am Montag Reporter in Berlin."),
-    ("Officials said that {n} would travel to Paris.", "Beamte sagten, {n} werde nach Paris reisen."),
-    (HOSTILE + " was posted beside a photo of {n}.", HOSTILE + " wurde neben einem Foto von {n} gepostet."),
+    ("Officials said that {n} would travel to Paris.",
+     "Beamte sagten, {n} werde nach Paris reisen."),
+    (HOSTILE + " was posted beside a photo of {n}.",
+     HOSTILE + " wurde neben einem Foto von {n} gepostet."),
     ("The weather in London was mild.", "Das Wetter in London war mild."),
 ]
 KB = [
