@@ -176,3 +176,25 @@ def test_triage_needs_projection_and_queries(tmp_path: Path) -> None:
     store, config = small_store(tmp_path, repeat=1)
     with pytest.raises(XelError, match="xel project --lang deu"):
         triage_languages(store, config)
+
+
+def test_project_and_triage_commands(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from xel.cli import _load_commands, app
+
+    store, config = small_store(tmp_path, repeat=2)
+    store.declare(QUERIES_DDL)
+    store.execute("INSERT INTO queries VALUES ('q1', 'Angela Merkel', 'angela merkel', 'd1', 2,"
+                  " 1, 0, 13, 0)")
+    store.record_stage("queries", "test", "queries|test", {})
+    store.close()
+    _load_commands()
+    runner = CliRunner()
+    result = runner.invoke(app, ["project", config.source_file, "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["triage", config.source_file])
+    assert result.exit_code == 0, result.output
+    with Store(config.resolve(config.store)) as db:
+        row = db.query("SELECT outcome, projection FROM triage")[0]
+    assert (row["outcome"], row["projection"]) == ("A1", "Angela Merkel")
