@@ -16,16 +16,21 @@ Per English name, the projections across the collection are then ranked by frequ
 from __future__ import annotations
 
 import functools
+import sys
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import regex
 from rapidfuzz.distance import Indel
 
+import xel.align
+import xel.tokenizers
+import xel.translate
 from xel.align import Links, align, format_links, parse_links
 from xel.config import Config, ProjectConfig
 from xel.corpus import DDL as CORPUS_DDL
@@ -568,12 +573,23 @@ def _trim_unnamelike(pair: Pair, span: tuple[int, int], matcher: NameMatcher,
 # --- stages ---------------------------------------------------------------------------------
 
 
+def code_digest(*modules: ModuleType) -> str:
+    """Digest of the source of the modules a stage runs, so a changed algorithm reruns it."""
+    return digest_of([file_digest(str(m.__file__)) for m in modules])
+
+
+# Taken when the code is imported, so a long run's signatures describe the code it runs even
+# if the files change on disk meanwhile.
+ALIGN_CODE = code_digest(xel.tokenizers, xel.align)
+PROJECT_CODE = code_digest(sys.modules[__name__], xel.translate)
+
+
 def align_signature(store: Store, config: Config, lang: str) -> Signature:
     parts = {"after:import": upstream(store, "import", "xel corpus import"),
              "tokenize": digest_of(config.tokenize), "align": digest_of(config.align),
              "tokenizer:src": tokenizer_name(source_language(store), config.tokenize),
              "tokenizer:tgt": tokenizer_name(lang, config.tokenize),
-             "code": code_digest("xel.tokenizers", "xel.align"),
+             "code": ALIGN_CODE,
              **versions("eflomal", "sentencepiece", "jieba", "simalign", "regex")}
     return Signature(f"align:{lang}", parts)
 
@@ -616,20 +632,13 @@ def align_language(store: Store, config: Config, lang: str, *, force: bool = Fal
 def project_signature(store: Store, config: Config, lang: str) -> Signature:
     parts = {"after:align": upstream(store, f"align:{lang}", f"xel project --lang {lang}"),
              "after:ner": upstream(store, "ner", "xel queries"),
-             "project": digest_of(config.project), "code": code_digest(__name__, "xel.translate"),
+             "project": digest_of(config.project), "code": PROJECT_CODE,
              **versions("rapidfuzz", "PyICU", "spacy")}
     folder = _translit_folder(config)
     dictionary = folder and dictionary_file(lang, folder)
     if dictionary:
         parts["dictionary"] = file_digest(dictionary)
     return Signature(f"project:{lang}", parts)
-
-
-def code_digest(*modules: str) -> str:
-    """Digest of the source of the modules a stage runs, so a changed algorithm reruns it."""
-    import importlib
-
-    return digest_of([file_digest(str(importlib.import_module(m).__file__)) for m in modules])
 
 
 def _translit_folder(config: Config) -> Path | None:

@@ -9,12 +9,14 @@ case and whitespace normalization accepts it (A1); everything else goes to the c
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 import regex
 
+import xel.translate
 from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.languages import is_unspaced
@@ -44,6 +46,7 @@ CREATE TABLE IF NOT EXISTS triage (
 """
 
 Found = tuple[str, int, int, int]  # text, seg, start, end
+TRIAGE_CODE = code_digest(sys.modules[__name__], xel.translate)  # as imported (see project)
 
 
 def occurrence_pattern(text: str, unspaced: bool) -> regex.Pattern[str]:
@@ -73,7 +76,7 @@ def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: 
 def triage_signature(store: Store, config: Config, lang: str) -> Signature:
     parts = {"after:project": upstream(store, f"project:{lang}", f"xel project --lang {lang}"),
              "after:queries": upstream(store, "queries", "xel queries"),
-             "triage": digest_of(config.triage), "code": code_digest(__name__, "xel.translate"),
+             "triage": digest_of(config.triage), "code": TRIAGE_CODE,
              **versions("googletrans", "PyICU")}
     folder = config.resolve(config.triage.translit) if config.triage.translit else None
     dictionary = folder and dictionary_file(lang, folder)
