@@ -198,3 +198,11 @@ def test_project_and_triage_commands(tmp_path: Path) -> None:
     with Store(config.resolve(config.store)) as db:
         row = db.query("SELECT outcome, projection FROM triage")[0]
     assert (row["outcome"], row["projection"]) == ("A1", "Angela Merkel")
+
+
+def test_locate_finds_a_name_after_a_proclitic() -> None:
+    doc = [(1, "فاز وجاستن توماس أمس"), (2, "جاستنية")]
+    assert locate(["جاستن توماس"], doc, 1, unspaced=False, proclitics="وفبلك") == (
+        "جاستن توماس", 1, 5, 16)
+    assert locate(["جاستن توماس"], doc, 1, unspaced=False) is None
+    assert locate(["جاستن"], doc[1:], 2, unspaced=False, proclitics="وفبلك") is None
