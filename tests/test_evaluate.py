@@ -37,8 +37,8 @@ def test_person_spans_in_every_tag_scheme() -> None:
 
 def test_read_conll_is_tolerant(tmp_path: Path) -> None:
     iob2 = tmp_path / "en.conll"
-    iob2.write_text("-DOCSTART- -X- O O\n\nDonald\tNNP\tB-PER\nTrump\tNNP\tI-PER\nspoke\tVBD\tO"
-                    "\n\n\n\nMerkel B-PERSON\nlistened O\n", encoding="utf-8")
+    iob2.write_text("\ufeff-DOCSTART- -X- O O\n\nDonald\tNNP\tB-PER\nTrump\tNNP\tI-PER\n"
+                    "spoke\tVBD\tO\n\n\n\nMerkel B-PERSON\nlistened O\n", encoding="utf-8")
     sentences = read_conll(iob2)
     assert [s.tokens for s in sentences] == [["Donald", "Trump", "spoke"], ["Merkel", "listened"]]
     assert [s.persons for s in sentences] == [[(0, 1)], [(0, 0)]]

@@ -95,7 +95,7 @@ def read_alignment_gold(sentences: Path, links: Path, *, english: str = "src",
 
 def _lines(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return path.read_text(encoding="utf-8-sig").splitlines()
     except FileNotFoundError:
         raise XelError(f"{path}: gold file not found") from None
     except UnicodeDecodeError:
