@@ -284,3 +284,17 @@ def test_a_letter_is_never_cut_from_its_combining_marks() -> None:
     text = "โดนัลด์ ทรัมป์"
     assert whole_characters(text, 3, 14) == (2, 14)  # the piece began with the vowel sign ั
     assert whole_characters("abc", 0, 3) == (0, 3)
+
+
+def test_korean_particles_are_left_out_of_the_name() -> None:
+    p = pair("Donald Trump said", "도널드 트럼프는 말했다", {(0, 0), (1, 1)})
+    assert project(p, "Donald Trump", "kor") == "도널드 트럼프"
+    p = pair("Dolly Menga scored", "돌리 멘가 득점", {(0, 0), (1, 1)})  # `가` is part of Menga
+    assert project(p, "Dolly Menga", "kor") == "돌리 멘가"
+
+
+def test_hebrew_geresh_stays_with_its_letter() -> None:
+    text = "הפועל ג'ורדן ספית"
+    tokens = ["הפועל", "ג", "'", "ורדן", "ספית"]
+    p = pair("Jordan Spieth won", text, {(0, 3), (1, 4)}, tokens)
+    assert project(p, "Jordan Spieth", "heb") == "ג'ורדן ספית"

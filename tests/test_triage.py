@@ -206,3 +206,10 @@ def test_locate_finds_a_name_after_a_proclitic() -> None:
         "جاستن توماس", 1, 5, 16)
     assert locate(["جاستن توماس"], doc, 1, unspaced=False) is None
     assert locate(["جاستن"], doc[1:], 2, unspaced=False, proclitics="وفبلك") is None
+
+
+def test_locate_finds_a_name_before_a_korean_particle() -> None:
+    doc = [(1, "도널드 트럼프는 말했다")]
+    found = locate(["도널드 트럼프"], doc, 1, unspaced=False, enclitics=("는", "은"))
+    assert found == ("도널드 트럼프", 1, 0, 7)
+    assert locate(["도널드 트럼프"], doc, 1, unspaced=False) is None

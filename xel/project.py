@@ -313,12 +313,29 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     chars = _chars(pair.tgt, span)
     assert chars is not None
     start, end = chars
+    script = language(matcher.lang).script if matcher is not None else ""
+    if script == "Hebr":
+        start, end = hebrew_geresh(pair.tgt_text, start, end)
     if matcher is not None and english:
         start += _proclitic(pair.tgt_text[start:end], english[0], matcher)
-    if matcher is not None and language(matcher.lang).script == "Jpan":
+        end -= _enclitic(pair.tgt_text[start:end], english[-1], matcher)
+    if script == "Jpan":
         start, end = katakana_word(pair.tgt_text, start, end)
     start, end = whole_characters(pair.tgt_text, start, end)
     return Projected(start, end, method, aligned)
+
+
+_GERESH = "'\u05f3\u2019"
+
+
+def hebrew_geresh(text: str, start: int, end: int) -> tuple[int, int]:
+    """Hebrew writes `j`, `ch`, `zh` as a letter plus geresh (`ג'ורדן`); tokenizers split at
+    the apostrophe, so a span must not start just after it or end just before it."""
+    if start >= 2 and text[start - 1] in _GERESH and text[start - 2] in "גזצ":
+        start -= 2
+    if end < len(text) and text[end] in _GERESH and text[end - 1] in "גזצ":
+        end += 1
+    return start, end
 
 
 def whole_characters(text: str, start: int, end: int) -> tuple[int, int]:
@@ -351,6 +368,27 @@ def katakana_word(text: str, start: int, end: int) -> tuple[int, int]:
 
 # One-letter conjunctions and prepositions written onto the next word (`وجاستن`, `and Justin`).
 PROCLITICS = {"Arab": "وفبلك", "Hebr": "והבלמשכ"}
+
+
+# Case particles written onto the last word of a Korean name (`트럼프는`, `Trump` + topic).
+ENCLITICS = {"Kore": ("에게서", "에게", "에서", "으로", "께서", "이랑", "이나", "은", "는", "이",
+                      "가", "을", "를", "의", "와", "과", "도", "에", "로", "만", "랑", "나")}
+
+
+def _enclitic(text: str, last_english: str, matcher: NameMatcher) -> int:
+    """Length of a particle ending the name unless the name is clearly spelled better with it
+    (`멘가` is Menga, not `멘` + `가`)."""
+    words = text.split()
+    if not words:
+        return 0
+    word = words[-1]
+    for particle in ENCLITICS.get(language(matcher.lang).script, ()):
+        stem = word[:-len(particle)]
+        if word.endswith(particle) and stem:
+            if matcher.score(last_english, stem) >= matcher.score(last_english, word) - 0.1:
+                return len(particle)
+            return 0
+    return 0
 
 
 def _proclitic(text: str, first_english: str, matcher: NameMatcher) -> int:

@@ -22,7 +22,7 @@ from xel.corpus import DDL as CORPUS_DDL
 from xel.languages import is_unspaced, language
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import PROCLITICS, code_digest, dictionary_file, resolve_languages
+from xel.project import ENCLITICS, PROCLITICS, code_digest, dictionary_file, resolve_languages
 from xel.queries import DDL as QUERIES_DDL
 from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
 from xel.store import Store
@@ -49,29 +49,31 @@ Found = tuple[str, int, int, int]  # text, seg, start, end
 TRIAGE_CODE = code_digest(sys.modules[__name__], xel.translate)  # as imported (see project)
 
 
-def occurrence_pattern(text: str, unspaced: bool, proclitics: str = "") -> regex.Pattern[str]:
+def occurrence_pattern(text: str, unspaced: bool, proclitics: str = "",
+                       enclitics: Sequence[str] = ()) -> regex.Pattern[str]:
     """`text` as a whole word sequence (any run of spaces between its words), in group `name`.
 
-    Where projection leaves one-letter proclitics out of names (`وجاستن` gives `جاستن`), one
-    may precede the name.
+    Where projection leaves clitics out of names (`وجاستن` gives `جاستن`, `트럼프는` gives
+    `트럼프`), one may precede or follow the name.
     """
     body = r"\s+".join(regex.escape(w) for w in text.split())
     if unspaced:
         return regex.compile(rf"(?P<name>{body})")
     prefix = f"[{regex.escape(proclitics)}]?" if proclitics else ""
-    return regex.compile(
-        rf"(?<![\p{{L}}\p{{M}}\p{{N}}]){prefix}(?P<name>{body})(?![\p{{L}}\p{{M}}\p{{N}}])")
+    suffix = f"(?:{'|'.join(regex.escape(e) for e in enclitics)})?" if enclitics else ""
+    return regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}]){prefix}(?P<name>{body}){suffix}"
+                         rf"(?![\p{{L}}\p{{M}}\p{{N}}])")
 
 
 def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: int,
-           unspaced: bool, proclitics: str = "") -> Found | None:
+           unspaced: bool, proclitics: str = "", enclitics: Sequence[str] = ()) -> Found | None:
     """The first candidate (in rank order) occurring in the document, and where.
 
     The query's own sentence is searched first, then the document in order.
     """
     ordered = sorted(document, key=lambda d: (d[0] != seg, d[0]))
     for text in candidates:
-        pattern = occurrence_pattern(text, unspaced, proclitics)
+        pattern = occurrence_pattern(text, unspaced, proclitics, enclitics)
         for s, sentence in ordered:
             m = pattern.search(sentence)
             if m:
@@ -118,6 +120,7 @@ def triage_language(store: Store, config: Config, lang: str, *,
                           " ORDER BY ordinal")
     unspaced = is_unspaced(lang)
     proclitics = PROCLITICS.get(language(lang).script, "")
+    enclitics = ENCLITICS.get(language(lang).script, ())
     located: dict[str, Found | None] = {}
     reasons: dict[str, str] = {}
     for q in queries:
@@ -126,7 +129,7 @@ def triage_language(store: Store, config: Config, lang: str, *,
             located[q["query_id"]], reasons[q["query_id"]] = None, "no-aligned-sentence"
             continue
         found = locate(ranks.get(q["name_key"], []), documents[q["doc_id"]], q["seg"],
-                       unspaced, proclitics)
+                       unspaced, proclitics, enclitics)
         located[q["query_id"]] = found
         if found is None:
             reasons[q["query_id"]] = "no-projection"
