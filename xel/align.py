@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -82,7 +83,10 @@ SYMMETRIZE: dict[str, Callable[[Links, Links], Links]] = {
 def eflomal_command(source: Path, target: Path, forward: Path, reverse: Path,
                     config: AlignConfig) -> list[str]:
     """The `eflomal-align` command line for two token files."""
-    program = shutil.which("eflomal-align")
+    # Beside this interpreter first: a virtualenv's programs are there even when it is not
+    # activated (as when CI runs .venv/bin/pytest).
+    beside = Path(sys.executable).parent / "eflomal-align"
+    program = str(beside) if beside.exists() else shutil.which("eflomal-align")
     if program is None:
         raise XelError(
             "aligner 'eflomal' needs the `eflomal-align` program: `pip install 'xel[eflomal]'` "
