@@ -298,3 +298,9 @@ def test_hebrew_geresh_stays_with_its_letter() -> None:
     tokens = ["הפועל", "ג", "'", "ורדן", "ספית"]
     p = pair("Jordan Spieth won", text, {(0, 3), (1, 4)}, tokens)
     assert project(p, "Jordan Spieth", "heb") == "ג'ורדן ספית"
+
+
+def test_a_partial_match_grows_by_aligned_words_only_to_the_name_length() -> None:
+    # `Jinping` is not spelled alike in `Dschinping`; `Team` is aligned to the name too.
+    p = pair("Xi Jinping spoke", "Xi Dschinping Team sprach", {(0, 0), (1, 1), (1, 2)})
+    assert project(p, "Xi Jinping", "deu") == "Xi Dschinping"

@@ -459,9 +459,10 @@ def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[i
             stops: frozenset[str], n_english: int,
             matcher: NameMatcher | None) -> tuple[int, int]:
     """Grow a partial name match by adjacent tokens that belong to the name though not spelled
-    alike: in spaced scripts, words aligned only to the mention (up to a name's length plus
-    one); in unspaced scripts with a name dictionary, name-like characters and joiners
-    (`特蕾莎·梅` from `梅`, up to six characters per English token: katakana is long)."""
+    alike: in spaced scripts, words aligned only to the mention (up to as many tokens as the
+    English name: `브렛 캐버노의`, not on to `청문회`, hearing); in unspaced scripts with a name
+    dictionary, name-like characters and joiners (`特蕾莎·梅` from `梅`, up to six characters
+    per English token: katakana is long)."""
     first, last = span
     if matcher is not None and matcher.knows_names:
         limit = 6 * n_english + 1
@@ -483,7 +484,7 @@ def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[i
                 first, last = new_first, new_last
                 k += step
         return first, last
-    limit = n_english + 1
+    limit = n_english
     grown = True
     while grown and last - first + 1 < limit:
         grown = False
