@@ -84,8 +84,10 @@ def test_eflomal_refuses_mismatched_sides() -> None:
         eflomal([["a"], ["b"]], [["c"]], AlignConfig())
 
 
-def test_missing_eflomal_program_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_eflomal_program_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
     monkeypatch.setattr("xel.align.shutil.which", lambda name: None)
+    monkeypatch.setattr("xel.align.sys.executable", str(tmp_path / "python"))
     with pytest.raises(XelError, match=r"xel\[eflomal\]"):
         eflomal(*corpus(3), AlignConfig())
 
