@@ -248,7 +248,7 @@ def export_signature(store: Store, config: Config) -> Signature:
             " ORDER BY query_id, policy", (config.hits.policy,))]
             + [tuple(r) for r in store.query(
                 "SELECT lang, query_id, outcome, name FROM name_outcomes ORDER BY 1, 2")]),
-        "config": digest_of({"policy": config.hits.policy, "output": config.output}),
+        "config": digest_of({"policy": config.hits.policy}),
         **versions(),
     }
     return Signature("export", parts)
