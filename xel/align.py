@@ -9,6 +9,8 @@ embeddings from a transformer the user has on disk.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -97,6 +99,42 @@ def eflomal_command(source: Path, target: Path, forward: Path, reverse: Path,
             "-l", str(config.eflomal_length)]
 
 
+def seed_library() -> Path:
+    """The LD_PRELOAD library that seeds eflomal (xel/eflomal_seed.c), compiled on first use
+    into the user's cache; its file name carries a digest of the source, so an edit rebuilds."""
+    source = Path(__file__).with_name("eflomal_seed.c")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "xel"
+    library = cache / f"eflomal_seed-{digest}.so"
+    if library.exists():
+        return library
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        raise XelError("align.seed needs a C compiler (gcc) to make eflomal reproducible: "
+                       "install gcc, or set align.seed: null to let eflomal draw its own")
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = library.with_suffix(f".{os.getpid()}.tmp")
+    done = subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(partial), str(source),
+                           "-ldl"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise XelError(f"cannot compile {source}: {done.stderr.strip()[-300:]}")
+    partial.replace(library)
+    return library
+
+
+def seeded_environment(seed: int | None) -> dict[str, str]:
+    """Environment for a reproducible eflomal run, or nothing when `seed` is None.
+
+    eflomal seeds itself from /dev/urandom and splits that state across OpenMP threads in
+    whatever order they arrive, so a fixed seed also needs one thread; xel gets its
+    parallelism from aligning several languages at once instead (see `xel.executors`).
+    """
+    if seed is None:
+        return {}
+    preload = " ".join(filter(None, [str(seed_library()), os.environ.get("LD_PRELOAD")]))
+    return {"LD_PRELOAD": preload, "XEL_EFLOMAL_SEED": str(seed), "OMP_NUM_THREADS": "1"}
+
+
 def write_tokens(path: Path, sentences: Sequence[Sequence[str]], lowercase: bool) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for tokens in sentences:
@@ -120,7 +158,8 @@ def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
         write_tokens(d / "src", [src[k] for k in keep], config.lowercase)
         write_tokens(d / "tgt", [tgt[k] for k in keep], config.lowercase)
         command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config)
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = subprocess.run(command, capture_output=True, text=True,
+                              env={**os.environ, **seeded_environment(config.seed)})
         if done.returncode != 0:
             error = done.stderr.strip()[-500:]
             raise XelError(f"eflomal-align failed (exit {done.returncode}): {error}")

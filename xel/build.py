@@ -65,9 +65,10 @@ def build(store: Store, config: Config, *, crowd: str, say: Say = print,
         return result
 
     langs = target_languages(store)
-    for lang in langs:
-        say(_summary(project_languages(store, config, [lang], force=force)[lang]))
-        say(_summary(triage_languages(store, config, [lang], force=force)[lang]))
+    for run in project_languages(store, config, langs, force=force).values():
+        say(_summary(run))
+    for run in triage_languages(store, config, langs, force=force).values():
+        say(_summary(run))
     for lang in langs:
         if gold_shortfall(store, config, lang):
             say(f"{lang}: round trip accepted too few projections to serve as gold items: "

@@ -146,6 +146,9 @@ class AlignConfig(Section):
     lowercase: bool = True
     eflomal_model: int = Field(3, ge=1, le=3, description="1 IBM1, 2 +HMM, 3 +fertility")
     eflomal_length: float = Field(1.0, gt=0, description="relative number of iterations")
+    # A fixed seed makes eflomal reproducible (one thread per language; languages run in
+    # parallel on the executor); null lets it seed itself and use every core, not reproducibly.
+    seed: int | None = 2015
     simalign_model: str | None = Field(None, description="local path of a transformer")
     simalign_method: Literal["a", "m", "i"] = Field("a", description="argmax/match/itermax")
     simalign_layer: int = Field(8, ge=0, description="hidden layer whose embeddings align")
@@ -193,8 +196,8 @@ class PartitionConfig(Section):
 
 
 class ExecutorConfig(Section):
-    # `local` runs in this process; `dask` on a dask.distributed cluster (`address`), or on a
-    # LocalCluster of `workers` processes when no address is given.
+    # `local` runs on this machine in `workers` processes (1: in this process); `dask` on a
+    # dask.distributed cluster (`address`), or on a LocalCluster of `workers` processes.
     name: Literal["local", "dask"] = "local"
     address: str | None = None
     workers: int = Field(2, ge=1)

@@ -1,4 +1,4 @@
-"""Where heavy per-document and per-language work runs: in this process, or on a Dask cluster.
+"""Where heavy per-document and per-language work runs: on this machine, or on a Dask cluster.
 
 Stages hand an executor a module-level function and a list of work items (document chunks,
 language pairs); results come back in item order whichever executor ran them, so a stage's
@@ -7,7 +7,9 @@ output does not depend on where it ran. Writes to the store stay in the calling 
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
@@ -25,10 +27,24 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """One item after another in this process (the default)."""
+    """On this machine: item after item in this process, or across `workers` processes."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]:
-        return [fn(item) for item in progress(items, description, total=len(items))]
+        if self.workers <= 1 or len(items) <= 1:
+            return [fn(item) for item in progress(items, description, total=len(items))]
+        # Fresh ("spawn") processes: forking a process that holds torch or OpenMP threads is
+        # not safe.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(self.workers, len(items)), mp_context=context) as pool:
+            futures = [pool.submit(fn, item) for item in items]
+            index = {f: i for i, f in enumerate(futures)}
+            results: list[Any] = [None] * len(futures)
+            for future in progress(as_completed(futures), description, total=len(futures)):
+                results[index[future]] = future.result()
+        return results
 
 
 class DaskExecutor:
@@ -51,7 +67,7 @@ class DaskExecutor:
 @executors.register("local")
 @contextmanager
 def local_executor(config: ExecutorConfig) -> Iterator[Executor]:
-    yield LocalExecutor()
+    yield LocalExecutor(config.workers)
 
 
 @executors.register("dask")

@@ -32,10 +32,11 @@ import xel.align
 import xel.tokenizers
 import xel.translate
 from xel.align import Links, align, format_links, parse_links
-from xel.config import Config, ProjectConfig
+from xel.config import AlignConfig, Config, ProjectConfig, TokenizeConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import sentences, source_language, target_languages
 from xel.errors import XelError
+from xel.executors import executor
 from xel.languages import canonical, is_unspaced, language
 from xel.names import tokens as name_tokens
 from xel.ner import DDL as NER_DDL
@@ -633,39 +634,97 @@ def align_signature(store: Store, config: Config, lang: str) -> Signature:
     return Signature(f"align:{lang}", parts)
 
 
-def align_language(store: Store, config: Config, lang: str, *, force: bool = False) -> StageRun:
-    """Tokenize English and `lang` and align all their sentence pairs (one stage per language)."""
-    store.declare(CORPUS_DDL)
-    store.declare(DDL)
-    signature = align_signature(store, config, lang)
-    if not force and store.stage_digest(signature.stage) == signature.digest:
-        return StageRun(signature.stage, True, store.stage_summary(signature.stage))
+@dataclass(frozen=True)
+class AlignJob:
+    """One language pair's sentences and settings: what an executor needs to align it."""
+
+    source: str
+    lang: str
+    src_texts: list[str]
+    tgt_texts: list[str]
+    tokenize: TokenizeConfig
+    align: AlignConfig
+
+
+@dataclass(frozen=True)
+class Aligned:
+    src_spans: list[list[Span]]
+    tgt_spans: list[list[Span]]
+    links: list[Links]
+
+
+def align_texts(job: AlignJob) -> Aligned:
+    """Tokenize both sides and align every pair (runs in an executor's worker)."""
+    src_tok = tokenizer_for(job.source, job.src_texts, job.tokenize)
+    tgt_tok = tokenizer_for(job.lang, job.tgt_texts, job.tokenize)
+    src_spans = [src_tok(t) for t in job.src_texts]
+    tgt_spans = [tgt_tok(t) for t in job.tgt_texts]
+    links = align([[t[s:e] for s, e in sp] for t, sp in zip(job.src_texts, src_spans, strict=True)],
+                  [[t[s:e] for s, e in sp] for t, sp in zip(job.tgt_texts, tgt_spans, strict=True)],
+                  job.align)
+    return Aligned(src_spans, tgt_spans, links)
+
+
+def align_job(store: Store, config: Config, lang: str) -> tuple[list[int], AlignJob]:
+    """The segments and the job for aligning `lang` with the source language."""
     source = source_language(store)
     src = sentences(store, source)
     tgt = {seg: text for seg, _, text in sentences(store, lang)}
     if not tgt:
         raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
     segs = [seg for seg, _, _ in src]
-    src_texts = [text for _, _, text in src]
-    tgt_texts = [tgt.get(seg, "") for seg in segs]
-    src_tok = tokenizer_for(source, src_texts, config.tokenize)
-    tgt_tok = tokenizer_for(lang, tgt_texts, config.tokenize)
-    src_spans = [src_tok(t) for t in src_texts]
-    tgt_spans = [tgt_tok(t) for t in tgt_texts]
-    links = align([[t[s:e] for s, e in sp] for t, sp in zip(src_texts, src_spans, strict=True)],
-                  [[t[s:e] for s, e in sp] for t, sp in zip(tgt_texts, tgt_spans, strict=True)],
-                  config.align)
+    return segs, AlignJob(source, lang, [text for _, _, text in src],
+                          [tgt.get(seg, "") for seg in segs], config.tokenize, config.align)
 
+
+def write_alignment(store: Store, signature: Signature, segs: list[int], job: AlignJob,
+                    result: Aligned) -> StageRun:
     def work(s: Store) -> dict[str, Any]:
-        s.execute("DELETE FROM alignments WHERE lang = ?", (lang,))
+        s.execute("DELETE FROM alignments WHERE lang = ?", (job.lang,))
         s.executemany(
             "INSERT INTO alignments VALUES (?, ?, ?, ?, ?)",
-            [(lang, seg, encode_spans(a), encode_spans(b), format_links(x))
-             for seg, a, b, x in zip(segs, src_spans, tgt_spans, links, strict=True)])
-        return {"pairs": len(segs), "links": sum(len(x) for x in links),
-                "empty_targets": sum(not t.strip() for t in tgt_texts)}
+            [(job.lang, seg, encode_spans(a), encode_spans(b), format_links(x))
+             for seg, a, b, x in zip(segs, result.src_spans, result.tgt_spans, result.links,
+                                     strict=True)])
+        return {"pairs": len(segs), "links": sum(len(x) for x in result.links),
+                "empty_targets": sum(not t.strip() for t in job.tgt_texts)}
 
     return run_stage(store, signature, work, force=True)
+
+
+def align_languages(store: Store, config: Config, langs: list[str], *,
+                    force: bool = False) -> dict[str, StageRun]:
+    """Align every language whose alignment is missing or stale, on the configured executor.
+
+    Languages go to the executor a few at a time (twice its workers), so memory holds only
+    those languages' sentences; each is written, as its own stage, as soon as its group is done.
+    """
+    store.declare(CORPUS_DDL)
+    store.declare(DDL)
+    runs: dict[str, StageRun] = {}
+    todo = []
+    for lang in langs:
+        signature = align_signature(store, config, lang)
+        if not force and store.stage_digest(signature.stage) == signature.digest:
+            runs[lang] = StageRun(signature.stage, True, store.stage_summary(signature.stage))
+        else:
+            todo.append((lang, signature))
+    step = 2 * config.executor.workers
+    with executor(config.executor) as ex:
+        for start in range(0, len(todo), step):
+            group = todo[start:start + step]
+            prepared = [align_job(store, config, lang) for lang, _ in group]
+            results = ex.map(align_texts, [job for _, job in prepared],
+                             f"align languages {start + 1}-{start + len(group)} of {len(todo)}")
+            for (lang, signature), (segs, job), result in zip(group, prepared, results,
+                                                               strict=True):
+                runs[lang] = write_alignment(store, signature, segs, job, result)
+    return runs
+
+
+def align_language(store: Store, config: Config, lang: str, *, force: bool = False) -> StageRun:
+    """Tokenize English and `lang` and align all their sentence pairs (one stage per language)."""
+    return align_languages(store, config, [lang], force=force)[lang]
 
 
 def project_signature(store: Store, config: Config, lang: str) -> Signature:
@@ -823,8 +882,7 @@ def project_languages(store: Store, config: Config, langs: list[str] | None = No
     """Align and project every requested language; each language is its own resumable stage."""
     store.declare(CORPUS_DDL)
     store.declare(DDL)
-    runs = {}
-    for lang in progress(resolve_languages(store, langs), "project languages"):
-        align_language(store, config, lang, force=force)
-        runs[lang] = project_language(store, config, lang, force=force)
-    return runs
+    chosen = resolve_languages(store, langs)
+    align_languages(store, config, chosen, force=force)
+    return {lang: project_language(store, config, lang, force=force)
+            for lang in progress(chosen, "project languages")}
