@@ -185,3 +185,19 @@ def test_report_in_a_real_browser(built: tuple[Path, Config]) -> None:
         assert width is not None and width["width"] > 100
         browser.close()
     assert dialogs == []
+
+
+def test_build_with_people_stops_and_says_how_to_go_on(tmp_path: Path) -> None:
+    write_corpus(tmp_path)
+    config = make_config(tmp_path)
+    write_truth(tmp_path, config)
+    with Store(config.resolve(config.store)) as store:
+        first = build(store, config, crowd="local", say=lambda _: None)
+        assert first.collection is None
+        assert "wait for workers on local" in first.pending[0]
+        assert "hits serve" in first.pending[1]
+        published = store.scalar("SELECT COUNT(*) FROM hit_hits")
+        # Rerunning while nobody has answered publishes nothing twice.
+        again = build(store, config, crowd="local", say=lambda _: None)
+        assert again.pending == first.pending
+        assert store.scalar("SELECT COUNT(*) FROM hit_hits") == published

@@ -39,6 +39,13 @@ class BuildResult:
 
 Say = Callable[[str], None]
 
+HOW_TO_GO_ON = {
+    "local": "give your annotators their links (`hits serve` prints them and serves the HITs), "
+             "then rerun `xel build`: it collects what they submitted and goes on",
+    "mturk": "rerun `xel build` (or `hits collect`) once workers have submitted: it collects, "
+             "reviews, pays and goes on; `hits review` shows progress and cost so far",
+}
+
 
 def _summary(run: StageRun) -> str:
     state = "skipped (unchanged)" if run.skipped else "done"
@@ -59,9 +66,8 @@ def build(store: Store, config: Config, *, crowd: str, say: Say = print,
     say(f"entity-linking HITs ({crowd}): {len(el.batches)} new batches, "
         f"aggregated {el.aggregated or '-'}")
     if el.pending:
-        result.pending.append(
-            f"entity-linking batches {', '.join(el.pending)} wait for workers on {crowd}: "
-            "collect with `hits collect`, or rerun `xel build` later")
+        result.pending += [f"entity-linking batches {', '.join(el.pending)} wait for workers "
+                           f"on {crowd}", HOW_TO_GO_ON.get(crowd, HOW_TO_GO_ON["mturk"])]
         return result
 
     langs = target_languages(store)
@@ -78,7 +84,7 @@ def build(store: Store, config: Config, *, crowd: str, say: Say = print,
             result.pending.append(f"{lang}: name-curation batches {', '.join(names.pending)} "
                                   f"wait for workers on {crowd}")
     if result.pending:
-        result.pending.append("rerun `xel build` when the crowd has answered")
+        result.pending.append(HOW_TO_GO_ON.get(crowd, HOW_TO_GO_ON["mturk"]))
         return result
     store.declare(HITS_DDL)
     queued = store.scalar(
