@@ -1,19 +1,21 @@
 """Benchmark xel's alignment and projection against plain `eflomal-align` on the same input.
 
-    python bench/bench_align.py CONFIG [--lang deu] [--repeat 2]
+    python bench/bench_align.py CONFIG [--lang deu --lang fra ...] [--repeat 2]
 
-The config's store must already hold the corpus and NER (`xel queries CONFIG`). For one
-language this times, alternately and `--repeat` times each (the best run counts, since other
+The config's store must already hold the corpus and NER (`xel queries CONFIG`). For the given
+languages this times, alternately and `--repeat` times each (the best run counts, since other
 jobs share the machine):
 
 - plain: `eflomal-align` on token files written exactly as xel writes them (both directions,
-  same options), with nothing else;
-- xel: the whole `align:<lang>` stage (training the tokenizer, tokenizing both sides, eflomal,
-  symmetrization, writing tokens and links to the store), then the `project:<lang>` stage
-  (every English person mention, name-aware, ranked per name).
+  same options, eflomal's own seeding and all its threads), one language after another;
+- xel: the `align:<lang>` stages of all the languages as `xel project` runs them (training
+  the tokenizers, tokenizing, eflomal seeded for reproducibility with one thread per language
+  and languages in parallel on the configured executor, symmetrization, writing tokens and
+  links to the store), then every `project:<lang>` stage (each English person mention,
+  name-aware, ranked per name).
 
 It prints one JSON object: seconds, sentence pairs/second, mentions/second, and the ratio of
-xel's align+project time to plain eflomal's.
+xel's align+project time to plain eflomal's on the same input.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pathlib import Path
 from xel.align import eflomal_command, write_tokens
 from xel.config import load_config
 from xel.corpus import sentences, source_language
-from xel.project import align_language, project_language
+from xel.project import align_languages, project_language
 from xel.store import Store
 from xel.tokenizers import tokenizer_for
 
@@ -58,29 +60,33 @@ def plain_eflomal(store: Store, config_path: str, lang: str) -> tuple[float, int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("config")
-    parser.add_argument("--lang", default="deu")
+    parser.add_argument("--lang", action="append", help="repeatable (default: deu)")
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
+    langs = args.lang or ["deu"]
     os.environ.setdefault("XEL_QUIET", "1")
     config = load_config(args.config)
     plain, aligned, projected = [], [], []
     with Store(config.resolve(config.store)) as store:
-        mentions = store.scalar("SELECT COUNT(*) FROM mentions")
+        mentions = store.scalar("SELECT COUNT(*) FROM mentions") * len(langs)
         for _ in range(args.repeat):
-            seconds, pairs = plain_eflomal(store, args.config, args.lang)
-            plain.append(seconds)
+            runs = [plain_eflomal(store, args.config, lang) for lang in langs]
+            plain.append(sum(seconds for seconds, _ in runs))
+            pairs = sum(n for _, n in runs)
             started = time.perf_counter()
-            align_language(store, config, args.lang, force=True)
+            align_languages(store, config, langs, force=True)
             aligned.append(time.perf_counter() - started)
             started = time.perf_counter()
-            project_language(store, config, args.lang, force=True)
+            for lang in langs:
+                project_language(store, config, lang, force=True)
             projected.append(time.perf_counter() - started)
     best_plain, best_align, best_project = min(plain), min(aligned), min(projected)
     print(json.dumps({
-        "lang": args.lang, "pairs": pairs, "mentions": mentions, "repeat": args.repeat,
+        "langs": langs, "pairs": pairs, "mentions": mentions, "repeat": args.repeat,
+        "executor": config.executor.model_dump(), "seed": config.align.seed,
         "plain eflomal s": [round(x, 2) for x in plain],
-        "xel align stage s": [round(x, 2) for x in aligned],
-        "xel project stage s": [round(x, 2) for x in projected],
+        "xel align stages s": [round(x, 2) for x in aligned],
+        "xel project stages s": [round(x, 2) for x in projected],
         "plain pairs/s": round(pairs / best_plain, 1),
         "xel align pairs/s": round(pairs / best_align, 1),
         "project mentions/s": round(mentions / best_project, 1),
