@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -197,25 +197,29 @@ def read_review(path: Path) -> set[str]:
     return dropped
 
 
+def write_tsv(path: Path, header: list[str], rows: Iterable[Sequence[object]]) -> None:
+    """A tab-separated file for people to read and edit (spreadsheets open it as is)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f, delimiter="\t", lineterminator="\n")
+        out.writerow(header)
+        out.writerows(rows)
+
+
 def export_review(store: Store, path: Path) -> int:
     """Write the deduplicated multi-token names for a person to check; returns how many."""
     store.declare(NER_DDL)
     rows = store.query(
-        "SELECT name_key, name, COUNT(*) AS mentions, COUNT(DISTINCT doc_id) AS documents,"
-        " MIN(mention_id) AS first FROM mentions WHERE tokens >= 2"
-        " GROUP BY name_key ORDER BY documents DESC, name_key"
+        "SELECT n.name, n.name_key, n.documents, n.mentions, s.text FROM"
+        " (SELECT name_key, name, COUNT(*) AS mentions, COUNT(DISTINCT doc_id) AS documents,"
+        "  MIN(mention_id) AS first FROM mentions WHERE tokens >= 2 GROUP BY name_key) n"
+        " JOIN mentions m ON m.mention_id = n.first"
+        " JOIN sentences s ON s.seg = m.seg"
+        "  AND s.lang = (SELECT code FROM languages WHERE role = 'source')"
+        " ORDER BY n.documents DESC, n.name_key"
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as f:
-        out = csv.writer(f, delimiter="\t", lineterminator="\n")
-        out.writerow(REVIEW_HEADER)
-        for r in rows:
-            example = store.scalar(
-                "SELECT s.text FROM mentions m JOIN sentences s ON s.seg = m.seg"
-                " AND s.lang = (SELECT code FROM languages WHERE role = 'source')"
-                " WHERE m.mention_id = ?", (r["first"],))
-            out.writerow([r["name"], r["name_key"], r["documents"], r["mentions"], "",
-                          " ".join(str(example or "").split())[:300]])
+    write_tsv(path, REVIEW_HEADER, ([r[0], r[1], r[2], r[3], "", " ".join(r[4].split())[:300]]
+                                    for r in rows))
     return len(rows)
 
 
@@ -273,12 +277,8 @@ def write_queries_file(store: Store, path: Path) -> int:
         " kb_name, c.score, c.why FROM queries q LEFT JOIN candidates c USING (query_id)"
         " LEFT JOIN kb_entries e USING (kb_id) ORDER BY q.ordinal, c.rank"
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as f:
-        out = csv.writer(f, delimiter="\t", lineterminator="\n")
-        out.writerow(["query_id", "name", "doc_id", "seg", "start", "end", "rank", "kb_id",
-                      "kb_name", "score", "why"])
-        for r in rows:
-            score = "" if r["score"] is None else f"{r['score']:.4f}"
-            out.writerow([*tuple(r)[:9], score, r["why"] or ""])
+    write_tsv(path, ["query_id", "name", "doc_id", "seg", "start", "end", "rank", "kb_id",
+                     "kb_name", "score", "why"],
+              ([*tuple(r)[:9], "" if r["score"] is None else f"{r['score']:.4f}", r["why"] or ""]
+               for r in rows))
     return len({r["query_id"] for r in rows})
