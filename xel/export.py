@@ -76,12 +76,6 @@ def doc_offsets(store: Store, lang: str, seg: int, start: int, end: int) -> tupl
     return base + start, base + end - 1
 
 
-def locate(text: str, name: str) -> int | None:
-    """Where a curated name first occurs in a document's text, if it does."""
-    at = text.find(name)
-    return None if at < 0 else at
-
-
 def _votes(store: Store, task: str) -> dict[str, int]:
     rows = store.query("SELECT label, COUNT(*) FROM judgments WHERE task = ? AND gold = 0"
                        " GROUP BY label ORDER BY label", (task,))
@@ -133,8 +127,8 @@ def collection_records(store: Store, config: Config) -> tuple[list[Record], Coun
             key = (r["lang"], q["doc_id"])
             if key not in texts:
                 texts[key] = document_text(store, r["lang"], q["doc_id"])
-            at = locate(texts[key], r["name"])
-            if at is None:
+            at = texts[key].find(r["name"])  # a curated name, located where it first occurs
+            if at < 0:
                 left_out[f"{r['lang']}: curated name not in the document"] += 1
                 continue
             beg, end = at, at + len(r["name"]) - 1
