@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
+from test_link import letters
 
 from hits.reference import write_reference
 from hits.render import render_hit
@@ -26,15 +26,6 @@ pytestmark = pytest.mark.shared
 TRUMP, POMPEO = "enwiki:4848272", "Q473239"
 NAMES = {"Donald Trump": TRUMP, "Mike Pompeo": POMPEO, "Theresa May": "NIL",
          "Brett Kavanaugh": "NIL"}
-
-
-def letters(texts: list[str]) -> np.ndarray:
-    rows = np.zeros((len(texts), 26), dtype=np.float32)
-    for i, text in enumerate(texts):
-        for ch in text.lower():
-            if "a" <= ch <= "z":
-                rows[i, ord(ch) - 97] += 1
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
 
 
 embedders.register("hits-test-letters")(lambda: letters)

@@ -35,6 +35,16 @@ PRESENT = {"Donald Trump": TRUMP, "Mike Pompeo": POMPEO}
 ABSENT = ["Theresa May", "Brett Kavanaugh"]  # not in persons.jsonl
 
 
+def letters(texts: list[str]) -> np.ndarray:
+    """Unit-length letter-frequency vectors: a cheap, deterministic stand-in embedding."""
+    rows = np.zeros((len(texts), 26), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for ch in text.lower():
+            if "a" <= ch <= "z":
+                rows[i, ord(ch) - 97] += 1
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+
+
 class CountingEmbedder:
     """Letter-frequency vectors, recording every batch it is asked to embed."""
 
@@ -43,12 +53,7 @@ class CountingEmbedder:
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         self.batches.append(list(texts))
-        rows = np.zeros((len(texts), 26), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for ch in text.lower():
-                if "a" <= ch <= "z":
-                    rows[i, ord(ch) - 97] += 1
-        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+        return letters(texts)
 
 
 COUNTING = CountingEmbedder()
