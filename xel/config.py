@@ -161,6 +161,8 @@ class ProjectConfig(Section):
     name_match: bool = Field(True, description="find the name in the target sentence")
     trim: bool = Field(True, description="punctuation and function words off span edges")
     parentheses: bool = Field(True, description="`金正恩 (Kim Jong Un)`: take the target name")
+    characters: bool = Field(True, description="unspaced scripts: spans snap to the name's "
+                             "characters, whole katakana parts and whole Latin words")
     min_similarity: float = Field(0.75, ge=0, le=1)
     translit: str | None = Field("../shared/data/translit", description="name dictionaries")
     group_inflections: bool = Field(True, description="count inflected forms as one name")

@@ -221,15 +221,19 @@ def read_wmt_xml(path: Path, config: CorpusConfig) -> CorpusSource:
 # --- import stage -----------------------------------------------------------------------------
 
 
-def import_signature(config: Config) -> tuple[Signature, CorpusSource]:
+def read_source(config: Config) -> CorpusSource:
+    """The configured corpus, opened with its reader (segments are read lazily)."""
     path = config.resolve(config.corpus.path)
     if not path.exists():
         raise XelError(
             f"corpus path {path} does not exist (corpus.path in {config.source_file}); "
             "for NTREX-128 run `xel corpus download` where the network allows"
         )
-    reader = corpus_readers.get(config.corpus.format)
-    source = reader(path, config.corpus)
+    return corpus_readers.get(config.corpus.format)(path, config.corpus)
+
+
+def import_signature(config: Config) -> tuple[Signature, CorpusSource]:
+    source = read_source(config)
     parts = {"config": digest_of(config.corpus), **versions()}
     for code, file in source.files.items():
         parts[f"file:{code}"] = file_digest(file)

@@ -6,7 +6,9 @@ entity of the target sentence that corresponds to it; (b) gold word alignments (
 `i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct projection is the span its
 gold links give. Projections are scored as Lawrie et al.'s Figure 3: fully correct, correct
 with extra words, partially correct, wrong (an empty projection is wrong and also counted as a
-failure). Gold sentences are aligned with the configured aligner trained on those sentences.
+failure). Gold sentences are aligned with the configured aligner trained on those sentences
+and, where the config's corpus has the gold's language, on the corpus's sentence pairs too
+(as a collection would be: a few hundred gold sentences alone are too few for eflomal).
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ import regex
 
 from xel.align import Links, aer, align
 from xel.config import Config
+from xel.corpus import read_source
 from xel.errors import XelError
 from xel.names import HONORIFICS, split_name
 from xel.project import NameMatcher, Pair, function_words, make_matcher, project_mention
 from xel.store import Store
+from xel.tokenizers import tokenizer_for
 from xel.translate import round_trip_key, translate
 
 CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
@@ -410,21 +414,53 @@ def paper_config(config: Config) -> Config:
     return config.model_copy(update={"project": project})
 
 
-def evaluate_sets(sets: Sequence[GoldSet], config: Config,
-                  with_triage: bool) -> list[dict[str, Any]]:
+def corpus_pairs(config: Config, lang: str) -> tuple[list[list[str]], list[list[str]]]:
+    """The config corpus's English and `lang` sentences, tokenized as a collection tokenizes
+    them: extra training data for aligning gold (none where the corpus lacks `lang`)."""
+    corpus = config.corpus.model_copy(update={"languages": [lang]})
+    try:
+        source = read_source(config.model_copy(update={"corpus": corpus}))
+    except XelError:
+        return [], []
+    english, target = source.languages[0], source.languages[-1]
+    if target == english:
+        return [], []
+    pairs = [(s.texts[english], s.texts[target]) for s in source.segments
+             if s.texts[english].strip() and s.texts[target].strip()]
+    out: list[list[list[str]]] = []
+    for code, texts in ((english, [p[0] for p in pairs]), (target, [p[1] for p in pairs])):
+        tok = tokenizer_for(code, texts, config.tokenize)
+        out.append([[t[a:b] for a, b in tok(t)] for t in texts])
+    return out[0], out[1]
+
+
+def align_gold(gold: Sequence[GoldSentence], lang: str, config: Config,
+               extra: bool) -> tuple[list[Links], int]:
+    """Links for the gold sentences, the aligner trained on them plus (with `extra`) the
+    corpus's pairs of the same language; returns the links and how many extra pairs there were.
+    """
+    src, tgt = corpus_pairs(config, lang) if extra else ([], [])
+    links = align([g.src for g in gold] + src, [g.tgt for g in gold] + tgt, config.align)
+    return links[:len(gold)], len(src)
+
+
+def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
+                  extra: bool = True) -> list[dict[str, Any]]:
     """Score paper and name-aware projection (and triage) on every set and mention kind.
 
     The aligner runs once per set, so both projections see the same links.
     """
     rows = []
     for gs in sets:
-        links = align([g.src for g in gs.sentences], [g.tgt for g in gs.sentences], config.align)
+        links, n_extra = align_gold(gs.sentences, gs.lang, config, extra)
         for kind, mentions in gs.mentions.items():
             for method, cfg in (("paper", paper_config(config)), ("xel", config)):
                 outcomes, rate = evaluate_projection(gs.sentences, mentions, gs.lang, cfg, links)
                 row: dict[str, Any] = {"gold": gs.name, "lang": gs.lang, "mentions from": kind,
                                        "projection": method, "left out": gs.left_out[kind],
                                        "AER": None if rate is None else round(rate, 3),
+                                       "aligner trained on": f"{len(gs.sentences)} gold + "
+                                                             f"{n_extra} corpus pairs",
                                        **summarize(outcomes)}
                 if with_triage:
                     row["triage"] = evaluate_triage(outcomes, gs.lang, cfg)

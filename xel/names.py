@@ -24,7 +24,7 @@ HONORIFICS = frozenset({
     "queen", "prince", "princess", "duke", "duchess", "pope", "cardinal", "bishop",
     "archbishop", "rabbi", "imam", "sheikh", "ayatollah", "coach", "chairman", "chairwoman",
     "chief", "secretary", "ambassador", "commissioner", "councillor", "councilman",
-    "speaker", "st", "saint",
+    "speaker", "st", "saint", "det", "insp", "supt", "cllr", "lawyer", "attorney",
 })
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\u00ad-"

@@ -8,17 +8,19 @@ excluded), which is most of spaCy's run time saved. Offsets are characters into 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import xel.names
 from xel.config import Config, NerConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
 from xel.names import clean_spaces, name_key, split_name
-from xel.stages import Signature, StageRun, digest_of, run_stage, upstream, versions
+from xel.stages import Signature, StageRun, code_digest, digest_of, run_stage, upstream, versions
 from xel.store import Store
 
 DDL = """
@@ -102,9 +104,13 @@ def find_mentions(
             )
 
 
+# Taken at import, as project's: the code that finds and normalizes the mentions.
+NER_CODE = code_digest(sys.modules[__name__], xel.names)
+
+
 def ner_signature(store: Store, config: NerConfig) -> Signature:
     parts = {"after:import": upstream(store, "import", "xel corpus import"),
-             "config": digest_of(config), **versions("spacy")}
+             "config": digest_of(config), "code": NER_CODE, **versions("spacy")}
     if config.model != "blank":
         parts.update(versions(config.model.replace("_", "-")))
     return Signature("ner", parts)

@@ -15,6 +15,7 @@ Per English name, the projections across the collection are then ranked by frequ
 
 from __future__ import annotations
 
+import bisect
 import functools
 import sys
 import unicodedata
@@ -22,7 +23,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import regex
@@ -41,7 +41,16 @@ from xel.languages import canonical, is_unspaced, language
 from xel.names import tokens as name_tokens
 from xel.ner import DDL as NER_DDL
 from xel.progress import progress
-from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
+from xel.stages import (
+    Signature,
+    StageRun,
+    code_digest,
+    digest_of,
+    file_digest,
+    run_stage,
+    upstream,
+    versions,
+)
 from xel.store import Store
 from xel.tokenizers import Span, tokenizer_for, tokenizer_name
 from xel.translate import NameDictionary, dictionary_for, is_latin, to_latin
@@ -99,6 +108,7 @@ CREATE TABLE IF NOT EXISTS projection_counts (
 
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 _ABJADS = {"Arab", "Hebr", "Syrc", "Thaa"}
+HAN_SCRIPTS = {"Hans", "Hant", "Hani"}
 # A character used in this many transliterated names of the dictionary is name-like: in the
 # Chinese one `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
 NAME_CHAR_MIN = 20
@@ -144,6 +154,7 @@ class NameMatcher:
     def __post_init__(self) -> None:
         info = language(self.lang)
         self.abjad = info.script in _ABJADS
+        self.han = info.script in HAN_SCRIPTS
         self.max_ngram = 3 if is_unspaced(self.lang) else 1
         self._latin: dict[str, str] = {}
         self._score: dict[tuple[str, str], float] = {}
@@ -161,8 +172,15 @@ class NameMatcher:
         """Every letter occurs in at least NAME_CHAR_MIN dictionary names (`卡瓦諾`, not `總統`)."""
         if self.dictionary is None:
             return True
+        return all(self.char_count(ch) >= NAME_CHAR_MIN for ch in text if ch.isalpha())
+
+    def char_count(self, ch: str) -> int:
+        """Dictionary names using a character, in either Chinese form (`強` counts `强`)."""
+        if self.dictionary is None:
+            return 0
         counts = self.dictionary.char_counts
-        return all(counts.get(ch, 0) >= NAME_CHAR_MIN for ch in text if ch.isalpha())
+        simple = simplified(ch) if self.han else ch
+        return counts.get(ch, 0) + (counts.get(simple, 0) if simple != ch else 0)
 
     def latin(self, text: str) -> str:
         if text not in self._latin:
@@ -177,13 +195,21 @@ class NameMatcher:
         return self._score[key]
 
     def _compute(self, english: str, target: str) -> float:
+        """Spelling against the English token, or against its dictionary forms in Latin (the
+        same name transliterated a little differently: Taiwan's `卡瓦諾` and `卡瓦納`). Only
+        spaced scripts inflect a name (`Трампа`); in unspaced ones a longer form is another
+        word run on (`柏納李` is Berners plus Lee)."""
+        latin = self.latin(target)
+        best = orthographic(english, latin, self.abjad)
         if self.dictionary is not None:
             forms = self.dictionary.forward.get(english, ())[:5]
-            if any(target == f or (len(f) > 1 and target.startswith(f)
+            inflects = self.max_ngram == 1
+            if any(target == f or (inflects and len(f) > 1 and target.startswith(f)
                                    and len(target) - len(f) <= 2) for f in forms):
                 return 1.0
-        latin = self.latin(target)
-        return orthographic(english, latin, self.abjad)
+            if not self.han or any(self.name_like(ch) for ch in target):  # `每` sounds as `梅`
+                best = max([best, *(orthographic(self.latin(f), latin) for f in forms[:3])])
+        return best
 
     def matches(self, english: list[str], text: str,
                 spans: Sequence[Span]) -> list[list[tuple[int, int, float]]]:
@@ -203,6 +229,12 @@ class NameMatcher:
                     if s >= self.min_similarity:
                         found[k].append((a, b, s))
         return found
+
+
+@functools.lru_cache(maxsize=65536)
+def simplified(ch: str) -> str:
+    """The simplified Chinese form of a character (itself where there is none)."""
+    return xel.translate.transliterator("Hant-Hans").transliterate(ch)
 
 
 def orthographic(english: str, latin: str, abjad: bool = False) -> float:
@@ -306,7 +338,8 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     if span is not None and matcher is not None and matcher.knows_names and not matched:
         span = _trim_unnamelike(pair, span, matcher, protect=matched)
     if span is not None and config.parentheses:
-        moved = _outside_parentheses(pair, span, targets, len(english), matcher)
+        moved = _outside_parentheses(pair, span, targets, len(english), matcher,
+                                     config.characters)
         if moved != span:
             span, method = moved, "parentheses"
     if span is None:
@@ -320,7 +353,14 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     if matcher is not None and english:
         start += _proclitic(pair.tgt_text[start:end], english[0], matcher)
         end -= _enclitic(pair.tgt_text[start:end], english[-1], matcher)
-    if script == "Jpan":
+    if config.characters and matcher is not None and matcher.max_ngram > 1:
+        start, end = whole_latin_words(pair.tgt_text, start, end)
+        if matcher.han and matcher.dictionary is not None and english:
+            start, end = han_name(pair.tgt_text, start, end, english, matcher,
+                                  before_bracket=method == "parentheses")
+        if script == "Jpan":
+            start, end = katakana_name(pair.tgt_text, start, end, len(english))
+    elif script == "Jpan":
         start, end = katakana_word(pair.tgt_text, start, end)
     start, end = whole_characters(pair.tgt_text, start, end)
     return Projected(start, end, method, aligned)
@@ -349,6 +389,10 @@ def whole_characters(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _KATAKANA_RUN = regex.compile(r"[\p{Katakana}\u30fc]*\p{Katakana}[\p{Katakana}\u30fc]*")
+# Between the katakana parts of one name: `・`, `=`/`＝` (`ブラック＝ダレー`), a space, or a
+# Latin initial (`ジョージ・W・ブッシュ`).
+_KATAKANA_JOINER = regex.compile(
+    r"[\u30fb\uff65=\uff1d]|[ \u3000]|[\u30fb\uff65]\p{Latin}\.?[\u30fb\uff65]")
 
 
 def katakana_word(text: str, start: int, end: int) -> tuple[int, int]:
@@ -365,6 +409,143 @@ def katakana_word(text: str, start: int, end: int) -> tuple[int, int]:
             break
         last = run.end()
     return first, last
+
+
+def katakana_name(text: str, start: int, end: int, n_english: int) -> tuple[int, int]:
+    """`katakana_word`, then on to neighbouring katakana parts of the same name (joined by
+    `・`, `＝`, a space or a Latin initial) until there are as many parts as English tokens:
+    `シュバルツ` (Dave Schwartz) becomes `デーブ・シュバルツ`; `ポール マナフォート` stays whole."""
+    runs = list(_KATAKANA_RUN.finditer(text))
+    touched = [k for k, r in enumerate(runs) if r.start() < end and r.end() > start]
+    if not touched:
+        return start, end
+    first, last = katakana_word(text, start, end)
+    inside = [k for k in touched if runs[k].start() >= first and runs[k].end() <= last]
+    a, b = inside[0], inside[-1]
+
+    def joined(k: int) -> bool:  # run k and run k + 1 are parts of one name
+        return bool(_KATAKANA_JOINER.fullmatch(text, runs[k].end(), runs[k + 1].start()))
+
+    def parts() -> int:  # a Latin initial between runs is a part too
+        return b - a + 1 + sum(bool(regex.search(r"\p{Latin}", text[runs[k].end():
+                                                                    runs[k + 1].start()]))
+                               for k in range(a, b))
+
+    while parts() < n_english:
+        if b + 1 < len(runs) and joined(b):
+            b += 1
+        elif a > 0 and joined(a - 1):
+            a -= 1
+        else:
+            break
+    return runs[a].start(), runs[b].end()
+
+
+_LATIN_LETTER = regex.compile(r"[\p{Latin}\p{N}]")
+
+
+def whole_latin_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """In unspaced scripts, learned pieces can cut a Latin word (`raig Halket` from
+    `Craig Halkett`): a span edge inside a Latin word moves out to the word's edge."""
+    if start < end and _LATIN_LETTER.match(text[start]):
+        while start > 0 and _LATIN_LETTER.match(text[start - 1]):
+            start -= 1
+    if start < end and _LATIN_LETTER.match(text[end - 1]):
+        while end < len(text) and _LATIN_LETTER.match(text[end]):
+            end += 1
+    return start, end
+
+
+_HAN_JOINERS = "\u00b7\u30fb\u2027\u2022\uff0e-"
+
+
+def han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
+             before_bracket: bool = False) -> tuple[int, int]:
+    """`_han_name` on the text without its spaces (gold tokenizations space characters out:
+    `特 蕾 莎 · 梅`), mapped back to the text's offsets."""
+    keep = [k for k, ch in enumerate(text) if not ch.isspace()]
+    compact = "".join(text[k] for k in keep)
+    s, e = _han_name(compact, bisect.bisect_left(keep, start), bisect.bisect_left(keep, end),
+                     english, matcher, before_bracket)
+    return (keep[s], keep[e - 1] + 1) if s < e else (start, end)
+
+
+def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
+              before_bracket: bool, pad: int = 3) -> tuple[int, int]:
+    """Chinese: snap a span to the name's characters, across learned-piece boundaries.
+
+    Within the span and `pad` characters either side, character runs spelled like the English
+    tokens (transliterated, or through the name dictionary) form the name's core: a core
+    spelling every English token is the name (`柏納李在網路中立` gives `柏納李`); a partial one
+    grows through name-like characters (`哈` of `哈靈頓`) but not past others (`對卡瓦諾`,
+    `梅首相` give `卡瓦諾`, `梅`). Without a core, edge characters never used in
+    transliterated names are dropped (`總統川普` gives `川普`).
+    """
+    if not regex.search(r"\p{Han}", text[start:end]):
+        return start, end
+
+    def name_char(k: int) -> bool:
+        ch = text[k]
+        return ch.isalpha() and not is_latin(ch) and matcher.name_like(ch)
+
+    lo, hi = start, end
+    while lo > 0 and start - lo < pad and _han_letter(text[lo - 1]):
+        lo -= 1
+    while hi < len(text) and hi - end < pad and _han_letter(text[hi]):
+        hi += 1
+    core = _han_core(text, lo, hi, (start, end), english, matcher)
+    if core is not None:
+        s, e = core
+        lo, hi = min(start, s), max(end, e)
+        while s > lo and (name_char(s - 1) or (
+                text[s - 1] in _HAN_JOINERS and s - 1 > lo and name_char(s - 2))):
+            s -= 1
+        while e < hi and (name_char(e) or (
+                text[e] in _HAN_JOINERS and e + 1 < hi and name_char(e + 1))):
+            e += 1
+        return s, e
+    if not any(name_char(k) for k in range(start, end)):
+        return start, end
+    s, e = start, end
+    while e > s and not name_char(e - 1):
+        e -= 1
+    if before_bracket:  # the name is the run of name-like characters next to the bracket
+        s = e
+        while s > start and (name_char(s - 1) or (
+                text[s - 1] in _HAN_JOINERS and s - 1 > start and name_char(s - 2))):
+            s -= 1
+    while s < e and not name_char(s):
+        s += 1
+    return s, e
+
+
+def _han_letter(ch: str) -> bool:
+    return ch.isalpha() and not is_latin(ch)
+
+
+def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Sequence[str],
+              matcher: NameMatcher, longest: int = 4) -> tuple[int, int] | None:
+    """The characters in [lo, hi) spelled like the English name. Anchored on the best match
+    overlapping `within`; the other tokens' best matches join when at most one character (a
+    joiner) away."""
+    found = []  # per English token with a match: (score, closeness, start, end)
+    for token in english:
+        cands = [(matcher.score(token, text[a:b]), -abs(a - within[0]), a, b)
+                 for a in range(lo, hi) for b in range(a + 1, min(a + longest, hi) + 1)
+                 if all(_han_letter(c) for c in text[a:b])]
+        good = [c for c in cands if c[0] >= matcher.min_similarity]
+        if good:
+            found.append(max(good))
+    anchors = [f for f in found if f[2] < within[1] and f[3] > within[0]]
+    if not anchors:
+        return None
+    anchor = max(anchors)
+    s, e = anchor[2], anchor[3]
+    for _, _, a, b in sorted(found, key=lambda f: min(abs(f[2] - anchor[3]),
+                                                      abs(anchor[2] - f[3]))):
+        if 0 <= a - e <= 1 or 0 <= s - b <= 1:
+            s, e = min(s, a), max(e, b)
+    return s, e
 
 
 # One-letter conjunctions and prepositions written onto the next word (`وجاستن`, `and Justin`).
@@ -524,27 +705,37 @@ _JOINERS = "\u00b7\u30fb\u2027\u2022-\u2010'\u2019"
 
 
 def _outside_parentheses(pair: Pair, span: tuple[int, int], targets: set[int], n_english: int,
-                         matcher: NameMatcher | None) -> tuple[int, int]:
+                         matcher: NameMatcher | None, by_characters: bool) -> tuple[int, int]:
     """`金正恩 (Kim Jong Un)`: a Latin copy in parentheses after a non-Latin name yields that name.
 
     The target name is the run of non-Latin word tokens (and joiners such as `·`) just before
     the `(`: at most as many words as the English name in spaced scripts, characters that occur
-    in transliterated names in unspaced ones (where the name dictionary knows them).
+    in transliterated names in unspaced ones (where the name dictionary knows them; with
+    `by_characters`, up to 12 characters, which `han_name`/`katakana_name` then cut to the
+    name).
     """
     text = pair.tgt_text
     first, last = span
     inside = text[pair.tgt[first][0]:pair.tgt[last][1]]
-    if not is_latin(inside) or first == 0 or _token(pair, first - 1) not in "(（":
+    if not is_latin(inside):
         return span
-    open_k = first - 1
+    open_k = first - 1  # the bracket, before the span or before Latin words (`(George W. Bush`)
+    while open_k >= 0 and first - open_k <= 6 and _token(pair, open_k) not in "(（" and (
+            is_latin(_token(pair, open_k)) or _token(pair, open_k) in ".-'"):
+        open_k -= 1
+    if open_k <= 0 or _token(pair, open_k) not in "(（":
+        return span
     unspaced = matcher is not None and matcher.max_ngram > 1
     run: list[int] = []
     words = 0
     k = open_k - 1
     while k >= 0:
         tok = _token(pair, k)
+        if by_characters and unspaced and pair.tgt[open_k][0] - pair.tgt[k][0] > 12:
+            break
         if _is_word(pair, k):
-            if is_latin(tok) or (unspaced and matcher is not None and not matcher.name_like(tok)):
+            if is_latin(tok) or (unspaced and matcher is not None and not by_characters
+                                 and not matcher.name_like(tok)):
                 break
         elif tok not in _JOINERS:
             break
@@ -611,11 +802,6 @@ def _trim_unnamelike(pair: Pair, span: tuple[int, int], matcher: NameMatcher,
 
 
 # --- stages ---------------------------------------------------------------------------------
-
-
-def code_digest(*modules: ModuleType) -> str:
-    """Digest of the source of the modules a stage runs, so a changed algorithm reruns it."""
-    return digest_of([file_digest(str(m.__file__)) for m in modules])
 
 
 # Taken when the code is imported, so a long run's signatures describe the code it runs even

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from xel import __version__
@@ -67,6 +68,11 @@ def file_digest(path: str | Path) -> str:
                 h.update(block)
         _file_digests[key] = h.hexdigest()[:16]
     return _file_digests[key]
+
+
+def code_digest(*modules: ModuleType) -> str:
+    """Digest of the source of the modules a stage runs, so a changed algorithm reruns it."""
+    return digest_of([file_digest(str(m.__file__)) for m in modules])
 
 
 def versions(*packages: str) -> dict[str, str]:

@@ -61,13 +61,13 @@ class TranslationError(Exception):
 
 
 @functools.cache
-def _transliterator(rules: str) -> icu.Transliterator:
+def transliterator(rules: str) -> icu.Transliterator:
     return icu.Transliterator.createInstance(rules)
 
 
 def to_latin(text: str) -> str:
     """Lower-case ASCII Latin form of a name in any script (ICU `Any-Latin; Latin-ASCII`)."""
-    latin = _transliterator("Any-Latin; Latin-ASCII; Lower").transliterate(text)
+    latin = transliterator("Any-Latin; Latin-ASCII; Lower").transliterate(text)
     return "".join(ch for ch in latin if not unicodedata.combining(ch))
 
 
@@ -178,7 +178,7 @@ def offline(names: list[str], lang: str, config: TriageConfig) -> dict[str, Tran
         if english:
             out[name] = Translation(english, "name-dictionary")
         else:
-            latin = _transliterator("Any-Latin; Latin-ASCII").transliterate(name)
+            latin = transliterator("Any-Latin; Latin-ASCII").transliterate(name)
             out[name] = Translation(latin, "icu")
     return out
 

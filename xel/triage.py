@@ -22,9 +22,18 @@ from xel.corpus import DDL as CORPUS_DDL
 from xel.languages import is_unspaced, language
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import ENCLITICS, PROCLITICS, code_digest, dictionary_file, resolve_languages
+from xel.project import ENCLITICS, PROCLITICS, dictionary_file, resolve_languages
 from xel.queries import DDL as QUERIES_DDL
-from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
+from xel.stages import (
+    Signature,
+    StageRun,
+    code_digest,
+    digest_of,
+    file_digest,
+    run_stage,
+    upstream,
+    versions,
+)
 from xel.store import Store
 from xel.translate import CACHE_DDL, round_trip_key, translate
 

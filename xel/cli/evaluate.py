@@ -39,6 +39,9 @@ ALIGN_GOLD = typer.Option(None, "--align-gold",
 MENTIONS = typer.Option("ner,caps", "--mentions",
                         help="for alignment gold: ner (English NER persons), caps (capitalized "
                              "name runs), or both")
+EXTRA = typer.Option(True, "--corpus/--gold-only",
+                     help="also train the aligner on the config corpus's sentence pairs of the "
+                          "gold's language (where it has them), as a collection would be")
 JSON_OUT = typer.Option(None, "--json", help="also write the figures as JSON here")
 
 
@@ -81,12 +84,12 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
                        sentences: Path | None = SENTENCES, links: Path | None = LINKS,
                        english: str = ENGLISH, base: int = BASE,
                        align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
-                       json_out: Path | None = JSON_OUT) -> None:
+                       extra: bool = EXTRA, json_out: Path | None = JSON_OUT) -> None:
     """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER."""
     cfg = load_config(config)
     sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
                  mentions)
-    rows = evaluate_sets(sets, cfg, with_triage=False)
+    rows = evaluate_sets(sets, cfg, with_triage=False, extra=extra)
     table = Table(title="projection quality")
     for c in ["gold", "mentions from", "projection", "mentions", *CATEGORIES, "failures",
               "fully correct %", "AER", "left out"]:
@@ -94,7 +97,13 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
     for r in rows:
         table.add_row(*(str(r[c]) for c in table_columns(table)))
     console.print(table)
+    _print_training(rows)
     _write(rows, json_out)
+
+
+def _print_training(rows: list[dict[str, object]]) -> None:
+    for gold, trained in dict.fromkeys((r["gold"], r["aligner trained on"]) for r in rows):
+        console.print(f"{gold}: aligner trained on {trained}")
 
 
 @eval_app.command("triage")
@@ -103,12 +112,13 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                    sentences: Path | None = SENTENCES, links: Path | None = LINKS,
                    english: str = ENGLISH, base: int = BASE,
                    align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
-                   json_out: Path | None = JSON_OUT) -> None:
+                   extra: bool = EXTRA, json_out: Path | None = JSON_OUT) -> None:
     """Round-trip acceptance rate and its precision (accepted and fully correct)."""
     cfg = load_config(config)
     sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
                  mentions)
-    rows = [r for r in evaluate_sets(sets, cfg, with_triage=True) if r["projection"] == "xel"]
+    rows = [r for r in evaluate_sets(sets, cfg, with_triage=True, extra=extra)
+            if r["projection"] == "xel"]
     table = Table(title=f"round-trip triage ({cfg.triage.translator})")
     for c in ["gold", "mentions from", "mentions", "accepted", "acceptance %",
               "accepted and fully correct", "precision %"]:
