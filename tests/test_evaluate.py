@@ -194,3 +194,88 @@ def test_ner_slips_on_titles_and_common_words_are_not_person_names() -> None:
     assert is_person_name(["Jean", "Chretien"])
     assert not is_person_name(["Speaker"])
     assert not is_person_name(["bush"])
+
+
+SPAN_GOLD = """# a comment
+lang\tseg\ten_start\ten_end\tenglish\tgold\tstart\tend
+zho-TW\t0\t10\t22\tTheresa May\t梅\t2\t3
+zho-TW\t0\t0\t5\tWelsh\tNOT_PERSON\t\t
+zho-TW\t1\t0\t11\tBoris Johnson\t強生\t0\t2
+"""
+
+
+def span_store(tmp_path: Path) -> Path:
+    """A collection store holding two sentences, their mentions and projections."""
+    from xel.corpus import DDL as CORPUS_DDL
+    from xel.ner import DDL as NER_DDL
+    from xel.project import DDL as PROJECT_DDL
+    from xel.store import Store
+
+    with Store(tmp_path / "s.sqlite") as store:
+        for ddl in (CORPUS_DDL, NER_DDL, PROJECT_DDL):
+            store.declare(ddl)
+        with store.transaction() as s:
+            s.executemany("INSERT INTO sentences VALUES (?, ?, 'd', ?, 0, ?)", [
+                ("eng", 0, 0, "Welsh PM, Theresa May, spoke"),
+                ("zho-TW", 0, 0, "英國梅首相 (Theresa May) 說"),
+                ("eng", 1, 1, "Boris Johnson spoke"),
+                ("zho-TW", 1, 1, "強生說")])
+            s.executemany("INSERT INTO mentions VALUES (?, 'd', ?, ?, ?, ?, ?, ?, NULL, 2)", [
+                (1, 0, 10, 21, "Theresa May", "Theresa May", "theresa may"),
+                (2, 0, 0, 5, "Welsh", "Welsh", "welsh"),
+                (3, 1, 0, 13, "Boris Johnson", "Boris Johnson", "boris johnson")])
+            s.executemany("INSERT INTO projections VALUES ('zho-TW', ?, ?, ?, ?, ?, 0, 'x', ?, ?)",
+                          [(1, 0, 2, 3, "梅", 2, 18), (2, 0, 0, 2, "英國", 0, 2),
+                           (3, 1, 1, 2, "生", 0, 3)])
+    return tmp_path / "s.sqlite"
+
+
+def test_annotated_spans_score_the_collection_projections(tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    span_store(tmp_path)
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(SPAN_GOLD, encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "store": "s.sqlite", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    out = tmp_path / "figures.json"
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold),
+                                      "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    paper, xel = json.loads(out.read_text())
+    assert (paper["projection"], xel["projection"]) == ("paper", "xel")
+    assert paper["mentions"] == xel["mentions"] == 2 and xel["left out"] == 1  # NOT_PERSON
+    # paper: `梅首相 (Theresa May` and `強生說` hold the names and more;
+    # xel: `梅`, and only `生` of `強生`
+    assert (paper["extra words"], paper["fully correct"]) == (2, 0)
+    assert (xel["fully correct"], xel["partially correct"]) == (1, 1)
+
+    gold.write_text(SPAN_GOLD.replace("\t梅\t2\t3", "\t梅\t3\t4"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold)])
+    assert isinstance(result.exception, XelError)
+    assert f"{gold}, line 3: '梅' is not at characters 3-4" in str(result.exception)
+
+
+def test_span_gold_reader_names_the_bad_line(tmp_path: Path) -> None:
+    from xel.evaluate import read_span_gold
+
+    gold = tmp_path / "gold.tsv"
+    gold.write_text("lang\tseg\tenglish\n", encoding="utf-8")
+    with pytest.raises(XelError, match="line 1: expected the header"):
+        read_span_gold(gold)
+    gold.write_text(SPAN_GOLD.replace("zho-TW\t1\t0", "zho-TW\tone\t0"), encoding="utf-8")
+    with pytest.raises(XelError, match="line 5: seg, en_start, en_end"):
+        read_span_gold(gold)
+
+
+def test_gold_alignment_also_trains_on_the_corpus(shared_data: Path) -> None:
+    from xel.config import load_config
+    from xel.evaluate import corpus_pairs
+
+    config = load_config(Path(__file__).parents[1] / "configs" / "default.yaml")
+    english, romanian = corpus_pairs(config, "ron")  # not among the config's languages
+    assert 1900 <= len(english) == len(romanian) <= 1997
+    assert english[0][:3] == ["Welsh", "AMs", "worried"] and all(romanian)
+    assert corpus_pairs(config, "xx-not-a-language") == ([], [])

@@ -17,6 +17,8 @@ from xel.names import clean_spaces, name_key, split_name
         ("President Ahmet Sezer", "Ahmet Sezer", "President"),
         ("Dr. Christine Blasey Ford", "Christine Blasey Ford", "Dr."),
         ("“Boris Johnson”", "Boris Johnson", None),
+        ("Det Insp Bob Blemmings", "Bob Blemmings", "Det Insp"),  # NTREX's police titles
+        ("Lawyer Christian Schertz", "Christian Schertz", "Lawyer"),
         ("Martin Luther King Jr.", "Martin Luther King Jr.", None),
         ("Mr", "Mr", None),  # an honorific alone is left as the name, not dropped silently
     ],

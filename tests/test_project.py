@@ -304,3 +304,74 @@ def test_a_partial_match_grows_by_aligned_words_only_to_the_name_length() -> Non
     # `Jinping` is not spelled alike in `Dschinping`; `Team` is aligned to the name too.
     p = pair("Xi Jinping spoke", "Xi Dschinping Team sprach", {(0, 0), (1, 1), (1, 2)})
     assert project(p, "Xi Jinping", "deu") == "Xi Dschinping"
+
+
+@pytest.fixture
+def zh(shared_data: Path) -> tuple[ProjectConfig, NameMatcher]:
+    config = ProjectConfig(translit=str(shared_data / "translit"))
+    return config, make_matcher("zho-TW", config, shared_data / "translit")
+
+
+def test_chinese_spans_snap_to_the_name_across_learned_pieces(
+        zh: tuple[ProjectConfig, NameMatcher]) -> None:
+    """Real NTREX sentences whose learned pieces (`對卡瓦諾`, `梅首相`) run the name into
+    neighbouring characters."""
+    config, matcher = zh
+    cases = [
+        ("FBI 對卡瓦諾的新調查", ["FBI", "對卡瓦諾", "的", "新", "調查"],
+         "the FBI investigation of Kavanaugh", "Kavanaugh", {(4, 1)}, "卡瓦諾"),
+        ("柏納李在網路中立辯論中", ["柏納李", "在", "網路", "中", "立", "辯", "論", "中"],
+         "Berners-Lee in the net neutrality debate", "Berners-Lee",
+         {(0, 0), (0, 1), (0, 4)}, "柏納李"),
+        ("美國總統川普表示", ["美國", "總統", "川", "普", "表示"],
+         "US President Trump said", "Trump", {(2, 1), (2, 2), (2, 3)}, "川普"),
+        ("哈靈頓以其在 HBO", ["哈", "靈", "頓", "以", "其", "在", "HBO"],
+         "Harington is known for HBO", "Harington", {(0, 1), (0, 2)}, "哈靈頓"),
+        ("英國梅首相 (Theresa May) 將在今天宣布", ["英國", "梅首相", "(", "Theresa", "May",
+                                                ")", "將在", "今天", "宣布"],
+         "Theresa May will announce today", "Theresa May", {(0, 3), (1, 4)}, "梅"),
+        ("他的父親陶德‧裴琳 (Todd Palin)。", ["他的", "父親", "陶", "德", "‧", "裴琳", "(",
+                                         "Todd", "Palin", ")", "。"],
+         "his father Todd Palin.", "Todd Palin", {(2, 7), (3, 8)}, "陶德‧裴琳"),
+    ]
+    for tgt, tokens, src, name, links, want in cases:
+        p = pair(src, tgt, links, tokens)
+        assert project(p, name, "zho-TW", config, matcher) == want, tgt
+    off = config.model_copy(update={"characters": False})
+    p = pair(cases[0][2], cases[0][0], cases[0][4], cases[0][1])
+    assert project(p, "Kavanaugh", "zho-TW", off, matcher) == "對卡瓦諾"
+
+
+def test_a_homophone_of_a_dictionary_form_is_not_the_name(
+        zh: tuple[ProjectConfig, NameMatcher]) -> None:
+    _, matcher = zh
+    assert matcher.score("may", "梅") == 1.0
+    assert matcher.score("may", "每") < matcher.min_similarity  # `mei`, but `every`
+    assert matcher.score("palin", "裴琳") >= matcher.min_similarity  # Taiwan's `佩林`
+
+
+def test_katakana_names_take_every_part() -> None:
+    from xel.project import katakana_name
+
+    def cut(text: str, part: str, n_english: int) -> str:
+        a = text.index(part)
+        s, e = katakana_name(text, a, a + len(part), n_english)
+        return text[s:e]
+    assert cut("弁護士のポール マナフォートは", "ポール", 2) == "ポール マナフォート"
+    assert cut("息子ロバート・レイ・ブラック＝ダレーが", "ロバート・レイ・ブラック", 4) \
+        == "ロバート・レイ・ブラック＝ダレー"
+    assert cut("ジョージ・W・ブッシュ大統領", "ジョージ", 3) == "ジョージ・W・ブッシュ"
+    assert cut("デーブ・シュバルツ氏は", "シュバルツ", 2) == "デーブ・シュバルツ"
+    assert cut("ドナルド・トランプ大統領", "トランプ", 1) == "トランプ"  # no more than English
+    assert cut("トランプ 大統領", "トランプ 大統領", 2) == "トランプ"  # kanji are not parts
+    assert katakana_name("金正恩氏", 0, 3, 3) == (0, 3)
+
+
+def test_latin_words_stay_whole_in_unspaced_scripts() -> None:
+    from xel.project import whole_latin_words
+
+    text = "キャプテンのCraig Halkettは"
+    a = text.index("raig")
+    s, e = whole_latin_words(text, a, text.index("Halkett") + 6)
+    assert text[s:e] == "Craig Halkett"
+    assert whole_latin_words(text, 0, 5) == (0, 5)

@@ -1,14 +1,16 @@
 """How well projection and round-trip triage work, measured on gold a user can name.
 
-Two kinds of gold: (a) parallel NER in CoNLL format (an English file and a target file of the
-same sentences), where the correct projection of an English person mention is the person
+Three kinds of gold: (a) parallel NER in CoNLL format (an English file and a target file of
+the same sentences), where the correct projection of an English person mention is the person
 entity of the target sentence that corresponds to it; (b) gold word alignments (Pharaoh
-`i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct projection is the span its
-gold links give. Projections are scored as Lawrie et al.'s Figure 3: fully correct, correct
-with extra words, partially correct, wrong (an empty projection is wrong and also counted as a
-failure). Gold sentences are aligned with the configured aligner trained on those sentences
-and, where the config's corpus has the gold's language, on the corpus's sentence pairs too
-(as a collection would be: a few hundred gold sentences alone are too few for eflomal).
+`i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct projection is the span
+its gold links give; (c) names annotated in a collection's own translations (`--spans`),
+scored against the projections its store holds. Projections are scored as Lawrie et al.'s
+Figure 3: fully correct, correct with extra words, partially correct, wrong (an empty
+projection is wrong and also counted as a failure). The sentences of (a) and (b) are aligned
+with the configured aligner trained on them and, where the config's corpus has the gold's
+language, on the corpus's sentence pairs too (as a collection would be: a few hundred gold
+sentences alone are too few for eflomal).
 """
 
 from __future__ import annotations
@@ -466,3 +468,111 @@ def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
                     row["triage"] = evaluate_triage(outcomes, gs.lang, cfg)
                 rows.append(row)
     return rows
+
+
+# --- annotated names in a collection's translations -------------------------------------------
+
+SPAN_HEADER = ["lang", "seg", "en_start", "en_end", "english", "gold", "start", "end"]
+UNSCORED = ("ABSENT", "NOT_PERSON")
+
+
+@dataclass(frozen=True)
+class SpanGold:
+    """Where an English mention (characters of segment `seg`) is named in a translation."""
+
+    line: int
+    lang: str
+    seg: int
+    en_start: int
+    en_end: int
+    english: str
+    gold: str  # the name, ABSENT or NOT_PERSON
+    start: int | None
+    end: int | None
+
+
+def read_span_gold(path: Path) -> list[SpanGold]:
+    """A span gold file (`#` comment lines, then a header and tab-separated rows)."""
+    rows = []
+    header: list[str] | None = None
+    for number, line in enumerate(_lines(path), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if header is None:
+            if fields != SPAN_HEADER:
+                raise XelError(f"{path}, line {number}: expected the header "
+                               f"{chr(9).join(SPAN_HEADER)!r}")
+            header = fields
+            continue
+        if len(fields) != len(SPAN_HEADER):
+            raise XelError(f"{path}, line {number}: expected {len(SPAN_HEADER)} tab-separated "
+                           f"fields, got {len(fields)}")
+        lang, seg, en_start, en_end, english, gold, start, end = fields
+        try:
+            numbers = [int(x) for x in (seg, en_start, en_end)]
+            span = (int(start), int(end)) if gold not in UNSCORED else (None, None)
+        except ValueError:
+            raise XelError(f"{path}, line {number}: seg, en_start, en_end (and start, end of a "
+                           "name) must be whole numbers") from None
+        rows.append(SpanGold(number, lang, numbers[0], numbers[1], numbers[2], english, gold,
+                             span[0], span[1]))
+    return rows
+
+
+def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold], lang: str,
+                  paper: bool) -> tuple[list[Outcome], int]:
+    """The store's projections of the annotated mentions of `lang` (the paper's aligned span
+    with `paper`), scored on characters; rows without a name or a matching mention are left
+    out and counted."""
+    outcomes, left_out = [], 0
+    for g in rows:
+        if g.gold in UNSCORED or g.start is None or g.end is None:
+            left_out += 1
+            continue
+        target = store.query("SELECT text FROM sentences WHERE lang = ? AND seg = ?",
+                             (lang, g.seg))
+        if not target or target[0]["text"][g.start:g.end] != g.gold:
+            raise XelError(f"{path}, line {g.line}: {g.gold!r} is not at characters "
+                           f"{g.start}-{g.end} of {lang} segment {g.seg} in {store.path}: is "
+                           "it the corpus the gold was annotated on?")
+        found = store.query(
+            "SELECT m.name, p.start, p.end, p.aligned_start, p.aligned_end FROM mentions m"
+            " LEFT JOIN projections p ON p.mention_id = m.mention_id AND p.lang = ?"
+            " WHERE m.seg = ? AND m.start < ? AND m.end > ?"
+            " ORDER BY MIN(m.end, ?) - MAX(m.start, ?) DESC LIMIT 1",
+            (lang, g.seg, g.en_end, g.en_start, g.en_end, g.en_start))
+        if not found:
+            left_out += 1
+            continue
+        m = found[0]
+        if m["start"] is None and m["aligned_start"] is None and not store.query(
+                "SELECT 1 FROM projections WHERE lang = ? LIMIT 1", (lang,)):
+            raise XelError(f"no projections of {lang} in {store.path}: run "
+                           f"`xel project CONFIG --lang {lang}` first")
+        a, b = (m["aligned_start"], m["aligned_end"]) if paper else (m["start"], m["end"])
+        chars = set(range(a, b)) if a is not None else set()
+        text = target[0]["text"][a:b] if a is not None else ""
+        mention = GoldMention(g.seg, g.en_start, g.en_end, (g.start, g.end - 1))
+        outcomes.append(Outcome(mention, m["name"], text, chars,
+                                category(chars, mention.gold)))
+    return outcomes, left_out
+
+
+def evaluate_span_gold(store: Store, path: Path, config: Config,
+                       with_triage: bool) -> list[dict[str, Any]]:
+    """Score the collection's paper and name-aware projections against annotated names."""
+    rows = read_span_gold(path)
+    out = []
+    for lang in dict.fromkeys(r.lang for r in rows):
+        mine = [r for r in rows if r.lang == lang]
+        for method, cfg in (("paper", paper_config(config)), ("xel", config)):
+            outcomes, left_out = span_outcomes(store, path, mine, lang, method == "paper")
+            row: dict[str, Any] = {"gold": f"{path.name} {lang}", "lang": lang,
+                                   "mentions from": "annotated", "projection": method,
+                                   "left out": left_out, "AER": None,
+                                   "aligner trained on": "the collection", **summarize(outcomes)}
+            if with_triage:
+                row["triage"] = evaluate_triage(outcomes, lang, cfg, store)
+            out.append(row)
+    return out

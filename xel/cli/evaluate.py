@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -18,9 +19,11 @@ from xel.evaluate import (
     alignment_gold_set,
     conll_gold_set,
     evaluate_sets,
+    evaluate_span_gold,
     shared_gold_sets,
 )
 from xel.languages import canonical
+from xel.store import Store
 
 eval_app = typer.Typer(help="Measure projection and triage against gold.")
 app.add_typer(eval_app, name="eval")
@@ -42,6 +45,10 @@ MENTIONS = typer.Option("ner,caps", "--mentions",
 EXTRA = typer.Option(True, "--corpus/--gold-only",
                      help="also train the aligner on the config corpus's sentence pairs of the "
                           "gold's language (where it has them), as a collection would be")
+SPANS = typer.Option(None, "--spans",
+                     help="annotated names in the collection's translations (e.g. corpora/"
+                          "ntrex128/projection-gold.tsv), scored against the projections in "
+                          "the config's store")
 JSON_OUT = typer.Option(None, "--json", help="also write the figures as JSON here")
 
 
@@ -72,6 +79,23 @@ def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path 
     return sets
 
 
+def _rows(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
+          sentences: Path | None, links: Path | None, english: str, base: int,
+          align_gold: Path | None, mentions: str, extra: bool, spans: Path | None,
+          with_triage: bool) -> list[dict[str, Any]]:
+    """Figures for the gold named: annotated spans alone, or gold sentences (shared by
+    default)."""
+    rows: list[dict[str, Any]] = []
+    if spans:
+        with Store(cfg.resolve(cfg.store)) as store:
+            rows += evaluate_span_gold(store, spans, cfg, with_triage)
+    if not spans or any((conll_en, conll_tgt, sentences, links, align_gold)):
+        sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
+                     align_gold, mentions)
+        rows += evaluate_sets(sets, cfg, with_triage=with_triage, extra=extra)
+    return rows
+
+
 def _write(rows: list[dict[str, object]], path: Path | None) -> None:
     if path:
         path.write_text(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -84,12 +108,12 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
                        sentences: Path | None = SENTENCES, links: Path | None = LINKS,
                        english: str = ENGLISH, base: int = BASE,
                        align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
-                       extra: bool = EXTRA, json_out: Path | None = JSON_OUT) -> None:
+                       extra: bool = EXTRA, spans: Path | None = SPANS,
+                       json_out: Path | None = JSON_OUT) -> None:
     """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER."""
     cfg = load_config(config)
-    sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
-                 mentions)
-    rows = evaluate_sets(sets, cfg, with_triage=False, extra=extra)
+    rows = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
+                 mentions, extra, spans, with_triage=False)
     table = Table(title="projection quality")
     for c in ["gold", "mentions from", "projection", "mentions", *CATEGORIES, "failures",
               "fully correct %", "AER", "left out"]:
@@ -112,12 +136,12 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                    sentences: Path | None = SENTENCES, links: Path | None = LINKS,
                    english: str = ENGLISH, base: int = BASE,
                    align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
-                   extra: bool = EXTRA, json_out: Path | None = JSON_OUT) -> None:
+                   extra: bool = EXTRA, spans: Path | None = SPANS,
+                   json_out: Path | None = JSON_OUT) -> None:
     """Round-trip acceptance rate and its precision (accepted and fully correct)."""
     cfg = load_config(config)
-    sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
-                 mentions)
-    rows = [r for r in evaluate_sets(sets, cfg, with_triage=True, extra=extra)
+    rows = [r for r in _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
+                             align_gold, mentions, extra, spans, with_triage=True)
             if r["projection"] == "xel"]
     table = Table(title=f"round-trip triage ({cfg.triage.translator})")
     for c in ["gold", "mentions from", "mentions", "accepted", "acceptance %",
