@@ -333,7 +333,12 @@ def test_chinese_spans_snap_to_the_name_across_learned_pieces(
         ("他的父親陶德‧裴琳 (Todd Palin)。", ["他的", "父親", "陶", "德", "‧", "裴琳", "(",
                                          "Todd", "Palin", ")", "。"],
          "his father Todd Palin.", "Todd Palin", {(2, 7), (3, 8)}, "陶德‧裴琳"),
-    ]
+        ("和美國總統唐納德·川普 (Donald Trump)", ["和", "美國", "總統", "唐納德", "·", "川普",
+                                            "(", "Donald", "Trump", ")"],
+         "and US President Donald Trump", "Donald Trump", {(3, 7), (4, 8)}, "唐納德·川普"),
+        ("金正恩與川普會面", ["金正恩與", "川普", "會面"], "Kim Jong-un met Trump",
+         "Kim Jong-un", {(0, 0), (1, 0), (2, 0), (3, 0)}, "金正恩"),  # `正` is rare in the
+    ]                                                                # dictionary, but aligned
     for tgt, tokens, src, name, links, want in cases:
         p = pair(src, tgt, links, tokens)
         assert project(p, name, "zho-TW", config, matcher) == want, tgt

@@ -474,12 +474,15 @@ def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: 
               before_bracket: bool, pad: int = 3) -> tuple[int, int]:
     """Chinese: snap a span to the name's characters, across learned-piece boundaries.
 
-    Within the span and `pad` characters either side, character runs spelled like the English
-    tokens (transliterated, or through the name dictionary) form the name's core: a core
-    spelling every English token is the name (`柏納李在網路中立` gives `柏納李`); a partial one
-    grows through name-like characters (`哈` of `哈靈頓`) but not past others (`對卡瓦諾`,
-    `梅首相` give `卡瓦諾`, `梅`). Without a core, edge characters never used in
-    transliterated names are dropped (`總統川普` gives `川普`).
+    Character runs spelled like the English tokens (transliterated, or through the name
+    dictionary) form the name's core. A core spelling every English token is the name, with
+    the span's name-like characters touching it (`柏納李在網路中立` gives `柏納李`, `卡瓦` of
+    `卡瓦諾` all three). Otherwise the span reaches out to its best-spelled run
+    (up to `pad` characters: `哈` of `哈靈頓`), and its edge characters never used in
+    transliterated names are dropped up to the core or a name-like character (`對卡瓦諾`,
+    `梅首相`, `總統川普`, `金正恩與` give `卡瓦諾`, `梅`, `川普`, `金正恩`: native names keep
+    characters transliterations rarely use). `before_bracket` (the span ends at the `(` of a
+    Latin copy) keeps only the name-like run next to the bracket (`代表律師舒希茲`).
     """
     if not regex.search(r"\p{Han}", text[start:end]):
         return start, end
@@ -488,33 +491,42 @@ def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: 
         ch = text[k]
         return ch.isalpha() and not is_latin(ch) and matcher.name_like(ch)
 
+    def name_run_before(k: int, stop: int) -> int:  # start of the name-like run ending at k
+        while k > stop and (name_char(k - 1) or (
+                text[k - 1] in _HAN_JOINERS and k - 1 > stop and name_char(k - 2))):
+            k -= 1
+        return k
+
+    def name_run_after(k: int, stop: int) -> int:  # end of the name-like run starting at k
+        while k < stop and (name_char(k) or (
+                text[k] in _HAN_JOINERS and k + 1 < stop and name_char(k + 1))):
+            k += 1
+        return k
+
     lo, hi = start, end
     while lo > 0 and start - lo < pad and _han_letter(text[lo - 1]):
         lo -= 1
     while hi < len(text) and hi - end < pad and _han_letter(text[hi]):
         hi += 1
     core = _han_core(text, lo, hi, (start, end), english, matcher)
-    if core is not None:
-        s, e = core
-        lo, hi = min(start, s), max(end, e)
-        while s > lo and (name_char(s - 1) or (
-                text[s - 1] in _HAN_JOINERS and s - 1 > lo and name_char(s - 2))):
-            s -= 1
-        while e < hi and (name_char(e) or (
-                text[e] in _HAN_JOINERS and e + 1 < hi and name_char(e + 1))):
-            e += 1
-        return s, e
-    if not any(name_char(k) for k in range(start, end)):
+    if core is not None and core[2] >= len(english):  # on through the span's name characters
+        return name_run_before(core[0], start), name_run_after(core[1], end)
+    if before_bracket:  # a window before the bracket: the name-like run at the core or end
+        if core:
+            s, e = name_run_before(core[0], start), name_run_after(core[1], end)
+        else:
+            e = end
+            while e > start and not name_char(e - 1):
+                e -= 1
+            s = name_run_before(e, start)
+        return (s, e) if s < e else (start, end)
+    keep = range(core[0], core[1]) if core else range(0)
+    s, e = (min(start, core[0]), max(end, core[1])) if core else (start, end)
+    if not keep and not any(name_char(k) for k in range(s, e)):
         return start, end
-    s, e = start, end
-    while e > s and not name_char(e - 1):
+    while e > s and e - 1 not in keep and not name_char(e - 1):
         e -= 1
-    if before_bracket:  # the name is the run of name-like characters next to the bracket
-        s = e
-        while s > start and (name_char(s - 1) or (
-                text[s - 1] in _HAN_JOINERS and s - 1 > start and name_char(s - 2))):
-            s -= 1
-    while s < e and not name_char(s):
+    while s < e and s not in keep and not name_char(s):
         s += 1
     return s, e
 
@@ -524,10 +536,12 @@ def _han_letter(ch: str) -> bool:
 
 
 def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Sequence[str],
-              matcher: NameMatcher, longest: int = 4) -> tuple[int, int] | None:
-    """The characters in [lo, hi) spelled like the English name. Anchored on the best match
-    overlapping `within`; the other tokens' best matches join when at most one character (a
-    joiner) away."""
+              matcher: NameMatcher, longest: int = 4) -> tuple[int, int, int] | None:
+    """The characters spelled like the English name: (start, end, English tokens spelled).
+
+    Anchored on the best match in [lo, hi) that overlaps `within`; the other tokens' best
+    matches inside `within` join when at most one character (a joiner) away.
+    """
     found = []  # per English token with a match: (score, closeness, start, end)
     for token in english:
         cands = [(matcher.score(token, text[a:b]), -abs(a - within[0]), a, b)
@@ -540,12 +554,13 @@ def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Seq
     if not anchors:
         return None
     anchor = max(anchors)
-    s, e = anchor[2], anchor[3]
-    for _, _, a, b in sorted(found, key=lambda f: min(abs(f[2] - anchor[3]),
-                                                      abs(anchor[2] - f[3]))):
-        if 0 <= a - e <= 1 or 0 <= s - b <= 1:
-            s, e = min(s, a), max(e, b)
-    return s, e
+    s, e, count = anchor[2], anchor[3], 1
+    for f in sorted(found, key=lambda f: min(abs(f[2] - anchor[3]), abs(anchor[2] - f[3]))):
+        a, b = f[2], f[3]
+        if f is not anchor and within[0] <= a and b <= within[1] and (
+                0 <= a - e <= 1 or 0 <= s - b <= 1):
+            s, e, count = min(s, a), max(e, b), count + 1
+    return s, e, count
 
 
 # One-letter conjunctions and prepositions written onto the next word (`وجاستن`, `and Justin`).
