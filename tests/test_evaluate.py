@@ -279,3 +279,23 @@ def test_gold_alignment_also_trains_on_the_corpus(shared_data: Path) -> None:
     assert 1900 <= len(english) == len(romanian) <= 1997
     assert english[0][:3] == ["Welsh", "AMs", "worried"] and all(romanian)
     assert corpus_pairs(config, "xx-not-a-language") == ([], [])
+
+
+def test_a_review_tells_ner_slips_from_projection_errors(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import xel.evaluate as evaluate
+    from xel.config import Config
+
+    sentences, links = tmp_path / "s.txt", tmp_path / "g.txt"
+    sentences.write_text("the Bill of Mr Carter ||| le projet de loi de M. Carter\n",
+                         encoding="utf-8")
+    links.write_text("1-1 2-2 2-3 2-4 3-5 4-6 5-7\n", encoding="utf-8")
+    monkeypatch.setattr(evaluate, "ner_spans", lambda sents, config: [(0, 1, 1), (0, 4, 4)])
+    config = Config.model_validate({"name": "t", "corpus": {"path": "."},
+                                    "kb": {"path": "kb.jsonl"}})
+    gs = evaluate.alignment_gold_set("g", "fra", sentences, links, "src", 1, ["ner"], config,
+                                     not_person={"bill"})
+    assert [(m.first, m.gold) for m in gs.mentions["ner"]] == [(1, (1, 3)), (4, (6, 6))]
+    assert [(m.first, m.gold) for m in gs.mentions["ner, reviewed"]] == [(4, (6, 6))]
+    plain = evaluate.alignment_gold_set("g", "fra", sentences, links, "src", 1, ["ner"], config)
+    assert list(plain.mentions) == ["ner"]

@@ -27,7 +27,7 @@ from xel.align import Links, aer, align
 from xel.config import Config
 from xel.corpus import read_source
 from xel.errors import XelError
-from xel.names import HONORIFICS, split_name
+from xel.names import HONORIFICS, name_key, split_name
 from xel.project import NameMatcher, Pair, function_words, make_matcher, project_mention
 from xel.store import Store
 from xel.tokenizers import tokenizer_for
@@ -378,8 +378,11 @@ class GoldSet:
 
 
 def alignment_gold_set(name: str, lang: str, sentences: Path, links: Path, english: str,
-                       base: int, kinds: Sequence[str], config: Config) -> GoldSet:
-    """Gold alignments with mentions found by NER (`ner`) and/or capitalized runs (`caps`)."""
+                       base: int, kinds: Sequence[str], config: Config,
+                       not_person: set[str] | None = None) -> GoldSet:
+    """Gold alignments with mentions found by NER (`ner`) and/or capitalized runs (`caps`);
+    with `not_person` (name keys a reviewer marked), also `ner, reviewed`: NER's mentions
+    without those, so NER's slips (`the Bill`) are told apart from projection errors."""
     gold = read_alignment_gold(sentences, links, english=english, base=base)
     found: dict[str, list[GoldMention]] = {}
     left: dict[str, int] = {}
@@ -387,6 +390,10 @@ def alignment_gold_set(name: str, lang: str, sentences: Path, links: Path, engli
         spans = (ner_spans([g.src for g in gold], config) if kind == "ner"
                  else capitalized_spans([g.src for g in gold]))
         found[kind], left[kind] = alignment_gold_mentions(gold, spans)
+        if kind == "ner" and not_person is not None:
+            people = [(n, a, b) for n, a, b in spans
+                      if name_key(" ".join(gold[n].src[a:b + 1])) not in not_person]
+            found["ner, reviewed"], left["ner, reviewed"] = alignment_gold_mentions(gold, people)
     return GoldSet(name, lang, gold, found, left)
 
 
@@ -400,13 +407,14 @@ def conll_gold_set(name: str, lang: str, english: Path, target: Path,
     return GoldSet(name, lang, gold, {"persons": mentions}, {"persons": unmatched})
 
 
-def shared_gold_sets(folder: Path, kinds: Sequence[str], config: Config) -> list[GoldSet]:
+def shared_gold_sets(folder: Path, kinds: Sequence[str], config: Config,
+                     not_person: set[str] | None = None) -> list[GoldSet]:
     """The shared gold alignments: Hansards en-fr (1-based, sure+possible) and ro-en."""
     return [
         alignment_gold_set("en-fr", "fra", folder / "en-fr" / "enfr.src-tgt",
-                           folder / "en-fr" / "enfr.gold", "src", 1, kinds, config),
+                           folder / "en-fr" / "enfr.gold", "src", 1, kinds, config, not_person),
         alignment_gold_set("ro-en", "ron", folder / "ro-en" / "roen.src-tgt",
-                           folder / "ro-en" / "roen.gold", "tgt", 1, kinds, config),
+                           folder / "ro-en" / "roen.gold", "tgt", 1, kinds, config, not_person),
     ]
 
 

@@ -23,6 +23,7 @@ from xel.evaluate import (
     shared_gold_sets,
 )
 from xel.languages import canonical
+from xel.queries import read_review
 from xel.store import Store
 
 eval_app = typer.Typer(help="Measure projection and triage against gold.")
@@ -45,6 +46,11 @@ MENTIONS = typer.Option("ner,caps", "--mentions",
 EXTRA = typer.Option(True, "--corpus/--gold-only",
                      help="also train the aligner on the config corpus's sentence pairs of the "
                           "gold's language (where it has them), as a collection would be")
+REVIEW = typer.Option(None, "--review",
+                      help="names a person checked (TSV with name and person columns, as "
+                           "`xel queries --export-review` writes; e.g. corpora/align_gold/"
+                           "review-en.tsv): adds `ner, reviewed`, NER's mentions without the "
+                           "names marked not a person")
 SPANS = typer.Option(None, "--spans",
                      help="annotated names in the collection's translations (e.g. corpora/"
                           "ntrex128/projection-gold.tsv), scored against the projections in "
@@ -54,7 +60,8 @@ JSON_OUT = typer.Option(None, "--json", help="also write the figures as JSON her
 
 def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
           sentences: Path | None, links: Path | None, english: str, base: int,
-          align_gold: Path | None, mentions: str) -> list[GoldSet]:
+          align_gold: Path | None, mentions: str,
+          not_person: set[str] | None = None) -> list[GoldSet]:
     kinds = [k.strip() for k in mentions.split(",") if k.strip()]
     if bad := [k for k in kinds if k not in ("ner", "caps")]:
         raise XelError(f"--mentions: unknown kind {bad[0]!r}: say ner, caps or ner,caps")
@@ -69,20 +76,20 @@ def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path 
         if english not in ("src", "tgt"):
             raise XelError("--english is src or tgt")
         sets.append(alignment_gold_set(links.name, canonical(lang), sentences, links, english,
-                                       base, kinds, cfg))
+                                       base, kinds, cfg, not_person))
     if align_gold or not sets:
         folder = align_gold or cfg.resolve("../shared/data/align_gold")
         if not folder.is_dir():
             raise XelError(f"{folder}: no gold alignments there: name gold with --align-gold, "
                            "--sentences/--links or --conll-en/--conll-tgt")
-        sets.extend(shared_gold_sets(folder, kinds, cfg))
+        sets.extend(shared_gold_sets(folder, kinds, cfg, not_person))
     return sets
 
 
 def _rows(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
           sentences: Path | None, links: Path | None, english: str, base: int,
           align_gold: Path | None, mentions: str, extra: bool, spans: Path | None,
-          with_triage: bool) -> list[dict[str, Any]]:
+          review: Path | None, with_triage: bool) -> list[dict[str, Any]]:
     """Figures for the gold named: annotated spans alone, or gold sentences (shared by
     default)."""
     rows: list[dict[str, Any]] = []
@@ -91,7 +98,7 @@ def _rows(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path 
             rows += evaluate_span_gold(store, spans, cfg, with_triage)
     if not spans or any((conll_en, conll_tgt, sentences, links, align_gold)):
         sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
-                     align_gold, mentions)
+                     align_gold, mentions, read_review(review) if review else None)
         rows += evaluate_sets(sets, cfg, with_triage=with_triage, extra=extra)
     return rows
 
@@ -109,11 +116,11 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
                        english: str = ENGLISH, base: int = BASE,
                        align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
                        extra: bool = EXTRA, spans: Path | None = SPANS,
-                       json_out: Path | None = JSON_OUT) -> None:
+                       review: Path | None = REVIEW, json_out: Path | None = JSON_OUT) -> None:
     """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER."""
     cfg = load_config(config)
     rows = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
-                 mentions, extra, spans, with_triage=False)
+                 mentions, extra, spans, review, with_triage=False)
     table = Table(title="projection quality")
     for c in ["gold", "mentions from", "projection", "mentions", *CATEGORIES, "failures",
               "fully correct %", "AER", "left out"]:
@@ -137,11 +144,11 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                    english: str = ENGLISH, base: int = BASE,
                    align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
                    extra: bool = EXTRA, spans: Path | None = SPANS,
-                   json_out: Path | None = JSON_OUT) -> None:
+                   review: Path | None = REVIEW, json_out: Path | None = JSON_OUT) -> None:
     """Round-trip acceptance rate and its precision (accepted and fully correct)."""
     cfg = load_config(config)
     rows = [r for r in _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
-                             align_gold, mentions, extra, spans, with_triage=True)
+                             align_gold, mentions, extra, spans, review, with_triage=True)
             if r["projection"] == "xel"]
     table = Table(title=f"round-trip triage ({cfg.triage.translator})")
     for c in ["gold", "mentions from", "mentions", "accepted", "acceptance %",
