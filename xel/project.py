@@ -8,7 +8,9 @@ alignment of rare names is weak, so the name-aware refinements (on by default, e
 use what the name looks like: target tokens orthographically close to the English name tokens
 (after ICU transliteration to Latin, or through the Wikidata name dictionaries) anchor the span,
 edges that are punctuation, function words or aligned to other English words are trimmed, and
-an English copy of the name in parentheses gives way to the target-language name beside it.
+an English copy of the name in parentheses gives way to the target-language name beside it. In
+unspaced scripts the span is then fixed character by character, since learned pieces run names
+into their neighbours (`han_name`, `katakana_name`).
 Per English name, the projections across the collection are then ranked by frequency
 (`chosen_projections`), which triage uses per query.
 """
@@ -476,13 +478,14 @@ def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: 
 
     Character runs spelled like the English tokens (transliterated, or through the name
     dictionary) form the name's core. A core spelling every English token is the name, with
-    the span's name-like characters touching it (`柏納李在網路中立` gives `柏納李`, `卡瓦` of
-    `卡瓦諾` all three). Otherwise the span reaches out to its best-spelled run
-    (up to `pad` characters: `哈` of `哈靈頓`), and its edge characters never used in
-    transliterated names are dropped up to the core or a name-like character (`對卡瓦諾`,
-    `梅首相`, `總統川普`, `金正恩與` give `卡瓦諾`, `梅`, `川普`, `金正恩`: native names keep
-    characters transliterations rarely use). `before_bracket` (the span ends at the `(` of a
-    Latin copy) keeps only the name-like run next to the bracket (`代表律師舒希茲`).
+    the span's name-like characters touching it (`柏納李在網路中立` gives `柏納李`; `卡瓦` of
+    `卡瓦諾` gets all three). A window before the `(` of a Latin copy (`before_bracket`) is cut
+    to the run of name-like characters through a partial core (`英國梅首相`: `梅`) or, with
+    none, next to the bracket (`代表律師舒希茲`: `舒希茲`). Otherwise the span reaches out to
+    its best-spelled run (up to `pad` characters: `哈` of `哈靈頓`), and its edge characters
+    never used in transliterated names are dropped up to the core or a name-like character
+    (`對卡瓦諾`, `總統川普`, `金正恩與` give `卡瓦諾`, `川普`, `金正恩`: an aligned native name
+    keeps characters that transliterations rarely use).
     """
     if not regex.search(r"\p{Han}", text[start:end]):
         return start, end
