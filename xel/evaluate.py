@@ -528,12 +528,13 @@ def read_span_gold(path: Path) -> list[SpanGold]:
     return rows
 
 
-def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold], lang: str,
-                  paper: bool) -> tuple[list[Outcome], int]:
-    """The store's projections of the annotated mentions of `lang` (the paper's aligned span
-    with `paper`), scored on characters; rows without a name or a matching mention are left
-    out and counted."""
-    outcomes, left_out = [], 0
+def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold],
+                  lang: str) -> tuple[dict[str, list[Outcome]], int]:
+    """The store's projections of the annotated mentions of `lang`, xel's and the paper's
+    aligned span (`paper`), scored on characters; rows without a name or a matching mention
+    are left out and counted."""
+    outcomes: dict[str, list[Outcome]] = {"paper": [], "xel": []}
+    left_out = 0
     for g in rows:
         if g.gold in UNSCORED or g.start is None or g.end is None:
             left_out += 1
@@ -558,12 +559,13 @@ def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold], lang: str,
                 "SELECT 1 FROM projections WHERE lang = ? LIMIT 1", (lang,)):
             raise XelError(f"no projections of {lang} in {store.path}: run "
                            f"`xel project CONFIG --lang {lang}` first")
-        a, b = (m["aligned_start"], m["aligned_end"]) if paper else (m["start"], m["end"])
-        chars = set(range(a, b)) if a is not None else set()
-        text = target[0]["text"][a:b] if a is not None else ""
         mention = GoldMention(g.seg, g.en_start, g.en_end, (g.start, g.end - 1))
-        outcomes.append(Outcome(mention, m["name"], text, chars,
-                                category(chars, mention.gold)))
+        for method, (a, b) in (("paper", (m["aligned_start"], m["aligned_end"])),
+                               ("xel", (m["start"], m["end"]))):
+            chars = set(range(a, b)) if a is not None else set()
+            text = target[0]["text"][a:b] if a is not None else ""
+            outcomes[method].append(Outcome(mention, m["name"], text, chars,
+                                            category(chars, mention.gold)))
     return outcomes, left_out
 
 
@@ -573,9 +575,10 @@ def evaluate_span_gold(store: Store, path: Path, config: Config,
     rows = read_span_gold(path)
     out = []
     for lang in dict.fromkeys(r.lang for r in rows):
-        mine = [r for r in rows if r.lang == lang]
+        by_method, left_out = span_outcomes(store, path, [r for r in rows if r.lang == lang],
+                                            lang)
         for method, cfg in (("paper", paper_config(config)), ("xel", config)):
-            outcomes, left_out = span_outcomes(store, path, mine, lang, method == "paper")
+            outcomes = by_method[method]
             row: dict[str, Any] = {"gold": f"{path.name} {lang}", "lang": lang,
                                    "mentions from": "annotated", "projection": method,
                                    "left out": left_out, "AER": None,
