@@ -15,7 +15,7 @@ from xel.config import Config
 from xel.corpus import import_corpus
 from xel.kb import build_kb
 from xel.link import link_queries
-from xel.names import name_key
+from xel.names.english import name_key
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import embedders
 from xel.store import Store

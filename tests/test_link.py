@@ -23,7 +23,7 @@ from xel.link import (
     rank,
     token_similarity,
 )
-from xel.names import name_key
+from xel.names.english import name_key
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import embedders
 from xel.store import Store

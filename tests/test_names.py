@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from xel.names import clean_spaces, name_key, split_name
+from xel.names.english import clean_spaces, name_key, split_name
 
 
 @pytest.mark.parametrize(

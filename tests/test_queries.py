@@ -9,7 +9,7 @@ import pytest
 from xel.config import Config, CorpusConfig, KbConfig, QueriesConfig
 from xel.corpus import import_corpus
 from xel.errors import XelError
-from xel.names import name_key
+from xel.names.english import name_key
 from xel.ner import run_ner
 from xel.queries import (
     Mention,

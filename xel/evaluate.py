@@ -27,7 +27,7 @@ from xel.align import Links, aer, align
 from xel.config import Config
 from xel.corpus import read_source
 from xel.errors import XelError
-from xel.names import HONORIFICS, name_key, split_name
+from xel.names.english import HONORIFICS, name_key, split_name
 from xel.project import NameMatcher, Pair, function_words, make_matcher, project_mention
 from xel.store import Store
 from xel.tokenizers import tokenizer_for

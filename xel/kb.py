@@ -27,7 +27,7 @@ from typing import Any
 
 from xel.config import Config
 from xel.errors import XelError
-from xel.names import name_key
+from xel.names.english import name_key
 from xel.progress import progress
 from xel.registry import kb_readers
 from xel.stages import Signature, StageRun, file_digest, run_stage, versions

@@ -26,7 +26,7 @@ from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import document_text, source_language
 from xel.errors import XelError
 from xel.kb import Found, KnowledgeBase
-from xel.names import tokens
+from xel.names.english import tokens
 from xel.progress import progress
 from xel.registry import embedders
 from xel.stages import Signature, StageRun, digest_of, run_stage, upstream, versions

@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import xel.names
+import xel.names.english
 from xel.config import Config, NerConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
-from xel.names import clean_spaces, name_key, split_name
+from xel.names.english import clean_spaces, name_key, split_name
 from xel.stages import Signature, StageRun, code_digest, digest_of, run_stage, upstream, versions
 from xel.store import Store
 
@@ -105,7 +105,7 @@ def find_mentions(
 
 
 # Taken at import, as project's: the code that finds and normalizes the mentions.
-NER_CODE = code_digest(sys.modules[__name__], xel.names)
+NER_CODE = code_digest(sys.modules[__name__], xel.names.english)
 
 
 def ner_signature(store: Store, config: NerConfig) -> Signature:

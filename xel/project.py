@@ -40,7 +40,7 @@ from xel.corpus import sentences, source_language, target_languages
 from xel.errors import XelError
 from xel.executors import executor
 from xel.languages import canonical, is_unspaced, language
-from xel.names import tokens as name_tokens
+from xel.names.english import tokens as name_tokens
 from xel.ner import DDL as NER_DDL
 from xel.progress import progress
 from xel.stages import (

@@ -18,7 +18,7 @@ from typing import Any
 from xel.config import Config, QueriesConfig
 from xel.errors import XelError
 from xel.link import DDL as LINK_DDL
-from xel.names import name_key
+from xel.names.english import name_key
 from xel.ner import DDL as NER_DDL
 from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
 from xel.store import Store
