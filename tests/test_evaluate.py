@@ -22,7 +22,7 @@ from xel.evaluate import (
     read_conll,
     summarize,
 )
-from xel.project import NameMatcher
+from xel.names.match import NameMatcher
 
 
 def test_person_spans_in_every_tag_scheme() -> None:

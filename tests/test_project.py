@@ -10,12 +10,12 @@ import yaml
 from xel.config import Config, ProjectConfig, load_config
 from xel.corpus import import_corpus
 from xel.errors import XelError
+from xel.names.match import NameMatcher
+from xel.names.script import orthographic
 from xel.ner import DDL as NER_DDL
 from xel.project import (
-    NameMatcher,
     Pair,
     make_matcher,
-    orthographic,
     project_languages,
     project_mention,
     rank_projections,
@@ -265,7 +265,7 @@ def test_arabic_proclitic_is_left_out_of_the_name() -> None:
 
 
 def test_katakana_names_are_taken_whole() -> None:
-    from xel.project import katakana_word
+    from xel.names.kana import katakana_word
 
     text = "フランチェスコ・モリナリ組は「ジャスティン・トーマス」と衝突したペナルティ"
 
@@ -279,7 +279,7 @@ def test_katakana_names_are_taken_whole() -> None:
 
 
 def test_a_letter_is_never_cut_from_its_combining_marks() -> None:
-    from xel.project import whole_characters
+    from xel.names.script import whole_characters
 
     text = "โดนัลด์ ทรัมป์"
     assert whole_characters(text, 3, 14) == (2, 14)  # the piece began with the vowel sign ั
@@ -356,7 +356,7 @@ def test_a_homophone_of_a_dictionary_form_is_not_the_name(
 
 
 def test_katakana_names_take_every_part() -> None:
-    from xel.project import katakana_name
+    from xel.names.kana import katakana_name
 
     def cut(text: str, part: str, n_english: int) -> str:
         a = text.index(part)
@@ -373,7 +373,7 @@ def test_katakana_names_take_every_part() -> None:
 
 
 def test_latin_words_stay_whole_in_unspaced_scripts() -> None:
-    from xel.project import whole_latin_words
+    from xel.names.script import whole_latin_words
 
     text = "キャプテンのCraig Halkettは"
     a = text.index("raig")

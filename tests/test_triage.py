@@ -13,15 +13,14 @@ from test_project import small_store
 
 from xel.config import TriageConfig
 from xel.errors import XelError
+from xel.names.lexicon import dictionary_back, load_dictionary
 from xel.project import project_languages
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import translators
 from xel.store import Store
 from xel.translate import (
     Translation,
-    dictionary_back,
     googletrans,
-    load_dictionary,
     offline,
     round_trip_key,
     translate,

@@ -28,7 +28,8 @@ from xel.config import Config
 from xel.corpus import read_source
 from xel.errors import XelError
 from xel.names.english import HONORIFICS, name_key, split_name
-from xel.project import NameMatcher, Pair, function_words, make_matcher, project_mention
+from xel.names.match import NameMatcher
+from xel.project import Pair, function_words, make_matcher, project_mention
 from xel.store import Store
 from xel.tokenizers import tokenizer_for
 from xel.translate import round_trip_key, translate

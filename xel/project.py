@@ -17,30 +17,29 @@ Per English name, the projections across the collection are then ranked by frequ
 
 from __future__ import annotations
 
-import bisect
 import functools
 import sys
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import regex
-from rapidfuzz.distance import Indel
-
 import xel.align
+import xel.names
 import xel.tokenizers
-import xel.translate
 from xel.align import Links, align, format_links, parse_links
 from xel.config import AlignConfig, Config, ProjectConfig, TokenizeConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import sentences, source_language, target_languages
 from xel.errors import XelError
 from xel.executors import executor
-from xel.languages import canonical, is_unspaced, language
+from xel.languages import canonical, language
+from xel.names import family
 from xel.names.english import tokens as name_tokens
+from xel.names.lexicon import dictionary_file, dictionary_for
+from xel.names.match import WORDLIKE, NameMatcher
+from xel.names.script import is_latin, whole_characters
 from xel.ner import DDL as NER_DDL
 from xel.progress import progress
 from xel.stages import (
@@ -55,7 +54,6 @@ from xel.stages import (
 )
 from xel.store import Store
 from xel.tokenizers import Span, tokenizer_for, tokenizer_name
-from xel.translate import NameDictionary, dictionary_for, is_latin, to_latin
 
 DDL = """
 -- Tokens as `start:end` character spans, links as Pharaoh `i-j` (source-target) pairs.
@@ -108,12 +106,6 @@ CREATE TABLE IF NOT EXISTS projection_counts (
 );
 """
 
-_WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
-_ABJADS = {"Arab", "Hebr", "Syrc", "Thaa"}
-HAN_SCRIPTS = {"Hans", "Hant", "Hani"}
-# A character used in this many transliterated names of the dictionary is name-like: in the
-# Chinese one `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
-NAME_CHAR_MIN = 20
 
 
 # --- tokens and spans -----------------------------------------------------------------------
@@ -143,122 +135,6 @@ def paper_span(targets: set[int]) -> tuple[int, int] | None:
 
 
 # --- what a name looks like in the target ------------------------------------------------------
-
-
-@dataclass
-class NameMatcher:
-    """Scores target token n-grams against English name tokens, caching per language."""
-
-    lang: str
-    dictionary: NameDictionary | None
-    min_similarity: float
-
-    def __post_init__(self) -> None:
-        info = language(self.lang)
-        self.abjad = info.script in _ABJADS
-        self.han = info.script in HAN_SCRIPTS
-        self.max_ngram = 3 if is_unspaced(self.lang) else 1
-        self._latin: dict[str, str] = {}
-        self._score: dict[tuple[str, str], float] = {}
-
-    @property
-    def latin_script(self) -> bool:
-        return language(self.lang).script == "Latn"
-
-    @property
-    def knows_names(self) -> bool:
-        """True where characters of transliterated names are known (unspaced, dictionary)."""
-        return self.max_ngram > 1 and self.dictionary is not None
-
-    def name_like(self, text: str) -> bool:
-        """Every letter occurs in at least NAME_CHAR_MIN dictionary names (`卡瓦諾`, not `總統`)."""
-        if self.dictionary is None:
-            return True
-        return all(self.char_count(ch) >= NAME_CHAR_MIN for ch in text if ch.isalpha())
-
-    def char_count(self, ch: str) -> int:
-        """Dictionary names using a character, in either Chinese form (`強` counts `强`)."""
-        if self.dictionary is None:
-            return 0
-        counts = self.dictionary.char_counts
-        simple = simplified(ch) if self.han else ch
-        return counts.get(ch, 0) + (counts.get(simple, 0) if simple != ch else 0)
-
-    def latin(self, text: str) -> str:
-        if text not in self._latin:
-            self._latin[text] = to_latin(text).replace(" ", "")
-        return self._latin[text]
-
-    def score(self, english: str, target: str) -> float:
-        """Similarity of an English name token and a target text (1.0 = same name)."""
-        key = (english, target)
-        if key not in self._score:
-            self._score[key] = self._compute(english, target)
-        return self._score[key]
-
-    def _compute(self, english: str, target: str) -> float:
-        """Spelling against the English token, or against its dictionary forms in Latin (the
-        same name transliterated a little differently: Taiwan's `卡瓦諾` and `卡瓦納`). Only
-        spaced scripts inflect a name (`Трампа`); in unspaced ones a longer form is another
-        word run on (`柏納李` is Berners plus Lee)."""
-        latin = self.latin(target)
-        best = orthographic(english, latin, self.abjad)
-        if self.dictionary is not None:
-            forms = self.dictionary.forward.get(english, ())[:5]
-            inflects = self.max_ngram == 1
-            if any(target == f or (inflects and len(f) > 1 and target.startswith(f)
-                                   and len(target) - len(f) <= 2) for f in forms):
-                return 1.0
-            if not self.han or any(self.name_like(ch) for ch in target):  # `每` sounds as `梅`
-                best = max([best, *(orthographic(self.latin(f), latin) for f in forms[:3])])
-        return best
-
-    def matches(self, english: list[str], text: str,
-                spans: Sequence[Span]) -> list[list[tuple[int, int, float]]]:
-        """For each English token, the target token n-grams (first, last, score) that match."""
-        found: list[list[tuple[int, int, float]]] = [[] for _ in english]
-        for a in range(len(spans)):
-            if not _WORDLIKE.search(text[spans[a][0]:spans[a][1]]):
-                continue
-            for b in range(a, min(a + self.max_ngram, len(spans))):
-                piece = text[spans[a][0]:spans[b][1]]
-                if self.max_ngram > 1:  # gold tokenizations may space out characters
-                    piece = "".join(piece.split())
-                if b > a and not _WORDLIKE.search(text[spans[b][0]:spans[b][1]]):
-                    break
-                for k, e in enumerate(english):
-                    s = self.score(e, piece)
-                    if s >= self.min_similarity:
-                        found[k].append((a, b, s))
-        return found
-
-
-@functools.lru_cache(maxsize=65536)
-def simplified(ch: str) -> str:
-    """The simplified Chinese form of a character (itself where there is none)."""
-    return xel.translate.transliterator("Hant-Hans").transliterate(ch)
-
-
-def orthographic(english: str, latin: str, abjad: bool = False) -> float:
-    """Edit similarity tolerant of inflection (`trampa` ~ `tramp`) and, for abjads, vowels."""
-    if not english or not latin:
-        return 0.0
-    if min(len(english), len(latin)) <= 2:  # `Li` ~ `Lee` (same consonants), `Ed` !~ `Ad`
-        if english == latin:
-            return 1.0
-        same = english[0] == latin[0] and _skeleton(english) == _skeleton(latin)
-        return 0.8 if same else 0.0
-    best = Indel.normalized_similarity(english, latin)
-    if len(english) >= 4 and 0 < len(latin) - len(english) <= 3:
-        best = max(best, Indel.normalized_similarity(english, latin[:len(english)]) - 0.05)
-    if abjad:
-        best = max(best, Indel.normalized_similarity(_skeleton(english), _skeleton(latin)))
-    return best
-
-
-def _skeleton(word: str) -> str:
-    """Consonants only: abjads (Arabic, Hebrew) write few vowels, and w/y double as vowels."""
-    return "".join(ch for ch in word if ch not in "aeiouwyh'")
 
 
 @functools.lru_cache(maxsize=256)
@@ -349,257 +225,14 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     chars = _chars(pair.tgt, span)
     assert chars is not None
     start, end = chars
-    script = language(matcher.lang).script if matcher is not None else ""
-    if script == "Hebr":
-        start, end = hebrew_geresh(pair.tgt_text, start, end)
-    if matcher is not None and english:
-        start += _proclitic(pair.tgt_text[start:end], english[0], matcher)
-        end -= _enclitic(pair.tgt_text[start:end], english[-1], matcher)
-    if config.characters and matcher is not None and matcher.max_ngram > 1:
-        start, end = whole_latin_words(pair.tgt_text, start, end)
-        if matcher.han and matcher.dictionary is not None and english:
-            start, end = han_name(pair.tgt_text, start, end, english, matcher,
-                                  before_bracket=method == "parentheses")
-        if script == "Jpan":
-            start, end = katakana_name(pair.tgt_text, start, end, len(english))
-    elif script == "Jpan":
-        start, end = katakana_word(pair.tgt_text, start, end)
+    if matcher is not None:
+        rules = matcher.family
+        start, end = rules.edges(pair.tgt_text, start, end, english, matcher)
+        start, end = rules.characters(pair.tgt_text, start, end, english, matcher,
+                                      enabled=config.characters,
+                                      before_bracket=method == "parentheses")
     start, end = whole_characters(pair.tgt_text, start, end)
     return Projected(start, end, method, aligned)
-
-
-_GERESH = "'\u05f3\u2019"
-
-
-def hebrew_geresh(text: str, start: int, end: int) -> tuple[int, int]:
-    """Hebrew writes `j`, `ch`, `zh` as a letter plus geresh (`ג'ורדן`); tokenizers split at
-    the apostrophe, so a span must not start just after it or end just before it."""
-    if start >= 2 and text[start - 1] in _GERESH and text[start - 2] in "גזצ":
-        start -= 2
-    if end < len(text) and text[end] in _GERESH and text[end - 1] in "גזצ":
-        end += 1
-    return start, end
-
-
-def whole_characters(text: str, start: int, end: int) -> tuple[int, int]:
-    """Never cut a letter from its combining marks (a learned Thai piece may begin with `ั`)."""
-    while start > 0 and unicodedata.category(text[start])[0] == "M":
-        start -= 1
-    while end < len(text) and unicodedata.category(text[end])[0] == "M":
-        end += 1
-    return start, end
-
-
-_KATAKANA_RUN = regex.compile(r"[\p{Katakana}\u30fc]*\p{Katakana}[\p{Katakana}\u30fc]*")
-# Between the katakana parts of one name: `・`, `=`/`＝` (`ブラック＝ダレー`), a space, or a
-# Latin initial (`ジョージ・W・ブッシュ`).
-_KATAKANA_JOINER = regex.compile(
-    r"[\u30fb\uff65=\uff1d]|[ \u3000]|[\u30fb\uff65]\p{Latin}\.?[\u30fb\uff65]")
-
-
-def katakana_word(text: str, start: int, end: int) -> tuple[int, int]:
-    """Japanese writes foreign names in katakana, each part an unbroken run (`ジャスティン`,
-    `トーマス`, joined by `・`): a span touching katakana is cut to the katakana parts it
-    touches, each taken whole (learned pieces split them: `スティン・トーマス組` becomes
-    `ジャスティン・トーマス`)."""
-    runs = [m for m in _KATAKANA_RUN.finditer(text) if m.start() < end and m.end() > start]
-    if not runs:
-        return start, end
-    first, last = runs[0].start(), runs[0].end()
-    for run in runs[1:]:  # parts of one name are joined by `・` (or nothing) only
-        if text[last:run.start()] not in ("", "\u30fb", "\uff65", "="):
-            break
-        last = run.end()
-    return first, last
-
-
-def katakana_name(text: str, start: int, end: int, n_english: int) -> tuple[int, int]:
-    """`katakana_word`, then on to neighbouring katakana parts of the same name (joined by
-    `・`, `＝`, a space or a Latin initial) until there are as many parts as English tokens:
-    `シュバルツ` (Dave Schwartz) becomes `デーブ・シュバルツ`; `ポール マナフォート` stays whole."""
-    runs = list(_KATAKANA_RUN.finditer(text))
-    touched = [k for k, r in enumerate(runs) if r.start() < end and r.end() > start]
-    if not touched:
-        return start, end
-    first, last = katakana_word(text, start, end)
-    inside = [k for k in touched if runs[k].start() >= first and runs[k].end() <= last]
-    a, b = inside[0], inside[-1]
-
-    def joined(k: int) -> bool:  # run k and run k + 1 are parts of one name
-        return bool(_KATAKANA_JOINER.fullmatch(text, runs[k].end(), runs[k + 1].start()))
-
-    def parts() -> int:  # a Latin initial between runs is a part too
-        return b - a + 1 + sum(bool(regex.search(r"\p{Latin}", text[runs[k].end():
-                                                                    runs[k + 1].start()]))
-                               for k in range(a, b))
-
-    while parts() < n_english:
-        if b + 1 < len(runs) and joined(b):
-            b += 1
-        elif a > 0 and joined(a - 1):
-            a -= 1
-        else:
-            break
-    return runs[a].start(), runs[b].end()
-
-
-_LATIN_LETTER = regex.compile(r"[\p{Latin}\p{N}]")
-
-
-def whole_latin_words(text: str, start: int, end: int) -> tuple[int, int]:
-    """In unspaced scripts, learned pieces can cut a Latin word (`raig Halket` from
-    `Craig Halkett`): a span edge inside a Latin word moves out to the word's edge."""
-    if start < end and _LATIN_LETTER.match(text[start]):
-        while start > 0 and _LATIN_LETTER.match(text[start - 1]):
-            start -= 1
-    if start < end and _LATIN_LETTER.match(text[end - 1]):
-        while end < len(text) and _LATIN_LETTER.match(text[end]):
-            end += 1
-    return start, end
-
-
-_HAN_JOINERS = "\u00b7\u30fb\u2027\u2022\uff0e-"
-
-
-def han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
-             before_bracket: bool = False) -> tuple[int, int]:
-    """`_han_name` on the text without its spaces (gold tokenizations space characters out:
-    `特 蕾 莎 · 梅`), mapped back to the text's offsets."""
-    keep = [k for k, ch in enumerate(text) if not ch.isspace()]
-    compact = "".join(text[k] for k in keep)
-    s, e = _han_name(compact, bisect.bisect_left(keep, start), bisect.bisect_left(keep, end),
-                     english, matcher, before_bracket)
-    return (keep[s], keep[e - 1] + 1) if s < e else (start, end)
-
-
-def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
-              before_bracket: bool, pad: int = 3) -> tuple[int, int]:
-    """Chinese: snap a span to the name's characters, across learned-piece boundaries.
-
-    Character runs spelled like the English tokens (transliterated, or through the name
-    dictionary) form the name's core. A core spelling every English token is the name, with
-    the span's name-like characters touching it (`柏納李在網路中立` gives `柏納李`; `卡瓦` of
-    `卡瓦諾` gets all three). A window before the `(` of a Latin copy (`before_bracket`) is cut
-    to the run of name-like characters through a partial core (`英國梅首相`: `梅`) or, with
-    none, next to the bracket (`代表律師舒希茲`: `舒希茲`). Otherwise the span reaches out to
-    its best-spelled run (up to `pad` characters: `哈` of `哈靈頓`), and its edge characters
-    never used in transliterated names are dropped up to the core or a name-like character
-    (`對卡瓦諾`, `總統川普`, `金正恩與` give `卡瓦諾`, `川普`, `金正恩`: an aligned native name
-    keeps characters that transliterations rarely use).
-    """
-    if not regex.search(r"\p{Han}", text[start:end]):
-        return start, end
-
-    def name_char(k: int) -> bool:
-        ch = text[k]
-        return ch.isalpha() and not is_latin(ch) and matcher.name_like(ch)
-
-    def name_run_before(k: int, stop: int) -> int:  # start of the name-like run ending at k
-        while k > stop and (name_char(k - 1) or (
-                text[k - 1] in _HAN_JOINERS and k - 1 > stop and name_char(k - 2))):
-            k -= 1
-        return k
-
-    def name_run_after(k: int, stop: int) -> int:  # end of the name-like run starting at k
-        while k < stop and (name_char(k) or (
-                text[k] in _HAN_JOINERS and k + 1 < stop and name_char(k + 1))):
-            k += 1
-        return k
-
-    lo, hi = start, end
-    while lo > 0 and start - lo < pad and _han_letter(text[lo - 1]):
-        lo -= 1
-    while hi < len(text) and hi - end < pad and _han_letter(text[hi]):
-        hi += 1
-    core = _han_core(text, lo, hi, (start, end), english, matcher)
-    if core is not None and core[2] >= len(english):  # on through the span's name characters
-        return name_run_before(core[0], start), name_run_after(core[1], end)
-    if before_bracket:  # a window before the bracket: the name-like run at the core or end
-        if core:
-            s, e = name_run_before(core[0], start), name_run_after(core[1], end)
-        else:
-            e = end
-            while e > start and not name_char(e - 1):
-                e -= 1
-            s = name_run_before(e, start)
-        return (s, e) if s < e else (start, end)
-    keep = range(core[0], core[1]) if core else range(0)
-    s, e = (min(start, core[0]), max(end, core[1])) if core else (start, end)
-    if not keep and not any(name_char(k) for k in range(s, e)):
-        return start, end
-    while e > s and e - 1 not in keep and not name_char(e - 1):
-        e -= 1
-    while s < e and s not in keep and not name_char(s):
-        s += 1
-    return s, e
-
-
-def _han_letter(ch: str) -> bool:
-    return ch.isalpha() and not is_latin(ch)
-
-
-def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Sequence[str],
-              matcher: NameMatcher, longest: int = 4) -> tuple[int, int, int] | None:
-    """The characters spelled like the English name: (start, end, English tokens spelled).
-
-    Anchored on the best match in [lo, hi) that overlaps `within`; the other tokens' best
-    matches inside `within` join when at most one character (a joiner) away.
-    """
-    found = []  # per English token with a match: (score, closeness, start, end)
-    for token in english:
-        cands = [(matcher.score(token, text[a:b]), -abs(a - within[0]), a, b)
-                 for a in range(lo, hi) for b in range(a + 1, min(a + longest, hi) + 1)
-                 if all(_han_letter(c) for c in text[a:b])]
-        good = [c for c in cands if c[0] >= matcher.min_similarity]
-        if good:
-            found.append(max(good))
-    anchors = [f for f in found if f[2] < within[1] and f[3] > within[0]]
-    if not anchors:
-        return None
-    anchor = max(anchors)
-    s, e, count = anchor[2], anchor[3], 1
-    for f in sorted(found, key=lambda f: min(abs(f[2] - anchor[3]), abs(anchor[2] - f[3]))):
-        a, b = f[2], f[3]
-        if f is not anchor and within[0] <= a and b <= within[1] and (
-                0 <= a - e <= 1 or 0 <= s - b <= 1):
-            s, e, count = min(s, a), max(e, b), count + 1
-    return s, e, count
-
-
-# One-letter conjunctions and prepositions written onto the next word (`وجاستن`, `and Justin`).
-PROCLITICS = {"Arab": "وفبلك", "Hebr": "והבלמשכ"}
-
-
-# Case particles written onto the last word of a Korean name (`트럼프는`, `Trump` + topic).
-ENCLITICS = {"Kore": ("에게서", "에게", "에서", "으로", "께서", "이랑", "이나", "은", "는", "이",
-                      "가", "을", "를", "의", "와", "과", "도", "에", "로", "만", "랑", "나")}
-
-
-def _enclitic(text: str, last_english: str, matcher: NameMatcher) -> int:
-    """Length of a particle ending the name unless the name is clearly spelled better with it
-    (`멘가` is Menga, not `멘` + `가`)."""
-    words = text.split()
-    if not words:
-        return 0
-    word = words[-1]
-    for particle in ENCLITICS.get(language(matcher.lang).script, ()):
-        stem = word[:-len(particle)]
-        if word.endswith(particle) and stem:
-            if matcher.score(last_english, stem) >= matcher.score(last_english, word) - 0.1:
-                return len(particle)
-            return 0
-    return 0
-
-
-def _proclitic(text: str, first_english: str, matcher: NameMatcher) -> int:
-    """1 where the name starts with a proclitic that spells the name worse than without it."""
-    letters = PROCLITICS.get(language(matcher.lang).script, "")
-    word = text.split()[0] if text.split() else ""
-    if len(word) < 3 or word[0] not in letters:
-        return 0
-    # Vowels decide here (`وليد` is Walid), so the skeleton comparison of abjads is not used.
-    without = orthographic(first_english, matcher.latin(word[1:]))
-    return int(without > orthographic(first_english, matcher.latin(word)))
 
 
 def _chars(spans: Sequence[Span], tokens: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -647,7 +280,7 @@ def _best_cluster(found: list[list[tuple[int, int, float]]], targets: set[int],
 
 def _is_word(pair: Pair, k: int) -> bool:
     s, e = pair.tgt[k]
-    return bool(_WORDLIKE.search(pair.tgt_text[s:e]))
+    return bool(WORDLIKE.search(pair.tgt_text[s:e]))
 
 
 def _token(pair: Pair, k: int) -> str:
@@ -825,7 +458,7 @@ def _trim_unnamelike(pair: Pair, span: tuple[int, int], matcher: NameMatcher,
 # Taken when the code is imported, so a long run's signatures describe the code it runs even
 # if the files change on disk meanwhile.
 ALIGN_CODE = code_digest(xel.tokenizers, xel.align)
-PROJECT_CODE = code_digest(sys.modules[__name__], xel.translate)
+PROJECT_CODE = code_digest(sys.modules[__name__], xel.names)
 
 
 def align_signature(store: Store, config: Config, lang: str) -> Signature:
@@ -947,14 +580,6 @@ def _translit_folder(config: Config) -> Path | None:
     return config.resolve(config.project.translit) if config.project.translit else None
 
 
-def dictionary_file(lang: str, folder: Path) -> Path | None:
-    from xel.translate import DICTIONARY_FILES
-
-    name = DICTIONARY_FILES.get(language(lang).script)
-    path = folder / name if name else None
-    return path if path and path.is_file() else None
-
-
 def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
     """Aligned sentence pairs of a language, by segment."""
     source = source_language(store)
@@ -1021,13 +646,6 @@ def project_language(store: Store, config: Config, lang: str, *,
     return run_stage(store, signature, work, force=True)
 
 
-def inflection_key(text: str, lang: str) -> str:
-    """Forms of one name that differ only in endings (`Трамп`, `Трампа`) share this key."""
-    if is_unspaced(lang):
-        return text
-    return " ".join(t[:4] for t in text.casefold().split())
-
-
 def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, group: bool,
                      prefer_matched: bool) -> list[tuple[str, int, str, int, int]]:
     """Rank each name's projections as the paper chooses: by frequency across the collection;
@@ -1041,6 +659,7 @@ def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, gro
     Returns (name_key, rank, text, frequency, group frequency).
     """
     latin_target = language(lang).script == "Latn"
+    rules = family(lang)
     by_name: dict[str, Counter[str]] = defaultdict(Counter)
     matched: dict[str, Counter[str]] = defaultdict(Counter)
     n_tokens: dict[str, int] = {}
@@ -1055,18 +674,18 @@ def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, gro
         counts = by_name[key]
         groups: Counter[str] = Counter()
         for text, c in counts.items():
-            groups[inflection_key(text, lang) if group else text] += c
+            groups[rules.inflection_key(text) if group else text] += c
 
         def order(text: str, key: str = key, counts: Counter[str] = counts,
                   groups: Counter[str] = groups) -> tuple[Any, ...]:
-            g = groups[inflection_key(text, lang) if group else text]
+            g = groups[rules.inflection_key(text) if group else text]
             spelled = bool(matched[key][text]) if prefer_matched else False
             copy = not latin_target and is_latin(text)
             return (copy, -g, not spelled, -counts[text],
                     abs(len(text.split()) - n_tokens[key]), -len(text), text)
 
         for rank, text in enumerate(sorted(counts, key=order), start=1):
-            g = groups[inflection_key(text, lang) if group else text]
+            g = groups[rules.inflection_key(text) if group else text]
             out.append((key, rank, text, counts[text], g))
     return out
 

@@ -71,8 +71,14 @@ def file_digest(path: str | Path) -> str:
 
 
 def code_digest(*modules: ModuleType) -> str:
-    """Digest of the source of the modules a stage runs, so a changed algorithm reruns it."""
-    return digest_of([file_digest(str(m.__file__)) for m in modules])
+    """Digest of the source of the modules a stage runs, so a changed algorithm reruns it; a
+    package counts with every module in it."""
+    files = []
+    for m in modules:
+        folders = getattr(m, "__path__", None)
+        files += sorted(p for f in folders for p in Path(f).glob("*.py")) if folders else [
+            Path(str(m.__file__))]
+    return digest_of([file_digest(f) for f in files])
 
 
 def versions(*packages: str) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Name translation back to English, and what projection learns from how names are written.
+"""Name translation back to English, for round-trip triage.
 
 Round-trip triage translates a projected name to English and accepts it when it gives the
 English name exactly (Lawrie et al. 2015). Translators are chosen by name in the config:
@@ -10,19 +10,15 @@ so no name is translated twice.
 
 from __future__ import annotations
 
-import functools
-import unicodedata
-from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import icu
-import regex
-
 from xel.config import TriageConfig
 from xel.errors import XelError
 from xel.languages import language
+from xel.names.lexicon import dictionary_back, dictionary_for
+from xel.names.script import is_latin, transliterator
 from xel.registry import translators
 from xel.store import Store
 
@@ -37,15 +33,6 @@ CREATE TABLE IF NOT EXISTS translations (
 ) WITHOUT ROWID;
 """
 
-# Scripts the Wikidata name-pair dictionaries cover (file suffix in ../shared/data/translit).
-DICTIONARY_FILES = {
-    "Cyrl": "wd_russian_80", "Arab": "wd_arabic_80", "Hans": "wd_chinese_80",
-    "Hant": "wd_chinese_80", "Hani": "wd_chinese_80", "Jpan": "wd_katakana_80",
-    "Kana": "wd_katakana_80", "Hebr": "wd_hebrew_80", "Kore": "wd_korean_80",
-    "Hang": "wd_korean_80",
-}
-_SEPARATORS = regex.compile(r"[\s\p{Pd}\u00b7\u30fb\u2027\u2022.]+")
-
 
 @dataclass(frozen=True)
 class Translation:
@@ -57,112 +44,9 @@ class TranslationError(Exception):
     """A translator could not answer (network down, refused); the stage falls back or stops."""
 
 
-# --- what names look like -----------------------------------------------------------------
-
-
-@functools.cache
-def transliterator(rules: str) -> icu.Transliterator:
-    return icu.Transliterator.createInstance(rules)
-
-
-def to_latin(text: str) -> str:
-    """Lower-case ASCII Latin form of a name in any script (ICU `Any-Latin; Latin-ASCII`)."""
-    latin = transliterator("Any-Latin; Latin-ASCII; Lower").transliterate(text)
-    return "".join(ch for ch in latin if not unicodedata.combining(ch))
-
-
-@dataclass(frozen=True)
-class NameDictionary:
-    """Wikidata English-token <-> target-token pairs of one script, with counts."""
-
-    forward: dict[str, list[str]]  # English token -> target forms, most frequent first
-    backward: dict[str, str]  # target form -> its most frequent English token
-    longest: int  # longest target form, in characters
-    char_counts: dict[str, int]  # how many target forms use each character
-
-
-def load_dictionary(path: Path) -> NameDictionary:
-    """Read a `wd_*` file: English token, target characters separated by spaces, count."""
-    forward: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    backward: dict[str, tuple[int, str]] = {}
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) != 3 or not fields[2].isdigit():
-                raise XelError(
-                    f"{path}, line {number}: expected 'english<TAB>t a r g e t<TAB>count'"
-                )
-            english, target, count = fields[0].casefold(), fields[1].replace(" ", ""), int(
-                fields[2])
-            if not english or not target:
-                continue
-            forward[english].append((count, target))
-            if count > backward.get(target, (0, ""))[0]:
-                backward[target] = (count, english)
-    chars: Counter[str] = Counter()
-    for target in backward:
-        chars.update(set(target))
-    return NameDictionary(
-        {e: [t for _, t in sorted(forms, key=lambda x: (-x[0], x[1]))]
-         for e, forms in forward.items()},
-        {t: e for t, (_, e) in backward.items()},
-        max((len(t) for t in backward), default=0),
-        dict(chars),
-    )
-
-
-@functools.lru_cache(maxsize=16)
-def _cached_dictionary(path: str) -> NameDictionary:
-    return load_dictionary(Path(path))
-
-
-def dictionary_for(lang: str, folder: Path) -> NameDictionary | None:
-    """The name dictionary for a language's script, or None where there is none."""
-    name = DICTIONARY_FILES.get(language(lang).script)
-    if name is None or not (folder / name).is_file():
-        return None
-    return _cached_dictionary(str(folder / name))
-
-
-def dictionary_back(text: str, dictionary: NameDictionary) -> str | None:
-    """English for a name all of whose parts the dictionary knows (longest match first).
-
-    A part the dictionary lacks may be an inflected form (`Трампа`): one or two final letters
-    are dropped to find it.
-    """
-    words = []
-    for part in _SEPARATORS.split(text.strip().casefold()):
-        if not part:
-            continue
-        stems = [part[:len(part) - cut] for cut in (1, 2) if len(part) - cut >= 3]
-        whole = next((dictionary.backward[p] for p in [part, *stems]
-                      if p in dictionary.backward), None)
-        if whole:
-            words.append(whole)
-            continue
-        pos = 0
-        while pos < len(part):
-            for size in range(min(dictionary.longest, len(part) - pos), 0, -1):
-                english = dictionary.backward.get(part[pos:pos + size])
-                if english:
-                    words.append(english)
-                    pos += size
-                    break
-            else:
-                return None
-    return " ".join(w.title() for w in words) if words else None
-
-
 # --- translators ----------------------------------------------------------------------------
 
 Translator = Callable[[list[str], str, TriageConfig], dict[str, Translation]]
-
-
-def is_latin(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return bool(letters) and all(
-        unicodedata.name(ch, "").startswith("LATIN") for ch in letters
-    )
 
 
 @translators.register("offline")

@@ -16,13 +16,16 @@ from typing import Any
 
 import regex
 
+import xel.names
 import xel.translate
 from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
-from xel.languages import is_unspaced, language
+from xel.languages import is_unspaced
+from xel.names import family
+from xel.names.lexicon import dictionary_file
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import ENCLITICS, PROCLITICS, dictionary_file, resolve_languages
+from xel.project import resolve_languages
 from xel.queries import DDL as QUERIES_DDL
 from xel.stages import (
     Signature,
@@ -55,7 +58,8 @@ CREATE TABLE IF NOT EXISTS triage (
 """
 
 Found = tuple[str, int, int, int]  # text, seg, start, end
-TRIAGE_CODE = code_digest(sys.modules[__name__], xel.translate)  # as imported (see project)
+# As imported (see project).
+TRIAGE_CODE = code_digest(sys.modules[__name__], xel.translate, xel.names)
 
 
 def occurrence_pattern(text: str, unspaced: bool, proclitics: str = "",
@@ -128,8 +132,7 @@ def triage_language(store: Store, config: Config, lang: str, *,
     queries = store.query("SELECT query_id, name, name_key, doc_id, seg FROM queries"
                           " ORDER BY ordinal")
     unspaced = is_unspaced(lang)
-    proclitics = PROCLITICS.get(language(lang).script, "")
-    enclitics = ENCLITICS.get(language(lang).script, ())
+    proclitics, enclitics = family(lang).proclitics, family(lang).enclitics
     located: dict[str, Found | None] = {}
     reasons: dict[str, str] = {}
     for q in queries:

@@ -1,0 +1,110 @@
+"""How close a target-language text is to an English name token.
+
+Projection anchors spans on target tokens spelled like the English name: compared in Latin
+(ICU romanization, inflection-tolerant edit similarity, consonant skeletons for abjads) and
+against the name's known forms in the target script (the name dictionary), so a name spelled
+a little differently (Taiwan's `卡瓦諾` for the dictionary's `卡瓦納`) still matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import regex
+
+from xel.languages import language
+from xel.names import family
+from xel.names.lexicon import NameDictionary
+from xel.names.script import Family, Span, orthographic, to_latin
+
+WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
+# A character used in this many transliterated names of the dictionary is name-like: in the
+# Chinese one `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
+NAME_CHAR_MIN = 20
+
+
+@dataclass
+class NameMatcher:
+    """Scores target token n-grams against English name tokens, caching per language."""
+
+    lang: str
+    dictionary: NameDictionary | None
+    min_similarity: float
+    family: Family = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.family = family(self.lang)
+        self.max_ngram = 3 if self.family.unspaced else 1
+        self._latin: dict[str, str] = {}
+        self._score: dict[tuple[str, str], float] = {}
+
+    @property
+    def latin_script(self) -> bool:
+        return language(self.lang).script == "Latn"
+
+    @property
+    def knows_names(self) -> bool:
+        """True where characters of transliterated names are known (unspaced, dictionary)."""
+        return self.max_ngram > 1 and self.dictionary is not None
+
+    def name_like(self, text: str) -> bool:
+        """Every letter occurs in at least NAME_CHAR_MIN dictionary names (`卡瓦諾`, not `總統`)."""
+        if self.dictionary is None:
+            return True
+        return all(self.char_count(ch) >= NAME_CHAR_MIN for ch in text if ch.isalpha())
+
+    def char_count(self, ch: str) -> int:
+        """Dictionary names using a character, in any of its forms (`強` counts `强`)."""
+        if self.dictionary is None:
+            return 0
+        counts = self.dictionary.char_counts
+        return sum(counts.get(form, 0) for form in self.family.char_forms(ch))
+
+    def latin(self, text: str) -> str:
+        if text not in self._latin:
+            self._latin[text] = to_latin(text).replace(" ", "")
+        return self._latin[text]
+
+    def score(self, english: str, target: str) -> float:
+        """Similarity of an English name token and a target text (1.0 = same name)."""
+        key = (english, target)
+        if key not in self._score:
+            self._score[key] = self._compute(english, target)
+        return self._score[key]
+
+    def _compute(self, english: str, target: str) -> float:
+        """Spelling against the English token, or against its dictionary forms in Latin (the
+        same name transliterated a little differently: Taiwan's `卡瓦諾` and `卡瓦納`). Only
+        spaced scripts inflect a name (`Трампа`); in unspaced ones a longer form is another
+        word run on (`柏納李` is Berners plus Lee)."""
+        latin = self.latin(target)
+        best = orthographic(english, latin, self.family.abjad)
+        if self.dictionary is not None:
+            forms = self.dictionary.forward.get(english, ())[:5]
+            inflects = self.max_ngram == 1
+            if any(target == f or (inflects and len(f) > 1 and target.startswith(f)
+                                   and len(target) - len(f) <= 2) for f in forms):
+                return 1.0
+            if not self.family.han or any(self.name_like(ch) for ch in target):  # `每` ~ `梅`
+                best = max([best, *(orthographic(self.latin(f), latin) for f in forms[:3])])
+        return best
+
+    def matches(self, english: list[str], text: str,
+                spans: Sequence[Span]) -> list[list[tuple[int, int, float]]]:
+        """For each English token, the target token n-grams (first, last, score) that match."""
+        found: list[list[tuple[int, int, float]]] = [[] for _ in english]
+        for a in range(len(spans)):
+            if not WORDLIKE.search(text[spans[a][0]:spans[a][1]]):
+                continue
+            for b in range(a, min(a + self.max_ngram, len(spans))):
+                piece = text[spans[a][0]:spans[b][1]]
+                if self.max_ngram > 1:  # gold tokenizations may space out characters
+                    piece = "".join(piece.split())
+                if b > a and not WORDLIKE.search(text[spans[b][0]:spans[b][1]]):
+                    break
+                for k, e in enumerate(english):
+                    s = self.score(e, piece)
+                    if s >= self.min_similarity:
+                        found[k].append((a, b, s))
+        return found

@@ -1,0 +1,164 @@
+"""What every script family shares: romanization, spelling similarity, and the `Family` base.
+
+A `Family` holds how names are written in one family of scripts (clitics written onto names,
+character-level span fixes for unspaced scripts, which forms of a name are one name). Its
+defaults suit spaced alphabets; `latin`, `cyrillic`, `arabic`, `hebrew`, `han`, `kana` and
+`hangul` override what their names need, and `xel.names.family` picks the one for a language.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import icu
+import regex
+from rapidfuzz.distance import Indel
+
+if TYPE_CHECKING:
+    from xel.names.match import NameMatcher
+
+Span = tuple[int, int]
+
+
+@functools.cache
+def transliterator(rules: str) -> icu.Transliterator:
+    return icu.Transliterator.createInstance(rules)
+
+
+def to_latin(text: str) -> str:
+    """Lower-case ASCII Latin form of a name in any script (ICU `Any-Latin; Latin-ASCII`)."""
+    latin = transliterator("Any-Latin; Latin-ASCII; Lower").transliterate(text)
+    return "".join(ch for ch in latin if not unicodedata.combining(ch))
+
+
+def is_latin(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and all(
+        unicodedata.name(ch, "").startswith("LATIN") for ch in letters
+    )
+
+
+def orthographic(english: str, latin: str, abjad: bool = False) -> float:
+    """Edit similarity tolerant of inflection (`trampa` ~ `tramp`) and, for abjads, vowels."""
+    if not english or not latin:
+        return 0.0
+    if min(len(english), len(latin)) <= 2:  # `Li` ~ `Lee` (same consonants), `Ed` !~ `Ad`
+        if english == latin:
+            return 1.0
+        same = english[0] == latin[0] and skeleton(english) == skeleton(latin)
+        return 0.8 if same else 0.0
+    best = Indel.normalized_similarity(english, latin)
+    if len(english) >= 4 and 0 < len(latin) - len(english) <= 3:
+        best = max(best, Indel.normalized_similarity(english, latin[:len(english)]) - 0.05)
+    if abjad:
+        best = max(best, Indel.normalized_similarity(skeleton(english), skeleton(latin)))
+    return best
+
+
+def skeleton(word: str) -> str:
+    """Consonants only: abjads (Arabic, Hebrew) write few vowels, and w/y double as vowels."""
+    return "".join(ch for ch in word if ch not in "aeiouwyh'")
+
+
+def whole_characters(text: str, start: int, end: int) -> Span:
+    """Never cut a letter from its combining marks (a learned Thai piece may begin with `ั`)."""
+    while start > 0 and unicodedata.category(text[start])[0] == "M":
+        start -= 1
+    while end < len(text) and unicodedata.category(text[end])[0] == "M":
+        end += 1
+    return start, end
+
+
+_LATIN_LETTER = regex.compile(r"[\p{Latin}\p{N}]")
+
+
+def whole_latin_words(text: str, start: int, end: int) -> Span:
+    """In unspaced scripts, learned pieces can cut a Latin word (`raig Halket` from
+    `Craig Halkett`): a span edge inside a Latin word moves out to the word's edge."""
+    if start < end and _LATIN_LETTER.match(text[start]):
+        while start > 0 and _LATIN_LETTER.match(text[start - 1]):
+            start -= 1
+    if start < end and _LATIN_LETTER.match(text[end - 1]):
+        while end < len(text) and _LATIN_LETTER.match(text[end]):
+            end += 1
+    return start, end
+
+
+class Family:
+    """How names are written in a family of scripts; the defaults suit spaced alphabets."""
+
+    name = "generic"
+    # One-letter conjunctions and prepositions written onto the next word (`وجاستن`).
+    proclitics = ""
+    # Particles written onto the last word of a name (Korean `트럼프는`).
+    enclitics: tuple[str, ...] = ()
+    # Scripts that write few vowels: spelling is also compared on consonants.
+    abjad = False
+    # Characters of transliterated names are counted per form: Han also counts a traditional
+    # character under its simplified form.
+    han = False
+
+    def __init__(self, unspaced: bool) -> None:
+        self.unspaced = unspaced
+
+    def char_forms(self, ch: str) -> tuple[str, ...]:
+        """The forms of a character under which name dictionaries may count it."""
+        return (ch,)
+
+    def edges(self, text: str, start: int, end: int, english: Sequence[str],
+              matcher: NameMatcher) -> Span:
+        """Leave clitics written onto the name out of its span."""
+        if not english:
+            return start, end
+        start += self.proclitic(text[start:end], english[0], matcher)
+        end -= self.enclitic(text[start:end], english[-1], matcher)
+        return start, end
+
+    def proclitic(self, text: str, first_english: str, matcher: NameMatcher) -> int:
+        """1 where the name starts with a proclitic that spells the name worse than without it."""
+        word = text.split()[0] if text.split() else ""
+        if len(word) < 3 or word[0] not in self.proclitics:
+            return 0
+        # Vowels decide here (`وليد` is Walid), so the skeleton comparison of abjads is not used.
+        without = orthographic(first_english, matcher.latin(word[1:]))
+        return int(without > orthographic(first_english, matcher.latin(word)))
+
+    def enclitic(self, text: str, last_english: str, matcher: NameMatcher) -> int:
+        """Length of a particle ending the name unless the name is clearly spelled better with it
+        (`멘가` is Menga, not `멘` + `가`)."""
+        words = text.split()
+        if not words:
+            return 0
+        word = words[-1]
+        for particle in self.enclitics:
+            stem = word[:-len(particle)]
+            if word.endswith(particle) and stem:
+                if matcher.score(last_english, stem) >= matcher.score(last_english, word) - 0.1:
+                    return len(particle)
+                return 0
+        return 0
+
+    def characters(self, text: str, start: int, end: int, english: Sequence[str],
+                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool) -> Span:
+        """Character-level fixes of a span (`enabled` by `project.characters`): in unspaced
+        scripts a Latin word inside the text stays whole."""
+        if enabled and self.unspaced:
+            return whole_latin_words(text, start, end)
+        return start, end
+
+    def inflection_key(self, text: str) -> str:
+        """Forms of one name that differ only in endings (`Трамп`, `Трампа`) share this key;
+        in unspaced scripts a longer form is another word run on, so the text is its own key."""
+        if self.unspaced:
+            return text
+        return " ".join(t[:4] for t in text.casefold().split())
+
+
+class Abjad(Family):
+    """Scripts that write few vowels (Syriac, Thaana; Arabic and Hebrew have their own)."""
+
+    name = "abjad"
+    abjad = True
