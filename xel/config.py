@@ -178,6 +178,10 @@ class TriageConfig(Section):
     timeout: float = Field(5.0, gt=0, description="seconds per online request")
     service_urls: list[str] = Field(default_factory=lambda: ["translate.googleapis.com"])
     translit: str | None = Field("../shared/data/translit", description="name dictionaries")
+    # `exact`: the back-translation is the English name (Lawrie et al.); `calibrated` also
+    # accepts a projection whose every part agrees with the English name (spelling, endings,
+    # transliteration models) at the model's threshold for >= 95% precision.
+    accept: Literal["exact", "calibrated"] = "calibrated"
 
 
 class PartitionConfig(Section):

@@ -32,7 +32,8 @@ from xel.names.match import NameMatcher
 from xel.project import Pair, function_words, make_matcher, project_mention
 from xel.store import Store
 from xel.tokenizers import tokenizer_for
-from xel.translate import round_trip_key, translate
+from xel.translate import translate
+from xel.triage import decide
 
 CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
 
@@ -346,8 +347,8 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
     finally:
         if own:
             db.close()
-    accepted = [o for o in outcomes if o.predicted and round_trip_key(
-        answers[o.predicted].text) == round_trip_key(o.english)]
+    accepted = [o for o in outcomes if o.predicted and decide(
+        o.predicted, o.english, answers[o.predicted].text, lang, triage).accepted]
     right = sum(o.category == "fully correct" for o in accepted)
     n = len(outcomes)
     return {"mentions": n, "backend": backend, "accepted": len(accepted),

@@ -1,8 +1,9 @@
 """The store: one SQLite database (WAL) per collection holding every stage's output.
 
 Stages pass data to each other only through the store. Each module that owns tables declares
-them with `Store.declare(DDL)`; `CREATE ... IF NOT EXISTS` keeps that idempotent, so a store
-written by an older run opens without a migration step.
+them with `Store.declare(DDL)`; `CREATE ... IF NOT EXISTS` keeps that idempotent, and
+`add_columns` adds what a newer version declares, so a store written by an older run opens
+without a migration step.
 """
 
 from __future__ import annotations
@@ -59,6 +60,13 @@ class Store:
             return
         self.conn.executescript(ddl)
         self._declared.add(ddl)
+
+    def add_columns(self, table: str, columns: dict[str, str]) -> None:
+        """Add columns a newer version of a module declares to a table an older one wrote."""
+        have = {r["name"] for r in self.query(f"PRAGMA table_info({table})")}
+        for name, kind in columns.items():
+            if name not in have:
+                self.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import regex
@@ -22,6 +23,8 @@ from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.languages import is_unspaced
 from xel.names import family
+from xel.names.agree import Scorer, agreement
+from xel.names.english import name_key
 from xel.names.lexicon import dictionary_file
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
@@ -53,9 +56,12 @@ CREATE TABLE IF NOT EXISTS triage (
     outcome          TEXT NOT NULL CHECK (outcome IN ('A1', 'D1', 'curate')),
     reason           TEXT,              -- D1: no-aligned-sentence or no-projection;
                                         -- otherwise what answered (identity, icu, ...)
+    score            REAL,              -- agreement with the English name (calibrated)
+    why              TEXT,              -- why it was accepted or not
     PRIMARY KEY (lang, query_id)
 );
 """
+COLUMNS = {"score": "REAL", "why": "TEXT"}  # added since the first version of the table
 
 Found = tuple[str, int, int, int]  # text, seg, start, end
 # As imported (see project).
@@ -113,11 +119,36 @@ def _resolved(config: Config) -> TriageConfig:
         update={"translit": str(config.resolve(config.triage.translit))})
 
 
+@dataclass(frozen=True)
+class Decision:
+    accepted: bool
+    score: float | None
+    why: str
+
+
+def decide(projection: str, english: str, back: str, lang: str, config: TriageConfig,
+           scorer: Scorer | None = None, threshold: float = 1.0) -> Decision:
+    """A1 or not: the back-translation is the English name (`exact`, the paper's rule); with
+    `calibrated`, also the same name but for case, accents and hyphens, or every part of the
+    projection agreeing with the English name at `threshold` (see `xel.names.agree`)."""
+    if round_trip_key(back) == round_trip_key(english):
+        return Decision(True, 1.0, "round trip: exact")
+    if config.accept == "exact":
+        return Decision(False, None, "round trip: differs")
+    if name_key(back) == name_key(english):
+        return Decision(True, 1.0, "round trip: same name but for case, accents or hyphens")
+    found = agreement(projection, english, lang, scorer)
+    ok = found.score >= threshold
+    return Decision(ok, found.score, f"agreement {found.score:.2f} {'>=' if ok else '<'} "
+                                     f"{threshold:.2f}: {found.why or 'parts do not pair up'}")
+
+
 def triage_language(store: Store, config: Config, lang: str, *,
                     force: bool = False) -> StageRun:
     """Choose, locate and back-translate each query's projection into `lang`; A1/D1/curate."""
     for ddl in (CORPUS_DDL, QUERIES_DDL, PROJECT_DDL, CACHE_DDL, DDL):
         store.declare(ddl)
+    store.add_columns("triage", COLUMNS)
     signature = triage_signature(store, config, lang)
     if not force and store.stage_digest(signature.stage) == signature.digest:
         return StageRun(signature.stage, True, store.stage_summary(signature.stage))
@@ -155,14 +186,17 @@ def triage_language(store: Store, config: Config, lang: str, *,
             found = located[q["query_id"]]
             if found is None:
                 rows.append((lang, q["query_id"], "", None, None, None, None, None, "D1",
-                             reasons[q["query_id"]]))
+                             reasons[q["query_id"]], None, None))
                 continue
             text, seg, start, end = found
             back = answers[text]
-            accepted = round_trip_key(back.text) == round_trip_key(q["name"])
+            decision = decide(text, q["name"], back.text, lang, config.triage)
             rows.append((lang, q["query_id"], text, seg, start, end, back.text, backend,
-                         "A1" if accepted else "curate", back.method))
-        s.executemany("INSERT INTO triage VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                         "A1" if decision.accepted else "curate", back.method, decision.score,
+                         decision.why))
+        s.executemany("INSERT INTO triage(lang, query_id, projection, seg, start, end,"
+                      " back_translation, backend, outcome, reason, score, why)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         counts = {o: sum(r[8] == o for r in rows) for o in ("A1", "D1", "curate")}
         s.execute("UPDATE projection_counts SET queries = ?, a1 = ?, d1 = ?, curate = ?"
                   " WHERE lang = ?", (len(rows), counts["A1"], counts["D1"], counts["curate"],

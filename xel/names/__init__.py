@@ -11,13 +11,17 @@ import functools
 
 from xel.languages import is_unspaced, language
 from xel.names.arabic import Arabic
+from xel.names.cyrillic import Cyrillic
+from xel.names.greek import Greek
 from xel.names.han import Han
 from xel.names.hangul import Hangul
 from xel.names.hebrew import Hebrew
 from xel.names.kana import Kana
+from xel.names.latin import Latin
 from xel.names.script import Abjad, Family
 
 FAMILIES: dict[str, type[Family]] = {
+    "Latn": Latin, "Cyrl": Cyrillic, "Grek": Greek,
     "Arab": Arabic, "Hebr": Hebrew, "Syrc": Abjad, "Thaa": Abjad,
     "Hans": Han, "Hant": Han, "Hani": Han, "Jpan": Kana, "Kana": Kana,
     "Kore": Hangul, "Hang": Hangul,
@@ -27,4 +31,4 @@ FAMILIES: dict[str, type[Family]] = {
 @functools.cache
 def family(lang: str) -> Family:
     """The name rules of a language's script (the generic ones where it has none)."""
-    return FAMILIES.get(language(lang).script, Family)(unspaced=is_unspaced(lang))
+    return FAMILIES.get(language(lang).script, Family)(lang, unspaced=is_unspaced(lang))

@@ -101,8 +101,29 @@ class Family:
     # character under its simplified form.
     han = False
 
-    def __init__(self, unspaced: bool) -> None:
+    # Per language (ISO 639-3, without script): endings written onto a name (`Trumpin`,
+    # `Bretta`, `Байдена`), tried longest first, and final letters an ending may have replaced
+    # (`Therese` for `Theresa`: the stem `Theres` plus `a`).
+    suffixes: dict[str, tuple[str, ...]] = {}
+    restores: tuple[str, ...] = ()
+
+    def __init__(self, lang: str, unspaced: bool) -> None:
+        self.lang = lang
+        self.code = lang.split("-")[0]
         self.unspaced = unspaced
+
+    def base_forms(self, word: str) -> list[str]:
+        """The word and the forms it may be inflected from (`Trumpin`: `Trump`, `Trumpi`): a
+        name is compared on these, while the query keeps the document's own string."""
+        forms = [word]
+        if self.proclitics and len(word) > 3 and word[0] in self.proclitics:
+            forms.append(word[1:])
+        folded = word.casefold()
+        for suffix in sorted(self.suffixes.get(self.code, ()), key=len, reverse=True):
+            if folded.endswith(suffix) and len(word) - len(suffix) >= 2:
+                stem = word[:-len(suffix)]
+                forms += [stem, *(stem + v for v in self.restores)]
+        return list(dict.fromkeys(forms))
 
     def char_forms(self, ch: str) -> tuple[str, ...]:
         """The forms of a character under which name dictionaries may count it."""

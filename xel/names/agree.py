@@ -1,0 +1,95 @@
+"""Whether a projected name is the English name, part by part.
+
+Round-trip triage asks this of every projection that a translator did not turn back into the
+English name exactly. Each part of the projection (split at spaces, dashes and name joiners)
+is compared, on its base forms (`Trumpin`, `Байдена`), with a run of English tokens: by
+spelling where both are Latin, otherwise by a scorer (the transliteration models' n-best in
+either direction). Parts pair with runs in order or reversed (family name first); every part
+and every English token must be paired, so a partial name or one with an extra word never
+agrees. The score is the weakest pair's, so a threshold on it bounds every part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from xel.names import family
+from xel.names.english import name_key
+from xel.names.lexicon import SEPARATORS
+from xel.names.script import is_latin, to_latin
+
+# (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
+Scorer = Callable[[Sequence[str], Sequence[str]], tuple[float, str]]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    score: float  # the weakest pair's agreement; 0 when the parts do not pair up
+    why: str  # per pair, what agreed
+
+
+def parts(projection: str) -> list[str]:
+    """The parts of a projected name: `Kim Jong-un` gives Kim, Jong, un."""
+    return [p for p in SEPARATORS.split(projection.strip()) if p]
+
+
+def fold(text: str) -> str:
+    """A Latin name as plain lower-case ASCII letters (`Bjørn` and `Bjorn` are one name)."""
+    return "".join(ch for ch in to_latin(text) if ch.isalnum())
+
+
+def spelling(forms: Sequence[str], run: Sequence[str]) -> tuple[float, str]:
+    """1.0 where a Latin form is the run's English spelling (case and accents aside)."""
+    want = fold("".join(run))
+    for k, form in enumerate(forms):
+        if is_latin(form) and fold(form) == want:
+            return 1.0, f"{forms[0]}={want}" if k == 0 else f"{forms[0]}~{want} (as {form})"
+    return 0.0, ""
+
+
+def runs(n_tokens: int, n_parts: int, unspaced: bool) -> Iterator[list[tuple[int, int]]]:
+    """Ways to cut English tokens [0, n) into `n_parts` consecutive runs, as (start, end): one
+    token per part in spaced scripts; in unspaced ones a part may spell several (`金正恩`)."""
+    if not unspaced:
+        if n_tokens == n_parts:
+            yield [(k, k + 1) for k in range(n_tokens)]
+        return
+
+    def cut(start: int, left: int) -> Iterator[list[tuple[int, int]]]:
+        if left == 1:
+            yield [(start, n_tokens)]
+            return
+        for end in range(start + 1, n_tokens - left + 2):
+            for rest in cut(end, left - 1):
+                yield [(start, end), *rest]
+
+    if 0 < n_parts <= n_tokens:
+        yield from cut(0, n_parts)
+
+
+def agreement(projection: str, english: str, lang: str,
+              scorer: Scorer | None = None) -> Agreement:
+    """How well a projected name spells the English name (see the module docstring)."""
+    rules = family(lang)
+    pieces = parts(projection)
+    tokens = name_key(english).split()
+    forms = [rules.base_forms(p) for p in pieces]
+    memo: dict[tuple[int, tuple[str, ...]], tuple[float, str]] = {}
+
+    def pair(k: int, run: tuple[str, ...]) -> tuple[float, str]:
+        if (k, run) not in memo:
+            found = spelling(forms[k], run)
+            if found[0] < 1.0 and scorer is not None and not is_latin(pieces[k]):
+                found = max(found, scorer(forms[k], run))
+            memo[(k, run)] = found
+        return memo[(k, run)]
+
+    best = Agreement(0.0, "")
+    for cuts in runs(len(tokens), len(pieces), rules.unspaced):
+        for order in (cuts, cuts[::-1]):
+            scored = [pair(k, tuple(tokens[a:b])) for k, (a, b) in enumerate(order)]
+            score = min(s for s, _ in scored)
+            if score > best.score:
+                best = Agreement(score, "; ".join(how for _, how in scored))
+    return best
