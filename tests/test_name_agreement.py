@@ -1,0 +1,74 @@
+"""Base forms of inflected names, part-by-part agreement, and triage's acceptance policies, on
+projections xel made of NTREX-128 (the round trip used to send every one of them to curation)."""
+
+from __future__ import annotations
+
+import pytest
+
+from xel.config import TriageConfig
+from xel.names import family
+from xel.names.agree import agreement, runs
+from xel.triage import decide
+
+
+@pytest.mark.parametrize(("lang", "word", "base"), [
+    ("fin", "Kavanaughin", "Kavanaugh"), ("fin", "Johnsonille", "Johnson"),
+    ("ces", "Fordová", "Ford"), ("ces", "Mengy", "Menga"), ("hrv", "Francescu", "Francesco"),
+    ("hrv", "Jeremyjem", "Jeremy"), ("deu", "Trumps", "Trump"), ("tur", "Trump'ın", "Trump"),
+    ("hun", "Trumppal", "Trump"), ("ron", "Theresei", "Theresa"), ("rus", "Байдена", "Байден"),
+    ("rus", "Ангелы", "Ангела"), ("srp-Cyrl", "Трампа", "Трамп"), ("ell", "Τσίπρα", "Τσίπρας"),
+    ("arb", "وترامب", "ترامب"), ("heb", "וטראמפ", "טראמפ"),
+])
+def test_base_forms_undo_endings_and_clitics(lang: str, word: str, base: str) -> None:
+    forms = family(lang).base_forms(word)
+    assert forms[0] == word and base in forms
+
+
+def test_languages_without_endings_keep_the_word() -> None:
+    assert family("fra").base_forms("Trumps") == ["Trumps"]
+    assert family("bul").base_forms("Тръмп") == ["Тръмп"]
+
+
+def test_every_part_and_every_token_must_pair() -> None:
+    assert agreement("Donaldem Trumpem", "Donald Trump", "ces").score == 1.0
+    assert agreement("Thomas Bjørns", "Thomas Bjorn", "swe").score == 1.0
+    assert agreement("Kim Jong Unem", "Kim Jong-un", "ces").score == 1.0
+    # A partial name, an extra word, a misspelling, another word: no agreement.
+    assert agreement("Trump", "Donald Trump", "deu").score == 0.0
+    assert agreement("adayı Kavanaugh", "Brett Kavanaugh", "tur").score == 0.0
+    assert agreement("Jeremy Corby", "Jeremy Corbyn", "sqi").score == 0.0
+    assert agreement("Dustin Justin", "Dustin Johnson", "sqi").score == 0.0
+
+
+def test_parts_pair_in_order_or_reversed() -> None:
+    assert agreement("ODA Nobunaga", "Nobunaga Oda", "deu").score == 1.0
+    assert agreement("Nobunaga Oda Oda", "Nobunaga Oda", "deu").score == 0.0
+
+
+def test_unspaced_parts_may_spell_runs_of_english_tokens() -> None:
+    assert list(runs(3, 1, unspaced=True)) == [[(0, 3)]]
+    assert list(runs(3, 2, unspaced=True)) == [[(0, 1), (1, 3)], [(0, 2), (2, 3)]]
+    assert list(runs(3, 2, unspaced=False)) == []
+
+
+def test_a_scorer_answers_for_non_latin_parts() -> None:
+    calls = []
+
+    def scorer(forms: object, run: object) -> tuple[float, str]:
+        calls.append((forms, run))
+        return (0.9, "model") if run == ("biden",) else (0.3, "model")
+
+    found = agreement("Джо Байдена", "Joe Biden", "rus", scorer)
+    assert found.score == 0.3 and ["Байдена", "Байден"] == calls[-1][0][:2]
+
+
+def test_policies() -> None:
+    exact, calibrated = TriageConfig(accept="exact"), TriageConfig()
+    assert decide("Trump", "Trump", "Trump", "deu", exact).accepted
+    assert not decide("Donald Trumpin", "Donald Trump", "Donald Trumpin", "fin", exact).accepted
+    found = decide("Donald Trumpin", "Donald Trump", "Donald Trumpin", "fin", calibrated)
+    assert found.accepted and found.score == 1.0 and "Trumpin~trump" in found.why
+    assert decide("Ri Yong-ho", "Ri Yong Ho", "Ri Yong-ho", "swe", calibrated).accepted
+    assert not decide("Ri Yong-ho", "Ri Yong Ho", "Ri Yong-ho", "swe", exact).accepted
+    refused = decide("Jeremy Corby", "Jeremy Corbyn", "Jeremy Corby", "sqi", calibrated)
+    assert not refused.accepted and "parts do not pair up" in refused.why
