@@ -59,7 +59,7 @@ def test_a_scorer_answers_for_non_latin_parts() -> None:
         return (0.9, "model") if run == ("biden",) else (0.3, "model")
 
     found = agreement("Джо Байдена", "Joe Biden", "rus", scorer)
-    assert found.score == 0.3 and ["Байдена", "Байден"] == calls[-1][0][:2]
+    assert found.score == 0.3 and calls[-1][0][:2] == ["Байдена", "Байден"]
 
 
 def test_policies() -> None:
