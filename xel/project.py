@@ -196,6 +196,8 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
         found = _best_cluster(matcher.matches(english, pair.tgt_text, pair.tgt), targets,
                               len(english), barriers)
+        if found is None or found[1] < len(english):
+            found = _nearest(matcher.whole(english, pair.tgt_text, pair.tgt), targets) or found
         if found:
             matched, count = found
     method = "name-match" if matched else "aligned"
@@ -230,7 +232,7 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         start, end = rules.edges(pair.tgt_text, start, end, english, matcher)
         start, end = rules.characters(pair.tgt_text, start, end, english, matcher,
                                       enabled=config.characters,
-                                      before_bracket=method == "parentheses")
+                                      before_bracket=method == "parentheses", aligned=aligned)
     start, end = whole_characters(pair.tgt_text, start, end)
     return Projected(start, end, method, aligned)
 
@@ -276,6 +278,21 @@ def _best_cluster(found: list[list[tuple[int, int, float]]], targets: set[int],
     if n_found == 1 and n_english > 1 and similarity < 0.8 and targets and not near_alignment:
         return None
     return best[1], n_found
+
+
+def _nearest(wholes: list[tuple[int, int, float]], targets: set[int],
+             ) -> tuple[tuple[int, int], int] | None:
+    """Of the token runs read as the whole name, the best read, then nearest the alignment."""
+    if not wholes:
+        return None
+
+    def rank(w: tuple[int, int, float]) -> tuple[float, int, int]:
+        covered = set(range(w[0], w[1] + 1))
+        distance = min((abs(t - w[0]) for t in targets), default=0)
+        return w[2], len(targets & covered), -distance
+
+    a, b, _ = max(wholes, key=rank)
+    return (a, b), b - a + 1
 
 
 def _is_word(pair: Pair, k: int) -> bool:

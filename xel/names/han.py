@@ -1,19 +1,102 @@
-"""Chinese (Han characters): names are transliterated character by character, so a span snaps
-to the characters spelled like the name; a character's simplified form counts as the same."""
+"""Han characters: foreign names are transliterated character by character, so a span snaps
+to the characters spelled like the name, and a character's simplified form counts as the same.
+Chinese, Korean and Japanese people's names are written in Han characters too, and read as
+their language reads them: `金大中` is Kim Dae-jung in Korean, `織田信長` Oda Nobunaga in
+Japanese, so besides the Mandarin reading (ICU) a name is compared with its Sino-Korean
+reading (the `hanja` table, with the surname readings) and its Japanese reading (Janome's
+dictionary of words and names).
+"""
 
 from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import regex
 
-from xel.names.script import Family, Span, is_latin, transliterator
+from xel.names.hangul import korean_key
+from xel.names.script import (
+    WHOLE_NAME_MIN,
+    Family,
+    Span,
+    is_latin,
+    orthographic,
+    transliterator,
+)
 
 if TYPE_CHECKING:
     from xel.names.match import NameMatcher
+
+
+# Grammatical characters that are never a name on their own (`的` is also the syllable `de`).
+FUNCTION_CHARACTERS = frozenset(
+    "的了和与與及是也都就而对對从從把被给給向于於以为為之其这這那个個们們着著过過将將后後但并並"
+    "或又已还還很更最不没沒有会會要能说說到")
+# Honorifics written after a name (`習氏`, `安倍様`): never part of it.
+HONORIFICS = "氏様殿"
+# Sino-Korean readings of surnames that differ from the character's usual reading (`金` is
+# 금 in words, 김 as a name) or have a North Korean form (`李` is 이 and 리: Lee, Ri).
+KOREAN_SURNAMES = {"金": ("김",), "李": ("이", "리"), "柳": ("유", "류"), "劉": ("유", "류"),
+                   "刘": ("유", "류"), "林": ("임", "림"), "盧": ("노", "로"), "卢": ("노", "로"),
+                   "羅": ("나", "라"), "罗": ("나", "라"), "梁": ("양", "량"), "呂": ("여", "려"),
+                   "吕": ("여", "려"), "廉": ("염", "렴"), "陸": ("육", "륙"), "陆": ("육", "륙"),
+                   "龍": ("용", "룡"), "龙": ("용", "룡")}
+# The common surnames of China, Korea and Japan's one-character ones (traditional and
+# simplified forms): a Han name starts with one, and is read as a whole from it.
+SURNAMES = frozenset(
+    "金李朴崔鄭郑姜趙赵尹張张林韓韩吳吴申徐權权黃黄安宋柳洪全高文梁孫孙裵裴白許许劉刘南沈盧卢河丁成"
+    "車车具郭禹朱任羅罗辛閔闵陳陈池嚴严元蔡千方孔康玄咸卞廉楊杨邊边呂吕秋魯鲁都蘇苏石宣薛馬马吉延表"
+    "魏明奇房潘王琴玉陸陆孟諸诸卓秦芮牟龍龙周吳胡何郭馬羅梁宋鄭謝谢韓唐馮冯于董蕭萧程曹袁鄧邓許傅沈曾"
+    "彭呂蘇盧蔣蒋蔡賈贾丁魏薛葉叶閻阎余潘杜戴夏鍾钟汪田任姜范方石姚譚谭廖鄒邹熊金陸郝孔崔毛邱秦江史顧"
+    "顾侯邵孟龍萬万段雷錢钱湯汤尹黎易常武喬乔賀贺賴赖龔龚文習习胡溫温朱岸")
+_HAN = regex.compile(r"\p{Han}+")
+
+
+@functools.lru_cache(maxsize=65536)
+def korean_readings(text: str) -> tuple[str, ...]:
+    """Sino-Korean readings, romanized, of a run of Han characters that starts with a surname
+    (`金正恩`: `gimjeong-eun`); the first character also read as a surname. Other runs get
+    none: read in Korean, most characters sound like some name's syllable (`情` is 정)."""
+    import hanja
+
+    if not _HAN.fullmatch(text) or text[0] not in SURNAMES:
+        return ()
+    rest = hanja.translate(text[1:], "substitution") if len(text) > 1 else ""
+    firsts = KOREAN_SURNAMES.get(text[0], (hanja.translate(text[0], "substitution"),))
+    latin = transliterator("Hangul-Latin; Latin-ASCII; Lower")
+    return tuple(dict.fromkeys(latin.transliterate(first + rest) for first in firsts))
+
+
+@functools.cache
+def _janome() -> Any:
+    from janome.tokenizer import Tokenizer
+
+    return Tokenizer()
+
+
+@functools.lru_cache(maxsize=65536)
+def japanese_reading(text: str) -> str | None:
+    """How Japanese reads a run of Han characters that names a person, in Latin (`織田信長`:
+    `odanobunaga`), where Janome's dictionary knows it as nouns, one of them a person's name;
+    Chinese simplified characters are tried in their traditional form (`村上春树`)."""
+    if not _HAN.fullmatch(text):
+        return None
+    traditional = transliterator("Hans-Hant").transliterate(text)
+    return _japanese_reading(text) or (
+        _japanese_reading(traditional) if traditional != text else None)
+
+
+def _japanese_reading(text: str) -> str | None:
+    words = list(_janome().tokenize(text))
+    tags = [w.part_of_speech.split(",") for w in words]
+    if any(t[0] != "名詞" or w.reading == "*" for t, w in zip(tags, words, strict=True)) or \
+            not any(t[2] == "人名" for t in tags):
+        return None
+    readings = [w.reading for w in words]
+    latin = transliterator("Katakana-Latin; Latin-ASCII; Lower").transliterate("".join(readings))
+    return "".join(ch for ch in latin if ch.isalpha())
 
 
 @functools.lru_cache(maxsize=65536)
@@ -26,19 +109,79 @@ _HAN_JOINERS = "\u00b7\u30fb\u2027\u2022\uff0e-"
 
 
 def han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
-             before_bracket: bool = False) -> tuple[int, int]:
-    """`_han_name` on the text without its spaces (gold tokenizations space characters out:
-    `特 蕾 莎 · 梅`), mapped back to the text's offsets."""
+             before_bracket: bool = False, aligned: Span | None = None) -> Span:
+    """`_han_name`, then `complete` (see `compact`)."""
+
+    def fix(text: str, start: int, end: int, aligned: Span | None) -> Span:
+        s, e, spelled = _han_name(text, start, end, english, matcher, before_bracket)
+        return complete(text, s, e, english, spelled, matcher, aligned)
+
+    return compact(text, start, end, aligned, fix)
+
+
+def han_run(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
+            aligned: Span | None) -> Span:
+    """`complete` for a span of Han characters that no other rule fixed (Japanese kanji); on
+    text without spaces (see `compact`)."""
+    if start >= end or not all(_han_letter(c) for c in text[start:end]):
+        return start, end
+    core = _han_core(text, start, end, (start, end), english, matcher)
+    return complete(text, start, end, english, core[2] if core else 0, matcher, aligned)
+
+
+def compact(text: str, start: int, end: int, aligned: Span | None,
+            fix: Callable[[str, int, int, Span | None], Span]) -> Span:
+    """A character-level fix made on the text without its spaces, mapped back: gold
+    tokenizations space characters out (`特 蕾 莎 · 梅`)."""
     keep = [k for k, ch in enumerate(text) if not ch.isspace()]
-    compact = "".join(text[k] for k in keep)
-    s, e = _han_name(compact, bisect.bisect_left(keep, start), bisect.bisect_left(keep, end),
-                     english, matcher, before_bracket)
+    letters = "".join(text[k] for k in keep)
+
+    def inside(span: Span) -> Span:
+        return bisect.bisect_left(keep, span[0]), bisect.bisect_left(keep, span[1])
+
+    s, e = fix(letters, *inside((start, end)), inside(aligned) if aligned else None)
     return (keep[s], keep[e - 1] + 1) if s < e else (start, end)
 
 
+def complete(text: str, start: int, end: int, english: Sequence[str], spelled: int,
+             matcher: NameMatcher, aligned: Span | None) -> Span:
+    """Keep the whole aligned name where the English name is not transliterated.
+
+    Chinese, Korean and Japanese people's names are written in Han characters by meaning, not
+    by sound, so only some of their parts are spelled like the English (`金` of `金正恩`, `安倍`
+    of `安倍晋三`), and English often gives the surname alone (`Kim`, `Lee`, `Xi`). A span that
+    spells less than the whole English name, or only a surname, and is native (it starts with
+    a surname or has characters transliterations do not use) goes on over the Han characters
+    aligned with the mention, up to a name's length: three characters from a one-character
+    surname, five otherwise.
+    """
+    if aligned is None or start >= end or not all(_han_letter(c) for c in text[start:end]):
+        return start, end
+    surname = text[start] in SURNAMES
+    surname_only = surname and end - start == 1 and len(english) == 1
+    native = surname_only or not all(matcher.name_like(c) for c in text[start:end])
+    if not native or (spelled >= len(english) and not surname_only):
+        return start, end
+    cap = end - start + 2 if surname else 5
+
+    def aligned_letter(k: int) -> bool:
+        return 0 <= k < len(text) and aligned[0] <= k < aligned[1] and bool(
+            _HAN.fullmatch(text[k])) and text[k] not in HONORIFICS
+
+    def name_char(k: int) -> bool:
+        return aligned_letter(k) and text[k] not in FUNCTION_CHARACTERS
+
+    while end - start < cap and name_char(end):
+        end += 1
+    while not surname and end - start < cap and name_char(start - 1):
+        start -= 1
+    return start, end
+
+
 def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
-              before_bracket: bool, pad: int = 3) -> tuple[int, int]:
-    """Chinese: snap a span to the name's characters, across learned-piece boundaries.
+              before_bracket: bool, pad: int = 3) -> tuple[int, int, int]:
+    """Chinese: snap a span to the name's characters, across learned-piece boundaries; also
+    says how many English tokens the name's characters spell.
 
     Character runs spelled like the English tokens (transliterated, or through the name
     dictionary) form the name's core. A core spelling every English token is the name, with
@@ -52,7 +195,7 @@ def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: 
     keeps characters that transliterations rarely use).
     """
     if not regex.search(r"\p{Han}", text[start:end]):
-        return start, end
+        return start, end, 0
 
     def name_char(k: int) -> bool:
         ch = text[k]
@@ -76,8 +219,9 @@ def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: 
     while hi < len(text) and hi - end < pad and _han_letter(text[hi]):
         hi += 1
     core = _han_core(text, lo, hi, (start, end), english, matcher)
+    spelled = core[2] if core else 0
     if core is not None and core[2] >= len(english):  # on through the span's name characters
-        return name_run_before(core[0], start), name_run_after(core[1], end)
+        return name_run_before(core[0], start), name_run_after(core[1], end), spelled
     if before_bracket:  # a window before the bracket: the name-like run at the core or end
         if core:
             s, e = name_run_before(core[0], start), name_run_after(core[1], end)
@@ -86,16 +230,16 @@ def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: 
             while e > start and not name_char(e - 1):
                 e -= 1
             s = name_run_before(e, start)
-        return (s, e) if s < e else (start, end)
+        return (s, e, spelled) if s < e else (start, end, spelled)
     keep = range(core[0], core[1]) if core else range(0)
     s, e = (min(start, core[0]), max(end, core[1])) if core else (start, end)
     if not keep and not any(name_char(k) for k in range(s, e)):
-        return start, end
+        return start, end, spelled
     while e > s and e - 1 not in keep and not name_char(e - 1):
         e -= 1
     while s < e and s not in keep and not name_char(s):
         s += 1
-    return s, e
+    return s, e, spelled
 
 
 def _han_letter(ch: str) -> bool:
@@ -117,6 +261,9 @@ def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Seq
         good = [c for c in cands if c[0] >= matcher.min_similarity]
         if good:
             found.append(max(good))
+    whole = _whole_name(text, lo, hi, within, english, matcher, longest)
+    if whole is not None:
+        return whole
     anchors = [f for f in found if f[2] < within[1] and f[3] > within[0]]
     if not anchors:
         return None
@@ -131,18 +278,60 @@ def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Seq
 
 
 
+def _whole_name(text: str, lo: int, hi: int, within: tuple[int, int], english: Sequence[str],
+                matcher: NameMatcher, longest: int) -> tuple[int, int, int] | None:
+    """A run in or next to the span whose Korean reading (from a surname) or Japanese reading
+    (of a person's name) spells the whole English name, in order or surname last (`金正恩` for
+    Kim Jong-un, `紫式部` for Murasaki Shikibu): read as a whole, since its characters alone
+    read as many names."""
+    if len(english) < 2:
+        return None
+    orders = ("".join(english), "".join(english[1:]) + english[0],
+              english[-1] + "".join(english[:-1]))
+    best: tuple[float, int, int] | None = None
+    for a in range(lo, hi):
+        if not within[0] <= a <= within[1]:
+            continue
+        for b in range(a + 2, min(a + longest, hi) + 1):
+            if not _han_letter(text[b - 1]):
+                break
+            for reading, fold in han_readings(text[a:b]):
+                score = max(orthographic(fold(o), reading) for o in orders)
+                if score >= WHOLE_NAME_MIN and (best is None or score > best[0]):
+                    best = (score, a, b)
+    return (best[1], best[2], len(english)) if best else None
+
+
+def han_readings(piece: str) -> list[tuple[str, Callable[[str], str]]]:
+    """Sino-Korean readings (compared as Korean romanizations) and the Japanese reading."""
+    found: list[tuple[str, Callable[[str], str]]] = [
+        (korean_key(r), korean_key) for r in korean_readings(piece)]
+    japanese = japanese_reading(piece)
+    if japanese:
+        found.append((japanese, str.casefold))
+    return found
+
+
 class Han(Family):
     name = "han"
     han = True
+    syllabic = True
+
+    def ignorable(self, piece: str) -> bool:
+        return piece in FUNCTION_CHARACTERS
+
+    def readings(self, piece: str) -> list[tuple[str, Callable[[str], str]]]:
+        return han_readings(piece)
 
     def char_forms(self, ch: str) -> tuple[str, ...]:
         simple = simplified(ch)
         return (ch,) if simple == ch else (ch, simple)
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
-                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool) -> Span:
+                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
+                   aligned: Span | None = None) -> Span:
         start, end = super().characters(text, start, end, english, matcher, enabled=enabled,
                                         before_bracket=before_bracket)
         if enabled and matcher.dictionary is not None and english:
-            start, end = han_name(text, start, end, english, matcher, before_bracket)
+            start, end = han_name(text, start, end, english, matcher, before_bracket, aligned)
         return start, end

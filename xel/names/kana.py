@@ -4,11 +4,12 @@ spans are fixed to whole katakana parts."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import regex
 
+from xel.names.han import HONORIFICS, compact, han_readings, han_run
 from xel.names.script import Family, Span, whole_latin_words
 
 if TYPE_CHECKING:
@@ -68,13 +69,38 @@ def katakana_name(text: str, start: int, end: int, n_english: int) -> tuple[int,
 
 
 
+_KANA_ENDING = regex.compile(r"\p{Hiragana}+")
+
+
 class Kana(Family):
     name = "kana"
+    syllabic = True
+
+    def ignorable(self, piece: str) -> bool:
+        """Hiragana writes endings and particles, never a name (`さ` is not Seii)."""
+        return bool(_KANA_ENDING.fullmatch(piece))
+
+    def readings(self, piece: str) -> list[tuple[str, Callable[[str], str]]]:
+        return han_readings(piece)
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
-                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool) -> Span:
-        """Whole katakana parts: with `enabled`, as many as the English name has tokens."""
-        if not enabled:
-            return katakana_word(text, start, end)
-        start, end = whole_latin_words(text, start, end)
-        return katakana_name(text, start, end, len(english))
+                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
+                   aligned: Span | None = None) -> Span:
+        """Whole katakana parts: with `enabled`, as many as the English name has tokens, kana
+        endings and honorifics off the edges (`習氏`), and a name in Han characters kept whole
+        (`han_run`); on text without spaces (see `compact`)."""
+
+        def fix(text: str, start: int, end: int, aligned: Span | None) -> Span:
+            if not enabled:
+                return katakana_word(text, start, end)
+            start, end = katakana_name(text, start, end, len(english))
+            while end - start > 1 and (self.ignorable(text[start]) or text[start] in HONORIFICS):
+                start += 1
+            while end - start > 1 and (self.ignorable(text[end - 1])
+                                       or text[end - 1] in HONORIFICS):
+                end -= 1
+            return han_run(text, start, end, english, matcher, aligned)
+
+        if enabled:
+            start, end = whole_latin_words(text, start, end)
+        return compact(text, start, end, aligned, fix)

@@ -16,7 +16,7 @@ import regex
 from xel.languages import language
 from xel.names import family
 from xel.names.lexicon import NameDictionary
-from xel.names.script import Family, Span, orthographic, to_latin
+from xel.names.script import WHOLE_NAME_MIN, Family, Span, orthographic, to_latin
 
 WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 # A character used in this many transliterated names of the dictionary is name-like: in the
@@ -78,8 +78,13 @@ class NameMatcher:
         same name transliterated a little differently: Taiwan's `卡瓦諾` and `卡瓦納`). Only
         spaced scripts inflect a name (`Трампа`); in unspaced ones a longer form is another
         word run on (`柏納李` is Berners plus Lee)."""
+        rules = self.family
+        if rules.ignorable(target):
+            return 0.0
         latin = self.latin(target)
-        best = orthographic(english, latin, self.family.abjad)
+        best = orthographic(english, latin, rules.abjad, rules.syllabic)
+        for reading, fold in rules.readings(target):
+            best = max(best, orthographic(fold(english), reading, syllabic=rules.syllabic))
         if self.dictionary is not None:
             forms = self.dictionary.forward.get(english, ())[:5]
             inflects = self.max_ngram == 1
@@ -89,6 +94,28 @@ class NameMatcher:
             if not self.family.han or any(self.name_like(ch) for ch in target):  # `每` ~ `梅`
                 best = max([best, *(orthographic(self.latin(f), latin) for f in forms[:3])])
         return best
+
+    def whole(self, english: list[str], text: str,
+              spans: Sequence[Span]) -> list[tuple[int, int, float]]:
+        """Token runs (first, last, score) whose reading spells the whole English name, in
+        order or surname last: East Asian names read as a whole (`金正恩`, `織田信長`), in
+        scripts with readings. Runs are at most five letters, without spaces in spaced scripts."""
+        if len(english) < 2 or self.family.readings is Family.readings:
+            return []
+        orders = ("".join(english), "".join(english[1:]) + english[0],
+                  english[-1] + "".join(english[:-1]))
+        found = []
+        for a in range(len(spans)):
+            for b in range(a, len(spans)):
+                piece = text[spans[a][0]:spans[b][1]]
+                compact = "".join(piece.split())
+                if len(compact) > 5 or (not self.family.unspaced and piece != compact):
+                    break
+                for reading, fold in self.family.readings(compact):
+                    score = max(orthographic(fold(o), reading) for o in orders)
+                    if score >= WHOLE_NAME_MIN:
+                        found.append((a, b, score))
+        return found
 
     def matches(self, english: list[str], text: str,
                 spans: Sequence[Span]) -> list[list[tuple[int, int, float]]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import icu
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from xel.names.match import NameMatcher
 
 Span = tuple[int, int]
+# A reading must spell a whole name this closely: long strings are alike by chance more easily
+# (`kawaieyasu` is 0.83 of `tokugawaieyasu`).
+WHOLE_NAME_MIN = 0.9
 
 
 @functools.cache
@@ -41,13 +44,19 @@ def is_latin(text: str) -> bool:
     )
 
 
-def orthographic(english: str, latin: str, abjad: bool = False) -> float:
-    """Edit similarity tolerant of inflection (`trampa` ~ `tramp`) and, for abjads, vowels."""
+def orthographic(english: str, latin: str, abjad: bool = False, syllabic: bool = False) -> float:
+    """Edit similarity tolerant of inflection (`trampa` ~ `tramp`) and, for abjads, vowels.
+
+    Short words must be the same or share their consonants (`Li` ~ `Lee`, `Ed` !~ `Ad`); in
+    syllabic scripts, where every character reads as a short word (`和` he, `后` hou), the same.
+    """
     if not english or not latin:
         return 0.0
-    if min(len(english), len(latin)) <= 2:  # `Li` ~ `Lee` (same consonants), `Ed` !~ `Ad`
+    if min(len(english), len(latin)) <= 2:
         if english == latin:
             return 1.0
+        if syllabic:
+            return 0.0
         same = english[0] == latin[0] and skeleton(english) == skeleton(latin)
         return 0.8 if same else 0.0
     best = Indel.normalized_similarity(english, latin)
@@ -100,6 +109,8 @@ class Family:
     # Characters of transliterated names are counted per form: Han also counts a traditional
     # character under its simplified form.
     han = False
+    # Every character is a syllable, so short romanizations abound and must match exactly.
+    syllabic = False
 
     # Per language (ISO 639-3, without script): endings written onto a name (`Trumpin`,
     # `Bretta`, `Байдена`), tried longest first, and final letters an ending may have replaced
@@ -124,6 +135,16 @@ class Family:
                 stem = word[:-len(suffix)]
                 forms += [stem, *(stem + v for v in self.restores)]
         return list(dict.fromkeys(forms))
+
+    def ignorable(self, piece: str) -> bool:
+        """True for text that never spells a name on its own (Chinese `的`, Japanese kana
+        endings), whatever it sounds like."""
+        return False
+
+    def readings(self, piece: str) -> list[tuple[str, Callable[[str], str]]]:
+        """How else than ICU's romanization the text may be read, each with the folding the
+        English token needs to compare with it (Sino-Korean readings of Han characters)."""
+        return []
 
     def char_forms(self, ch: str) -> tuple[str, ...]:
         """The forms of a character under which name dictionaries may count it."""
@@ -163,9 +184,10 @@ class Family:
         return 0
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
-                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool) -> Span:
-        """Character-level fixes of a span (`enabled` by `project.characters`): in unspaced
-        scripts a Latin word inside the text stays whole."""
+                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
+                   aligned: Span | None = None) -> Span:
+        """Character-level fixes of a span (`enabled` by `project.characters`; `aligned` is the
+        paper's span): in unspaced scripts a Latin word inside the text stays whole."""
         if enabled and self.unspaced:
             return whole_latin_words(text, start, end)
         return start, end
