@@ -146,6 +146,12 @@ def _report(store: Store, config: Config, truth: dict[str, str] | None) -> None:
     for lang in sorted({b.lang for b in batches(store) if b.kind == "name"
                         and b.state in ("sent", "aggregated")}):
         out.print(f"names {lang}: {aggregate_names(store, config, lang)}")
+    refused = store.query("SELECT reason, COUNT(*) FROM refusals GROUP BY reason ORDER BY 2 DESC")
+    if refused:
+        out.print("refused by hits serve (not stored): "
+                  + ", ".join(f"{n} {reason}" for reason, n in refused))
+    rejected = store.scalar("SELECT COUNT(*) FROM payments WHERE decision = 'reject'")
+    out.print(f"assignments rejected (not paid): {rejected}")
     out.print(f"cost so far (approved on MTurk): ${cost_so_far(store)}")
 
 

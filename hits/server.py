@@ -19,6 +19,7 @@ import json
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -243,7 +245,7 @@ def submit(store: Store, link: str, hit_id: str, fields: list[tuple[str, str]], 
             "INSERT INTO refusals(worker, hit_id, reason, detail, answers, refused_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (outcome.worker, hit_id, outcome.reason, "; ".join(outcome.lines),
-             json.dumps({k: v for k, v in values.items()}, ensure_ascii=False), now),
+             json.dumps(values, ensure_ascii=False), now),
         )
     return outcome
 
@@ -288,97 +290,120 @@ def tokens(text: str) -> list[dict[str, Any]]:
 
 def create_app(store_path: str, max_description: int = 2000,
                hold: float = HOLD_SECONDS) -> Starlette:
-    """The app over one collection store (a connection per request); `hold` is how long a
-    page served to one worker steers others to other HITs."""
+    """The app over one collection store; `hold` is how long a page served to one worker
+    steers others to other HITs.
+
+    Requests run in Starlette's thread pool (async handlers only read the form there first),
+    each thread with its own connection, so waiting for SQLite's write lock never blocks the
+    event loop."""
     open_store(store_path).close()
+    connections = threading.local()
+    # Writers queue here rather than in SQLite's busy handler, which polls and lets some
+    # waiters starve under load (other processes still meet the busy timeout).
+    writing = threading.Lock()
+
+    def connection() -> Store:
+        store: Store | None = getattr(connections, "store", None)
+        if store is None:
+            store = connections.store = open_store(store_path)
+        return store
 
     def worker_page(request: Request) -> Response:
         token = request.path_params["token"]
-        with open_store(store_path) as store:
-            worker = _person(store, token, "worker")
-            if worker is None:
-                return _message("Unknown link", "Ask for a new link.", status=404)
-            now = time.time()
-            with store.transaction():
-                hit_id = next_hit(store, worker, now, hold)
-                page = None if hit_id is None else serve_page(store, worker, "worker", hit_id,
-                                                              now)
-            if hit_id is None or page is None:
-                return _message("Thank you", "There is no more work for you right now.")
-            return _page(render_hit(
-                store, hit_id, action=f"/w/{token}/hits/{hit_id}", hidden={PAGE_FIELD: page},
-                max_description=max_description,
-            ))
+        store = connection()
+        worker = _person(store, token, "worker")
+        if worker is None:
+            return _message("Unknown link", "Ask for a new link.", status=404)
+        now = time.time()
+        with writing, store.transaction():  # so that two workers do not take the same place
+            hit_id = next_hit(store, worker, now, hold)
+            page = None if hit_id is None else serve_page(store, worker, "worker", hit_id,
+                                                          now)
+        if hit_id is None or page is None:
+            return _message("Thank you", "There is no more work for you right now.")
+        return _page(render_hit(
+            store, hit_id, action=f"/w/{token}/hits/{hit_id}", hidden={PAGE_FIELD: page},
+            max_description=max_description,
+        ))
 
     async def worker_submit(request: Request) -> Response:
         token, hit_id = request.path_params["token"], request.path_params["hit_id"]
         form = await request.form()
         fields = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
-        with open_store(store_path) as store:
-            outcome = submit(store, token, hit_id, fields, now=time.time(),
-                             cross_origin=cross_origin(request))
+        def store_it() -> Outcome:
+            with writing:
+                return submit(connection(), token, hit_id, fields, now=time.time(),
+                              cross_origin=cross_origin(request))
+
+        outcome = await run_in_threadpool(store_it)
         if not outcome.reason:
             return RedirectResponse(f"/w/{token}", status_code=303)
         title = REFUSALS[outcome.reason][1]
         back = "" if outcome.reason == "unknown-link" else f"/w/{token}"
-        return _message(title, *outcome.lines, back=back, status=outcome.status)
+        page = _message(title, *outcome.lines, back=back, status=outcome.status)
+        page.headers["X-Refused"] = outcome.reason  # for scripts and the load benchmark
+        return page
 
     def admin_page(request: Request) -> Response:
-        with open_store(store_path) as store:
-            if _person(store, request.path_params["token"], "admin") is None:
-                return _message("Unknown link", status=404)
-            return _page(render("admin.html", title="Crowd work", **admin_view(store)))
+        store = connection()
+        if _person(store, request.path_params["token"], "admin") is None:
+            return _message("Unknown link", status=404)
+        return _page(render("admin.html", title="Crowd work", **admin_view(store)))
 
     def expert_queue(request: Request) -> Response:
         token = request.path_params["token"]
-        with open_store(store_path) as store:
-            expert = _person(store, token, "expert")
-            if expert is None:
-                return _message("Unknown link", status=404)
-            return _page(render("expert_queue.html", title="Names to curate", expert=expert,
-                                base=f"/expert/{token}", cases=curate.pending(store)))
+        store = connection()
+        expert = _person(store, token, "expert")
+        if expert is None:
+            return _message("Unknown link", status=404)
+        return _page(render("expert_queue.html", title="Names to curate", expert=expert,
+                            base=f"/expert/{token}", cases=curate.pending(store)))
 
     async def expert_case(request: Request) -> Response:
+        form = await request.form() if request.method == "POST" else None
+        return await run_in_threadpool(expert_case_page, request, form)
+
+    def expert_case_page(request: Request, form: Any) -> Response:
         token = request.path_params["token"]
         lang, query_id = request.path_params["lang"], request.path_params["query_id"]
         base = f"/expert/{token}"
-        form = await request.form() if request.method == "POST" else None
-        with open_store(store_path) as store:
-            expert = _person(store, token, "expert")
-            if expert is None:
-                return _message("Unknown link", status=404)
+        store = connection()
+        expert = _person(store, token, "expert")
+        if expert is None:
+            return _message("Unknown link", status=404)
+        try:
+            case = curate.case(store, lang, query_id)
+        except XelError as e:
+            return _message("Already decided", str(e), back=base, status=404)
+        target = f"{lang}/{query_id}"
+        if form is not None:
+            page = str(form.get(PAGE_FIELD, ""))
+            if cross_origin(request) or not store.scalar(
+                    "SELECT 1 FROM page_views WHERE token = ? AND person = ? AND "
+                    "role = 'expert' AND target = ?", (page, expert, target)):
+                return _message("Please reload the case", "This form did not come from "
+                                "the page you were given.", back=f"{base}/{target}",
+                                status=403)
+            action = str(form.get("action", "name"))
             try:
-                case = curate.case(store, lang, query_id)
-            except XelError as e:
-                return _message("Already decided", str(e), back=base, status=404)
-            target = f"{lang}/{query_id}"
-            if form is not None:
-                page = str(form.get(PAGE_FIELD, ""))
-                if cross_origin(request) or not store.scalar(
-                        "SELECT 1 FROM page_views WHERE token = ? AND person = ? AND "
-                        "role = 'expert' AND target = ?", (page, expert, target)):
-                    return _message("Please reload the case", "This form did not come from "
-                                    "the page you were given.", back=f"{base}/{target}",
-                                    status=403)
-                action = str(form.get("action", "name"))
-                try:
+                with writing:
                     curate.decide(
                         store, lang, query_id, expert,
                         None if action == "discard" else str(form.get("name", "")),
                         _int(form.get("seg")), _int(form.get("start")),
                     )
-                except XelError as e:
-                    return _message("Not saved", str(e), back=f"{base}/{target}", status=400)
-                return RedirectResponse(base, status_code=303)
-            with store.transaction():
-                page = serve_page(store, expert, "expert", target, time.time())
-            english = dict(curate.english_document(store, case.doc_id))
-            rows = [{"seg": seg, "english": english.get(seg, ""), "target": text,
-                     "tokens": tokens(text)}
-                    for seg, text in curate.document(store, lang, case.doc_id)]
-            return _page(render("expert_case.html", title=case.name, case=case, rows=rows,
-                                lang=lang, language=language(lang).name, base=base,
-                                action=f"{base}/{target}", page=page))
+            except XelError as e:
+                return _message("Not saved", str(e), back=f"{base}/{target}", status=400)
+            return RedirectResponse(base, status_code=303)
+        with writing, store.transaction():
+            page = serve_page(store, expert, "expert", target, time.time())
+        english = dict(curate.english_document(store, case.doc_id))
+        rows = [{"seg": seg, "english": english.get(seg, ""), "target": text,
+                 "tokens": tokens(text)}
+                for seg, text in curate.document(store, lang, case.doc_id)]
+        return _page(render("expert_case.html", title=case.name, case=case, rows=rows,
+                            lang=lang, language=language(lang).name, base=base,
+                            action=f"{base}/{target}", page=page))
 
     static = StaticFiles(directory=str(resources.files("hits").joinpath("static")))
     return Starlette(routes=[

@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS hit_assignments (
     answer        TEXT NOT NULL,             -- raw answer (MTurk Answer XML or form JSON)
     simulated     INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX IF NOT EXISTS hit_assignments_hit ON hit_assignments(hit_id, worker);
 CREATE TABLE IF NOT EXISTS judgments (
     assignment_id TEXT NOT NULL REFERENCES hit_assignments(assignment_id),
     batch_id      TEXT NOT NULL,

@@ -43,8 +43,9 @@ Say = Callable[[str], None]
 HOW_TO_GO_ON = {
     "local": "give your annotators their links (`hits serve` prints them and serves the HITs), "
              "then rerun `xel build`: it collects what they submitted and goes on",
-    "mturk": "rerun `xel build` (or `hits collect`) once workers have submitted: it collects, "
-             "reviews, pays and goes on; `hits review` shows progress and cost so far",
+    "mturk": "rerun `xel build` (with --live on live MTurk, or `hits collect`) once workers "
+             "have submitted: it collects, reviews, pays and goes on; `hits review` shows "
+             "progress and cost so far",
 }
 
 
