@@ -1,7 +1,8 @@
 """The `hits` command: make, publish, collect and review crowd batches; serve; curate; simulate.
 
-Every command reads the collection config (`-c`), opens its store, and turns an `XelError` into
-a one-paragraph message and exit status 2.
+Every command reads the collection config (`-c`), opens its store, and turns an `XelError` (or
+an error MTurk answered with) into a one-paragraph message and exit status 2. Output is plain
+text: names, paths and messages are never read as rich markup.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from botocore.exceptions import ClientError
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from hits import curate
 from hits.backends import get_backend
-from hits.cost import cost
 from hits.make import make_el_batch, make_name_batch
 from hits.reference import read_reference
 from hits.report import compare_policies, cost_so_far, gold_table
@@ -26,6 +27,7 @@ from hits.workflow import (
     aggregate_el,
     aggregate_names,
     collect_batch,
+    estimate,
     expire_batch,
     publish_batch,
     review_batch,
@@ -38,24 +40,17 @@ from xel.store import Store
 
 app = typer.Typer(help="Crowd tasks (HITs) for entity linking and name curation.",
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
-out = Console()
-err = Console(stderr=True)
+out = Console(markup=False, highlight=False)
+err = Console(stderr=True, markup=False, highlight=False)
 
 ConfigOption = Annotated[Path, typer.Option("--config", "-c", help="collection config")]
 DEFAULT = Path("configs/default.yaml")
-SIMULATED = "[bold magenta]SIMULATED crowd: no person answered these[/]"
+SIMULATED = Text("SIMULATED crowd: no person answered these", style="bold magenta")
 
 
 def _open(config_path: Path) -> tuple[Config, Store]:
     config = load_config(config_path)
     return config, open_tables(Store(config.resolve(config.store)))
-
-
-def _estimate(config: Config, batch_id: str, store: Store) -> str:
-    b = batch(store, batch_id)
-    n = store.scalar("SELECT COUNT(*) FROM hit_hits WHERE batch_id = ?", (batch_id,))
-    return (f"{n} HITs x {b.assignments} assignments x ${b.reward:.2f} + MTurk fee = "
-            f"${cost(b.reward, b.assignments, n)}")
 
 
 @app.command()
@@ -72,7 +67,7 @@ def make(
     if made is None:
         out.print("nothing to ask: every task has its judgments or is waiting in a batch")
         return
-    out.print(f"made {made}: {_estimate(config, made, store)}")
+    out.print(f"made {made}: {estimate(store, made)}")
 
 
 @app.command()
@@ -87,7 +82,7 @@ def publish(
     config, store = _open(config_path)
     crowd = get_backend(backend, store, config, live=live)
     if backend == "mturk":
-        out.print(f"{crowd.environment}: {_estimate(config, batch_id, store)}")
+        out.print(f"{crowd.environment}: {estimate(store, batch_id)}")
         if live and not yes and not typer.confirm("Publish on live MTurk and pay this?"):
             raise typer.Abort()
     n = publish_batch(store, config, batch_id, crowd)
@@ -151,6 +146,12 @@ def _report(store: Store, config: Config, truth: dict[str, str] | None) -> None:
     for lang in sorted({b.lang for b in batches(store) if b.kind == "name"
                         and b.state in ("sent", "aggregated")}):
         out.print(f"names {lang}: {aggregate_names(store, config, lang)}")
+    refused = store.query("SELECT reason, COUNT(*) FROM refusals GROUP BY reason ORDER BY 2 DESC")
+    if refused:
+        out.print("refused by hits serve (not stored): "
+                  + ", ".join(f"{n} {reason}" for reason, n in refused))
+    rejected = store.scalar("SELECT COUNT(*) FROM payments WHERE decision = 'reject'")
+    out.print(f"assignments rejected (not paid): {rejected}")
     out.print(f"cost so far (approved on MTurk): ${cost_so_far(store)}")
 
 
@@ -225,9 +226,17 @@ def aggregate_command(
     out.print(aggregate_el(store, config, policy))
 
 
+def print_error(console: Console, message: str) -> None:
+    """`error: message`, the message as plain text (a path like `[red]x.yaml` stays as is)."""
+    console.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
+
+
 def main() -> None:
     try:
         app()
     except XelError as e:
-        err.print(Text.assemble(("error: ", "bold red"), str(e)), highlight=False)
+        print_error(err, str(e))
+        sys.exit(2)
+    except ClientError as e:
+        print_error(err, f"MTurk refused the request: {e}")
         sys.exit(2)

@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
-from hits.store import Item, batch, field_name, items, open_tables
+from hits.store import EL_CHOICES, Item, batch, field_name, items, open_tables
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
 from xel.errors import XelError
@@ -24,14 +26,24 @@ _WORD = re.compile(r"\w+")
 
 
 @cache
+def static_file(name: str) -> str:
+    """A file of `hits/static/` (the pages' script and style), as text."""
+    return resources.files("hits").joinpath("static", name).read_text(encoding="utf-8")
+
+
+@cache
 def environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=PackageLoader("hits", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # `hits serve` links /static/ files (its CSP allows no inline script); pages sent to MTurk,
+    # which has no server of ours to load them from, carry them inline.
+    env.globals.update(inline=False, static=lambda name: Markup(static_file(name)))
+    return env
 
 
 def render(template: str, **context: Any) -> str:
@@ -122,6 +134,15 @@ def name_item(store: Store, item: Item, lang: str) -> dict[str, Any]:
             "pairs": pairs}
 
 
+def offered(store: Store, item: Item) -> list[str]:
+    """The answers an entity-linking item offers: its candidates as shown (those in the KB),
+    then none of the above, not enough information, not a person."""
+    known = {r[0] for r in store.query(
+        f"SELECT kb_id FROM kb_entries WHERE kb_id IN ({', '.join('?' * len(item.shown))})",
+        item.shown)}
+    return [k for k in item.shown if k in known] + list(EL_CHOICES)
+
+
 def shown_targets(store: Store, item: Item, lang: str) -> str:
     """The target sentences a curation item showed, for checking that an answer occurs there."""
     return "\n".join(p["target"] for p in name_item(store, item, lang)["pairs"])
@@ -139,7 +160,7 @@ def render_hit(
         raise XelError(f"no HIT {hit_id!r} in {store.path}")
     b = batch(store, batch_id)
     shown = items(store, hit_id)
-    common = {"action": action, "hidden": hidden or {}, "mturk": mturk}
+    common = {"action": action, "hidden": hidden or {}, "mturk": mturk, "inline": mturk}
     if b.kind == "el":
         return render(
             "el.html", title="Which person is this?",

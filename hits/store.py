@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS hit_assignments (
     answer        TEXT NOT NULL,             -- raw answer (MTurk Answer XML or form JSON)
     simulated     INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX IF NOT EXISTS hit_assignments_hit ON hit_assignments(hit_id, worker);
 CREATE TABLE IF NOT EXISTS judgments (
     assignment_id TEXT NOT NULL REFERENCES hit_assignments(assignment_id),
     batch_id      TEXT NOT NULL,
@@ -146,6 +147,35 @@ CREATE TABLE IF NOT EXISTS expert_decisions (
     end         INTEGER,
     decided_at  REAL NOT NULL
 );
+-- Submissions the local web app refused (never stored as judgments): who, what, why, when.
+CREATE TABLE IF NOT EXISTS refusals (
+    refusal_id INTEGER PRIMARY KEY,
+    worker     TEXT NOT NULL,                -- the link's person ('' for an unknown link)
+    hit_id     TEXT NOT NULL,                -- as posted (may name no HIT)
+    reason     TEXT NOT NULL,                -- a short code, see hits.server.REFUSALS
+    detail     TEXT NOT NULL,                -- what exactly was wrong, as shown to the worker
+    answers    TEXT NOT NULL,                -- JSON: the posted form fields
+    refused_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS refusals_worker ON refusals(worker);
+-- Pages the local web app served: each form carries its page's token, so a POST must come
+-- from a page served to that person for that HIT (or case), and time on task is measured
+-- from when the page was served.
+CREATE TABLE IF NOT EXISTS page_views (
+    token     TEXT PRIMARY KEY,
+    person    TEXT NOT NULL,
+    role      TEXT NOT NULL,
+    target    TEXT NOT NULL,                 -- hit_id, or lang/query_id for an expert case
+    served_at REAL NOT NULL,
+    used_at   REAL
+);
+CREATE INDEX IF NOT EXISTS page_views_target ON page_views(target, person);
+-- When CreateHIT was first sent with a HIT's UniqueRequestToken: MTurk forgets a token after
+-- 24 hours, so a later retry must look the HIT up (ListHITs) before creating it again.
+CREATE TABLE IF NOT EXISTS hit_requests (
+    hit_id       TEXT PRIMARY KEY REFERENCES hit_hits(hit_id),
+    requested_at REAL NOT NULL
+);
 -- Unguessable links for the local web app: workers, the admin and experts.
 CREATE TABLE IF NOT EXISTS local_people (
     token      TEXT PRIMARY KEY,
@@ -161,6 +191,8 @@ NIL = "NIL"
 NOT_ENOUGH_INFO = "NEI"
 NOT_A_PERSON = "NOT_PERSON"
 MISSING = "MISSING"
+# What an entity-linking item offers besides its candidates.
+EL_CHOICES = (NIL, NOT_ENOUGH_INFO, NOT_A_PERSON)
 
 
 def open_tables(store: Store) -> Store:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from hits.aggregate import get_aggregator, name_outcome
 from hits.backends import CrowdBackend, HitRequest, get_backend
+from hits.cost import cost
 from hits.make import declare_inputs, el_gold, make_el_batch, make_name_batch, task_query
 from hits.quality import kept_judgments, score_batch
 from hits.store import (
@@ -32,6 +34,8 @@ from xel.errors import XelError
 from xel.store import Store
 
 NOT_LINKS = (NOT_ENOUGH_INFO, NOT_A_PERSON)
+# Asked before real money is spent: gets what it would cost, says whether to go on.
+Confirm = Callable[[str], bool]
 
 
 def _titles(config: Config) -> dict[str, str]:
@@ -47,6 +51,14 @@ def same_backend(b: Batch, backend: CrowdBackend) -> None:
             f"{backend.name} ({backend.environment}): use the same backend and environment "
             "(hits.mturk.environment), or make a new batch"
         )
+
+
+def estimate(store: Store, batch_id: str) -> str:
+    """What publishing a batch costs on MTurk, for the question asked before live publishing."""
+    b = batch(store, batch_id)
+    n = store.scalar("SELECT COUNT(*) FROM hit_hits WHERE batch_id = ?", (batch_id,))
+    return (f"{n} HITs x {b.assignments} assignments x ${b.reward:.2f} + MTurk fee = "
+            f"${cost(b.reward, b.assignments, n)}")
 
 
 def publish_batch(store: Store, config: Config, batch_id: str, backend: CrowdBackend) -> int:
@@ -119,8 +131,9 @@ def expire_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
 
 def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
     """Score workers on gold and decide every payment by rule, all stored before anything is
-    sent. Dropped workers (under `hits.threshold`) are marked for exclusion from later work;
-    their assignments are rejected only under `hits.reject_below`, and approved otherwise."""
+    sent. A payment follows the worker's gold result for the batch: under `hits.reject_below`
+    (by default `hits.threshold`, as Lawrie et al. did not pay workers under 80%) an assignment
+    is rejected, else approved. Dropped workers are also marked for exclusion from later work."""
     b = batch(store, batch_id)
     if b.state in ("made", "published"):
         raise XelError(
@@ -130,6 +143,8 @@ def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
     scores = {s.worker: s for s in score_batch(store, batch_id, config.hits.threshold)}
     now = time.time()
     reject_below = config.hits.reject_below
+    if reject_below is None:
+        reject_below = config.hits.threshold
     with store.transaction():
         undecided = store.query(
             "SELECT a.assignment_id, a.worker, (SELECT COUNT(*) FROM judgments j WHERE "
@@ -138,12 +153,14 @@ def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
             "WHERE a.batch_id = ? AND p.assignment_id IS NULL", (batch_id,),
         )
         for row in undecided:
-            accuracy = scores[row["worker"]].accuracy
+            score = scores[row["worker"]]
+            accuracy = score.accuracy
             if not row["answered"]:
                 decision, reason = "reject", "no item was answered"
-            elif reject_below is not None and accuracy is not None and accuracy < reject_below:
+            elif accuracy is not None and accuracy < reject_below:
                 decision = "reject"
-                reason = f"{accuracy:.0%} right on known-answer items, under {reject_below:.0%}"
+                reason = (f"{score.gold_correct} of {score.gold_items} known-answer items right "
+                          f"in this batch ({accuracy:.0%}), under the {reject_below:.0%} needed")
             else:
                 decision, reason = "approve", "thank you"
             store.execute(
@@ -294,9 +311,15 @@ class Round:
     simulated: bool = False
 
 
-def advance(store: Store, config: Config, b: Batch, backend: CrowdBackend) -> bool:
-    """Take one batch as far as it can go now; True when it reached `sent`."""
+def advance(store: Store, config: Config, b: Batch, backend: CrowdBackend,
+            confirm: Confirm | None = None) -> bool:
+    """Take one batch as far as it can go now; True when it reached `sent`. Before a batch is
+    published on live MTurk, `confirm` is asked with its cost (no: an error, nothing sent)."""
     if b.state == "made":
+        if backend.environment == "live" and confirm is not None and not confirm(
+                f"{b.batch_id} on live MTurk: {estimate(store, b.batch_id)}"):
+            raise XelError(f"batch {b.batch_id} not published: live publishing was not "
+                           "confirmed (rerun and answer yes, or pass --yes)")
         publish_batch(store, config, b.batch_id, backend)
     if batch(store, b.batch_id).state == "published":
         collect_batch(store, b.batch_id, backend)
@@ -309,7 +332,7 @@ def advance(store: Store, config: Config, b: Batch, backend: CrowdBackend) -> bo
 
 def run_round(
     store: Store, config: Config, kind: str, *, lang: str = "", backend: str = "simulated",
-    max_batches: int = 20, **options: Any,
+    max_batches: int = 20, confirm: Confirm | None = None, **options: Any,
 ) -> Round:
     """Make, publish, collect, review and send batches until no task needs asking (requeued
     tasks included) or a batch waits for people; then aggregate what is complete.
@@ -317,6 +340,7 @@ def run_round(
     `xel build` calls `run_round(store, config, "el")` and, per language,
     `run_round(store, config, "name", lang=code)`; a non-empty `Round.pending` means crowd
     work is outstanding and the round should be run again later (nothing is repeated).
+    `options` go to the backend (`live=True` for live MTurk), `confirm` to `advance`.
     """
     open_tables(store)
     crowd = get_backend(backend, store, config, **options)
@@ -325,7 +349,7 @@ def run_round(
         open_batches = [b for b in batches(store) if b.kind == kind and b.lang == lang
                         and b.state not in ("sent", "aggregated")]
         for b in open_batches:
-            if not advance(store, config, b, crowd):
+            if not advance(store, config, b, crowd, confirm):
                 result.pending.append(b.batch_id)
         if result.pending:
             break

@@ -4,12 +4,22 @@ the datasheet, scoring, and the report in a real browser."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+import boto3
+import pandas as pd
 import pytest
+import yaml
+from botocore.stub import Stubber
+from typer.testing import CliRunner
 
+from hits.backends.mturk import ENDPOINTS
 from xel.build import build
 from xel.config import (
     Config,
@@ -19,8 +29,11 @@ from xel.config import (
     SimulatedCrowdConfig,
 )
 from xel.corpus import import_corpus
+from xel.errors import XelError
+from xel.export import export_collection
 from xel.ner import run_ner
 from xel.queries import run_queries
+from xel.report import for_display, html_table
 from xel.score import read_gold, read_run, score
 from xel.store import Store
 
@@ -201,3 +214,127 @@ def test_build_with_people_stops_and_says_how_to_go_on(tmp_path: Path) -> None:
         again = build(store, config, crowd="local", say=lambda _: None)
         assert again.pending == first.pending
         assert store.scalar("SELECT COUNT(*) FROM hit_hits") == published
+
+
+KILLED_EXPORT = """
+import os, signal, sys
+import xel.export as ex
+from xel.config import load_config
+from xel.store import Store
+
+cfg = load_config(sys.argv[1])
+written = []
+real = ex.jsonl
+
+
+def jsonl_then_die(records):
+    written.append(records)
+    if len(written) == 2:  # some files of the new collection are written, not all
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(records)
+
+
+ex.jsonl = jsonl_then_die
+with Store(cfg.resolve(cfg.store)) as store:
+    ex.export_collection(store, cfg, force=True)
+"""
+
+
+def config_file(config: Config, path: Path) -> Path:
+    path.write_text(yaml.safe_dump(config.model_dump(mode="json", exclude={"source_file"})),
+                    encoding="utf-8")
+    return path
+
+
+def test_a_killed_export_leaves_the_old_collection_whole_and_its_leftovers_go(
+        built: tuple[Path, Config], tmp_path: Path) -> None:
+    root, config = built
+    out = root / "work" / "out" / "collection"
+    before = files(out)
+    killed = subprocess.run([sys.executable, "-c", KILLED_EXPORT,
+                             str(config_file(config, tmp_path / "c.yaml"))], check=False)
+    assert killed.returncode == -signal.SIGKILL
+    assert files(out) == before  # the old collection, untouched and complete
+    assert list(out.parent.glob(".collection-new-*"))
+    (out.parent / "tmpk1ll3dxx" / "collection" / "eng").mkdir(parents=True)  # older versions'
+    with Store(config.resolve(config.store)) as store:
+        export_collection(store, config, force=True)
+    assert sorted(p.name for p in out.parent.iterdir()) == ["collection", "report.html"]
+    assert files(out) == before
+
+
+def test_a_corpus_without_queries_is_an_error_naming_the_filter(tmp_path: Path) -> None:
+    write_corpus(tmp_path)
+    config = make_config(tmp_path)
+    config.queries.min_documents = 100
+    with Store(config.resolve(config.store)) as store, pytest.raises(XelError) as error:
+        build(store, config, crowd="simulated", say=lambda _: None)
+    message = str(error.value)
+    assert "no queries: NER found" in message
+    assert "'names in fewer than 100 documents' removed the last" in message
+    assert "queries:" in message and not (tmp_path / "work" / "out" / "collection").exists()
+
+
+def test_build_goes_live_only_with_live_and_a_confirmation(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    write_corpus(tmp_path)
+    config = make_config(tmp_path)
+    write_truth(tmp_path, config)
+    config.hits.crowd = "mturk"
+    config.hits.mturk.environment = "live"
+    path = str(config_file(config, tmp_path / "live.yaml"))
+    client = boto3.client("mturk", region_name="us-east-1", endpoint_url=ENDPOINTS["live"],
+                          aws_access_key_id="AKIAFAKE", aws_secret_access_key="fake")
+    monkeypatch.setattr("hits.backends.mturk.mturk_client", lambda settings: client)
+    runner = CliRunner()
+
+    with Stubber(client):  # nothing may reach MTurk until confirmed
+        without = runner.invoke(app, ["build", path])
+        assert "pass --live to confirm" in str(without.exception)
+        declined = runner.invoke(app, ["build", path, "--live"], input="n\n")
+        assert isinstance(declined.exception, XelError)
+        assert "not published: live publishing was not confirmed" in str(declined.exception)
+        assert "on live MTurk:" in declined.output and "+ MTurk fee = $" in declined.output
+        assert "Publish on live MTurk and pay this?" in declined.output
+    with Store(config.resolve(config.store)) as store:
+        hits = [r[0] for r in store.query("SELECT hit_id FROM hit_hits ORDER BY hit_id")]
+        assert hits and store.scalar("SELECT COUNT(*) FROM hit_hits WHERE external_id IS NOT "
+                                     "NULL") == 0
+    with Stubber(client) as stub:
+        for n, _ in enumerate(hits):
+            stub.add_response("create_hit", {"HIT": {"HITId": f"LIVE{n}"}})
+        for n, _ in enumerate(hits):
+            stub.add_response("list_assignments_for_hit", {"Assignments": []},
+                              {"HITId": f"LIVE{n}", "MaxResults": 100,
+                               "AssignmentStatuses": ["Submitted", "Approved", "Rejected"]})
+        accepted = runner.invoke(app, ["build", path, "--live"], input="y\n")
+        stub.assert_no_pending_responses()
+    assert accepted.exit_code == 3, accepted.output  # published; waiting for workers
+    assert "waiting for people" in accepted.output
+    with Store(config.resolve(config.store)) as store:
+        assert store.scalar("SELECT environment FROM hit_batches") == "live"
+    on_simulated = runner.invoke(app, ["build", str(config_file(make_config(tmp_path),
+                                                                tmp_path / "sim.yaml")),
+                                       "--live"])
+    assert "--live is for the mturk crowd" in str(on_simulated.exception)
+
+
+def test_report_counts_are_integers_and_costs_dollars(built: tuple[Path, Config]) -> None:
+    root, _ = built
+    page = (root / "work" / "out" / "report.html").read_text(encoding="utf-8")
+    cells = {h: re.sub(r"<[^>]+>", " ", body) for h, body in re.findall(
+        r"<h2>([^<]+)</h2>(.*?)</section>", page, re.S)}
+    timing = cells["Time on task (Figure 6)"].split()
+    count = timing[timing.index("el") + 1]
+    assert count.isdigit()  # 15, not 15.000
+    assert re.search(r"\$\d+\.\d\d", cells["Cost"])
+    assert re.search(r"Rejected assignments", page)
+    # A count column with a gap is stored as floats by pandas; it still prints as counts.
+    raw = pd.DataFrame({"queries": [153.0, None], "cost": [1.2, 0.0], "exact_rate": [1.0, 0.5]})
+    assert str(for_display(raw)["queries"].dtype) == "Int64"
+    html = html_table(raw)
+    assert ">153<" in html and "153.0" not in html and "$1.20" in html and "$0.00" in html
+    assert "1.000" in html  # a share stays a share

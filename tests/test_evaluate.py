@@ -299,3 +299,28 @@ def test_a_review_tells_ner_slips_from_projection_errors(tmp_path: Path,
     assert [(m.first, m.gold) for m in gs.mentions["ner, reviewed"]] == [(4, (6, 6))]
     plain = evaluate.alignment_gold_set("g", "fra", sentences, links, "src", 1, ["ner"], config)
     assert list(plain.mentions) == ["ner"]
+
+
+def test_a_token_that_is_a_unicode_space_keeps_its_place(tmp_path: Path) -> None:
+    """Gold files separate tokens with ASCII spaces; a KFTT line can have an ideographic space
+    (U+3000) as a token of its own, which must count, or later links fall outside."""
+    sents = tmp_path / "kftt.txt"
+    links = tmp_path / "kftt.links"
+    sents.write_text("Ichiro Suzuki said . ||| 鈴木 一郎 \u3000 は 言っ た 。\n"
+                     "Ichiro Suzuki left . ||| 鈴木 一郎 は 去っ た 。\n", encoding="utf-8")
+    links.write_text("1-1 2-2 3-6 3-5 4-7\n1-1 2-2 3-5 4-6\n", encoding="utf-8")
+    gold = read_alignment_gold(sents, links)
+    assert gold[0].tgt == ["鈴木", "一郎", "\u3000", "は", "言っ", "た", "。"]
+    assert (3, 6) in gold[0].sure and len(gold[1].tgt) == 6
+
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--sentences",
+                                      str(sents), "--links", str(links), "--lang", "jpn",
+                                      "--mentions", "caps", "--gold-only"])
+    assert result.exit_code == 0, result.output
+    assert "outside the sentence" not in result.output

@@ -41,6 +41,8 @@ def test_make_publish_collect_review_with_the_simulated_crowd(tmp_path: Path) ->
     for policy in ("unanimous", "majority", "dawid-skene"):
         assert policy in report
     assert "cost so far (approved on MTurk): $0.00" in report
+    rejected = store.scalar("SELECT COUNT(*) FROM payments WHERE decision = 'reject'")
+    assert f"assignments rejected (not paid): {rejected}" in report
     assert [b.state for b in batches(store)] == ["aggregated"]
 
 

@@ -3,12 +3,25 @@ validates every request), including throttling, service errors, pagination and c
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
+from botocore.config import Config as BotoConfig
+from botocore.exceptions import (
+    ClientError,
+    ConnectionClosedError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    ReadTimeoutError,
+)
 from botocore.stub import ANY, Stubber
 from test_hits_fixtures import HOSTILE, build, config, sim_config
 
@@ -67,23 +80,77 @@ def tokens(store: Store) -> list[tuple[str, str]]:
     return [(r[0], r[1]) for r in store.query("SELECT hit_id, token FROM hit_hits ORDER BY 1")]
 
 
-def test_publish_retries_throttling_and_service_errors(tmp_path: Path, client: Any) -> None:
+def fail_first(client: Any, operation: str, errors: list[Exception]) -> None:
+    """Make the next calls of an operation raise botocore's network errors, as the HTTP layer
+    does (before the Stubber's response is taken, so it is still there for the retry)."""
+    pending = list(errors)
+
+    def raise_next(**_: Any) -> None:
+        if pending:
+            raise pending.pop(0)
+
+    client.meta.events.register(f"provide-client-params.mturk.{operation}", raise_next)
+
+
+def test_publish_retries_throttling_service_and_network_errors(
+        tmp_path: Path, client: Any) -> None:
     store, cfg, batch_id, backend, sleeps = setup(tmp_path, client, n_queries=12)
     hits = tokens(store)
     assert len(hits) == 2
+    url = ENDPOINTS["sandbox"]
     with Stubber(client) as stub:
         stub.add_client_error("create_hit", "ThrottlingException", "Rate exceeded", 400)
         stub.add_response("create_hit", {"HIT": {"HITId": "EXT1"}}, create_params(hits[0][1]))
-        stub.add_client_error("create_hit", "ServiceUnavailable", "try later", 503)
-        stub.add_client_error("create_hit", "ServiceFault", "internal", 500)
+        # What botocore makes of a load balancer's HTML 503 and of a bare 500: no AWS code.
+        stub.add_client_error("create_hit", "503", "<html>Service Unavailable</html>", 503)
+        stub.add_client_error("create_hit", "", "", 500)
+        stub.add_client_error("create_hit", "ServiceFault", "internal", 500,
+                              modeled_fields={"TurkErrorCode": "AWS.ServiceFault"})
         stub.add_response("create_hit", {"HIT": {"HITId": "EXT2"}}, create_params(hits[1][1]))
+        fail_first(client, "CreateHIT", [
+            EndpointConnectionError(endpoint_url=url), ConnectTimeoutError(endpoint_url=url),
+            ReadTimeoutError(endpoint_url=url), ConnectionClosedError(endpoint_url=url)])
         assert publish_batch(store, cfg, batch_id, backend) == 2
         stub.assert_no_pending_responses()
-    assert len(sleeps) == 3 and sleeps[2] > sleeps[0]  # exponential backoff
+    # HIT 1: four network errors and a throttle; HIT 2: 503, 500, ServiceFault.
+    assert len(sleeps) == 8
+    first, second = sleeps[:5], sleeps[5:]
+    for waits in (first, second):  # exponential, jittered into [0.5, 1) of 1, 2, 4, ...
+        for attempt, wait in enumerate(waits):
+            assert 2 ** attempt / 2 <= wait < 2 ** attempt
     stored = [r[0] for r in store.query("SELECT external_id FROM hit_hits ORDER BY hit_id")]
     assert stored == ["EXT1", "EXT2"]
     assert batch(store, batch_id).state == "published"
     assert batch(store, batch_id).environment == "sandbox"
+
+
+def test_backoff_is_capped_and_giving_up_says_what_to_rerun(
+        tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, _, _ = setup(tmp_path, client, n_queries=8)
+    sleeps: list[float] = []
+    backend = MturkBackend(store, cfg, client, sleep=sleeps.append, attempts=9)
+    with Stubber(client) as stub:
+        for _ in range(9):
+            stub.add_client_error("create_hit", "ThrottlingException", "Rate exceeded", 400)
+        with pytest.raises(XelError) as error:
+            publish_batch(store, cfg, batch_id, backend)
+        stub.assert_no_pending_responses()
+    assert len(sleeps) == 8 and max(sleeps) < 30 and sleeps[-1] >= 15  # capped at 30 s
+    message = str(error.value)
+    assert "after 9 tries of CreateHIT" in message and "Rate exceeded" in message
+    assert "hits publish BATCH --backend mturk" in message and "xel build" in message
+    assert store.scalar("SELECT COUNT(*) FROM hit_hits WHERE external_id IS NOT NULL") == 0
+
+
+def test_a_refused_connection_is_retried_then_reported(tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, sleeps = setup(tmp_path, client, n_queries=8)
+    published(store, cfg, batch_id, backend, client)
+    fail_first(client, "ListAssignmentsForHIT",
+               [EndpointConnectionError(endpoint_url=ENDPOINTS["sandbox"])] * 6)
+    with Stubber(client), pytest.raises(XelError, match="Rerun `hits collect`") as error:
+        collect_batch(store, batch_id, backend)
+    assert "Could not connect to the endpoint URL" in str(error.value)
+    assert len(sleeps) == 5
 
 
 def test_client_errors_are_not_retried(tmp_path: Path, client: Any) -> None:
@@ -116,7 +183,7 @@ def test_crash_between_create_hit_calls_creates_no_duplicate(
 
     with Stubber(client) as stub:
         stub.add_response("create_hit", {"HIT": {"HITId": "EXT1"}}, create_params(token1))
-        stub.add_response("create_hit", {"HIT": {"HITId": "EXT2"}}, create_params(token2))
+        stub.add_response("create_hit", {"HIT": {"HITId": EXT2}}, create_params(token2))
         backend.publish = dies_after_second_create  # type: ignore[method-assign]
         with pytest.raises(Killed):
             publish_batch(store, cfg, batch_id, backend)
@@ -126,21 +193,97 @@ def test_crash_between_create_hit_calls_creates_no_duplicate(
 
     backend.publish = real_publish  # type: ignore[method-assign]
     with Stubber(client) as stub:
-        stub.add_client_error(
-            "create_hit", "RequestError",
-            "There is already a HIT which exists with the same UniqueRequestToken.", 400,
-            expected_params=create_params(token2),
-        )
+        hit_exists(stub, token2, f"The HIT with ID {EXT2} already exists. (1624047673908)")
+        assert publish_batch(store, cfg, batch_id, backend) == 1  # only the unrecorded one
+        stub.assert_no_pending_responses()
+    assert store.scalar("SELECT external_id FROM hit_hits WHERE hit_id = ?", (hit2,)) == EXT2
+    assert store.scalar("SELECT COUNT(DISTINCT external_id) FROM hit_hits") == 2
+
+
+EXT2 = "3AQN9REUTFGXCRWFJFBFXS7PMWY9HZ"  # the shape of a HIT id: 30 capitals and digits
+
+
+def hit_exists(stub: Stubber, token: str, message: str) -> None:
+    """MTurk's answer to a CreateHIT whose token it has seen (documented for CreateHIT's
+    UniqueRequestToken): a RequestError with TurkErrorCode AWS.MechanicalTurk.HitAlreadyExists
+    and the HIT id in the message. The real service model checks the error's fields."""
+    stub.add_client_error("create_hit", "RequestError", message, 400,
+                          modeled_fields={"TurkErrorCode": "AWS.MechanicalTurk.HitAlreadyExists"},
+                          expected_params=create_params(token))
+
+
+def crashed_after_create(store: Store, cfg: Config, batch_id: str, backend: MturkBackend,
+                         client: Any) -> str:
+    """Publish the batch's only HIT, with the process dying before it recorded MTurk's id."""
+    (hit, token), = tokens(store)
+    real_publish = backend.publish
+
+    def dies(request: Any) -> str:
+        real_publish(request)
+        raise Killed
+
+    with Stubber(client) as stub:
+        stub.add_response("create_hit", {"HIT": {"HITId": EXT2}}, create_params(token))
+        backend.publish = dies  # type: ignore[method-assign]
+        with pytest.raises(Killed):
+            publish_batch(store, cfg, batch_id, backend)
+    backend.publish = real_publish  # type: ignore[method-assign]
+    assert store.scalar("SELECT external_id FROM hit_hits") is None
+    return token
+
+
+def test_a_duplicate_without_the_hit_id_is_found_with_list_hits(
+        tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+    token = crashed_after_create(store, cfg, batch_id, backend, client)
+    with Stubber(client) as stub:
+        hit_exists(stub, token, "The HIT already exists. (1624047673908)")
         stub.add_response("list_hits", {"HITs": [{"HITId": "OTHER",
                                                   "RequesterAnnotation": "someone else"}],
                                         "NextToken": "page2"}, {"MaxResults": 100})
-        stub.add_response("list_hits", {"HITs": [{"HITId": "EXT2",
-                                                  "RequesterAnnotation": token2}]},
+        stub.add_response("list_hits", {"HITs": [{"HITId": EXT2,
+                                                  "RequesterAnnotation": token}]},
                           {"MaxResults": 100, "NextToken": "page2"})
-        assert publish_batch(store, cfg, batch_id, backend) == 1  # only the unrecorded one
+        assert publish_batch(store, cfg, batch_id, backend) == 1
         stub.assert_no_pending_responses()
-    assert store.scalar("SELECT external_id FROM hit_hits WHERE hit_id = ?", (hit2,)) == "EXT2"
-    assert store.scalar("SELECT COUNT(DISTINCT external_id) FROM hit_hits") == 2
+    assert store.scalar("SELECT external_id FROM hit_hits") == EXT2
+
+
+def test_a_token_older_than_a_day_is_looked_up_before_creating_again(
+        tmp_path: Path, client: Any) -> None:
+    """MTurk forgets a UniqueRequestToken after 24 hours: a retry then would create a second
+    HIT, so the backend lists the requester's HITs for the token first."""
+    store, cfg, batch_id, _, _ = setup(tmp_path, client, n_queries=8)
+    now = [1_700_000_000.0]
+    backend = MturkBackend(store, cfg, client, sleep=lambda _: None, clock=lambda: now[0])
+    token = crashed_after_create(store, cfg, batch_id, backend, client)
+    now[0] += 25 * 3600
+    with Stubber(client) as stub:  # no CreateHIT: it would make a duplicate
+        stub.add_response("list_hits", {"HITs": [{"HITId": EXT2, "RequesterAnnotation": token}]},
+                          {"MaxResults": 100})
+        assert publish_batch(store, cfg, batch_id, backend) == 1
+        stub.assert_no_pending_responses()
+    assert store.scalar("SELECT external_id FROM hit_hits") == EXT2
+
+
+def test_an_old_token_whose_hit_is_not_listed_is_created_again(
+        tmp_path: Path, client: Any) -> None:
+    store, cfg, batch_id, _, _ = setup(tmp_path, client, n_queries=8)
+    now = [1_700_000_000.0]
+    backend = MturkBackend(store, cfg, client, sleep=lambda _: None, clock=lambda: now[0])
+    (hit, token), = tokens(store)
+    with Stubber(client) as stub:  # the first try never reached MTurk
+        stub.add_client_error("create_hit", "RequestError", "Reward too low", 400)
+        with pytest.raises(ClientError):
+            publish_batch(store, cfg, batch_id, backend)
+    now[0] += 30 * 3600
+    with Stubber(client) as stub:
+        stub.add_response("list_hits", {"HITs": []}, {"MaxResults": 100})
+        stub.add_response("create_hit", {"HIT": {"HITId": EXT2}}, create_params(token))
+        assert publish_batch(store, cfg, batch_id, backend) == 1
+        stub.assert_no_pending_responses()
+    assert store.scalar("SELECT requested_at FROM hit_requests WHERE hit_id = ?",
+                        (hit,)) == now[0]
 
 
 def answer_xml(values: dict[str, str]) -> str:
@@ -217,14 +360,26 @@ def test_send_approves_and_treats_already_done_as_done(tmp_path: Path, client: A
                           {"Assignments": [assignment(1), assignment(2), assignment(3)]},
                           listing("EXT1"))
         collect_batch(store, batch_id, backend)
+    with store.transaction():  # A3's worker answered both gold items right, the others not
+        store.execute("UPDATE judgments SET label = (SELECT gold_answer FROM hit_items i WHERE "
+                      "i.hit_id = judgments.hit_id AND i.position = judgments.position) "
+                      "WHERE gold = 1 AND assignment_id IN ('A2', 'A3')")
+        store.execute("UPDATE judgments SET label = 'NOT_PERSON' WHERE gold = 1 AND "
+                      "assignment_id = 'A1'")
     review = review_batch(store, cfg, batch_id)
     dropped = store.query("SELECT worker FROM worker_gold WHERE dropped = 1 ORDER BY worker")
-    assert review["workers"] == 3
+    assert review["workers"] == 3 and [w for (w,) in dropped] == ["W1"]
+    decisions = store.query("SELECT assignment_id, decision, reason FROM payments ORDER BY 1")
+    assert [tuple(r)[:2] for r in decisions] == [("A1", "reject"), ("A2", "approve"),
+                                                 ("A3", "approve")]
+    assert "0 of 2 known-answer items right" in decisions[0]["reason"]
     with Stubber(client) as stub:
-        stub.add_response("approve_assignment", {},
-                          {"AssignmentId": "A1", "RequesterFeedback": "thank you"})
+        stub.add_response("reject_assignment", {},
+                          {"AssignmentId": "A1", "RequesterFeedback": decisions[0]["reason"]})
         stub.add_client_error("approve_assignment", "RequestError",
-                              "This operation can be called with a status of: Submitted", 400)
+                              "This operation can be called with a status of: Submitted", 400,
+                              modeled_fields={
+                                  "TurkErrorCode": "AWS.MechanicalTurk.InvalidAssignmentState"})
         stub.add_response("get_assignment", {"Assignment": {"AssignmentId": "A2",
                                                             "AssignmentStatus": "Approved"}},
                           {"AssignmentId": "A2"})
@@ -330,3 +485,82 @@ def test_bonus_block_and_expire_calls(tmp_path: Path, client: Any) -> None:
         stub.add_response("create_worker_block", {}, {"WorkerId": "W9", "Reason": "spam"})
         plain.block("W9", "spam")
         stub.assert_no_pending_responses()
+
+
+# --- the same failures over a real socket, through botocore's HTTP stack ---------------------
+
+
+class Canned(BaseHTTPRequestHandler):
+    """Answers each POST with the next canned (delay, status, content type, body)."""
+
+    replies: list[tuple[float, int, str, bytes]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        delay, status, kind, body = self.replies.pop(0)
+        time.sleep(delay)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint() -> Iterator[tuple[str, list[tuple[float, int, str, bytes]]]]:
+    replies: list[tuple[float, int, str, bytes]] = []
+    handler = type("Handler", (Canned,), {"replies": replies})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", replies
+    server.shutdown()
+    server.server_close()
+
+
+def local_client(url: str) -> Any:
+    return boto3.client("mturk", region_name="us-east-1", endpoint_url=url,
+                        aws_access_key_id="AKIAFAKE", aws_secret_access_key="fake",
+                        config=BotoConfig(retries={"total_max_attempts": 1}, read_timeout=0.5,
+                                          connect_timeout=0.5))
+
+
+def test_html_503_bare_500_and_a_read_timeout_are_retried(
+        tmp_path: Path, endpoint: tuple[str, list[tuple[float, int, str, bytes]]]) -> None:
+    url, replies = endpoint
+    html_503 = (0.0, 503, "text/html", b"<html><body>503 Service Temporarily Unavailable</body>"
+                                       b"</html>")
+    replies.append(html_503)
+    with pytest.raises(ClientError) as error:  # botocore's own reading of it: code '503'
+        local_client(url).get_account_balance()
+    assert error.value.response["Error"]["Code"] == "503"
+    store, _, _ = build(tmp_path, n_queries=8)
+    sleeps: list[float] = []
+    backend = MturkBackend(store, sim_config(tmp_path), local_client(url), sleep=sleeps.append)
+    replies += [
+        html_503,
+        (0.0, 500, "text/plain", b""),
+        (2.0, 200, "application/x-amz-json-1.1", b'{"AvailableBalance": "1.00"}'),  # too slow
+        (0.0, 200, "application/x-amz-json-1.1", b'{"AvailableBalance": "10000.00"}'),
+    ]
+    assert backend.call("get_account_balance")["AvailableBalance"] == "10000.00"
+    assert len(sleeps) == 3 and replies == []
+
+
+def test_nothing_listening_is_retried_then_reported(tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port with nothing listening: connections are refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    store, _, _ = build(tmp_path, n_queries=8)
+    sleeps: list[float] = []
+    backend = MturkBackend(store, sim_config(tmp_path), local_client(f"http://127.0.0.1:{port}"),
+                           sleep=sleeps.append, attempts=3)
+    with pytest.raises(XelError, match="Could not connect to the endpoint URL") as error:
+        backend.call("list_hits", MaxResults=100)
+    assert "after 3 tries of ListHITs" in str(error.value) and len(sleeps) == 2

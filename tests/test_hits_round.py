@@ -18,7 +18,7 @@ from hits.cost import cost
 from hits.make import el_gold, gold_shortfall, make_el_batch, make_name_batch
 from hits.quality import same_answer
 from hits.reference import read_reference
-from hits.render import render_hit
+from hits.render import render_hit, static_file
 from hits.store import Submission, batch, items
 from hits.workflow import (
     aggregate_el,
@@ -87,7 +87,12 @@ def test_pages_show_hostile_corpus_text_as_text(tmp_path: Path) -> None:
                                         (hit_id,))).kind == "el"
         assert ("&lt;script&gt;alert(1)&lt;/script&gt;" in html) == el  # in descriptions
         assert "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;" in html
-        assert len(re.findall(r"<script>", html)) == 1  # only the page's own
+        # The local page loads its script from the server (whose CSP forbids inline script);
+        # the page sent to MTurk carries the same script inline, and no other.
+        assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/hit.js">']
+        mturk = render_hit(store, hit_id, action="/submit", mturk=True)
+        assert re.findall(r"<script[^>]*>", mturk) == ["<script>"]
+        assert static_file("hit.js") in mturk and 'rel="stylesheet"' not in mturk
 
 
 def test_el_page_shows_candidates_in_stored_order_with_short_descriptions(

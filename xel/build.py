@@ -14,9 +14,10 @@ from pathlib import Path
 
 from hits.make import gold_shortfall
 from hits.store import DDL as HITS_DDL
-from hits.workflow import run_round
+from hits.workflow import Confirm, run_round
 from xel.config import Config
 from xel.corpus import import_corpus, target_languages
+from xel.errors import XelError
 from xel.export import export_collection
 from xel.kb import build_kb
 from xel.link import link_queries
@@ -42,8 +43,9 @@ Say = Callable[[str], None]
 HOW_TO_GO_ON = {
     "local": "give your annotators their links (`hits serve` prints them and serves the HITs), "
              "then rerun `xel build`: it collects what they submitted and goes on",
-    "mturk": "rerun `xel build` (or `hits collect`) once workers have submitted: it collects, "
-             "reviews, pays and goes on; `hits review` shows progress and cost so far",
+    "mturk": "rerun `xel build` (with --live on live MTurk, or `hits collect`) once workers "
+             "have submitted: it collects, reviews, pays and goes on; `hits review` shows "
+             "progress and cost so far",
 }
 
 
@@ -53,16 +55,40 @@ def _summary(run: StageRun) -> str:
     return f"{run.name}: {state}  {counts}"
 
 
+def no_queries(store: Store) -> str:
+    """Why there are no queries, from the queries stage's attrition: which filter removed the
+    last person mentions (or that NER found none)."""
+    steps = store.query("SELECT filter, mentions_before, mentions_after, names_before FROM "
+                        "attrition ORDER BY step")
+    found = steps[0]["mentions_before"] if steps else 0
+    if not found:
+        return ("no queries: NER found no person mentions in the English side of the corpus "
+                "(check corpus.source and that the English files hold English text)")
+    last = next((s for s in steps if s["mentions_after"] == 0), steps[-1])
+    trail = "; ".join(f"{s['filter']}: {s['mentions_before']} -> {s['mentions_after']}"
+                      for s in steps)
+    return (f"no queries: NER found {found} person mentions, and the filter "
+            f"'{last['filter']}' removed the last {last['mentions_before']} (mentions left after "
+            f"each filter: {trail}). Loosen that filter in the config's `queries:` section "
+            "(min_tokens, min_documents, longest_only, max_per_name, review) or use a larger "
+            "corpus")
+
+
 def build(store: Store, config: Config, *, crowd: str, say: Say = print,
-          force: bool = False) -> BuildResult:
-    """Run the whole pipeline; returns what is pending (empty when the collection is done)."""
+          force: bool = False, live: bool = False, confirm: Confirm | None = None) -> BuildResult:
+    """Run the whole pipeline; returns what is pending (empty when the collection is done).
+
+    `live` lets the mturk crowd publish on live MTurk (the config must say so too), after
+    `confirm` agreed to each batch's cost."""
     result = BuildResult()
     for run in (import_corpus(store, config, force=force), run_ner(store, config, force=force),
                 run_queries(store, config, force=force), build_kb(config, force=force),
                 link_queries(store, config, force=force)):
         say(_summary(run))
+    if not store.scalar("SELECT COUNT(*) FROM queries"):
+        raise XelError(no_queries(store))
 
-    el = run_round(store, config, "el", backend=crowd)
+    el = run_round(store, config, "el", backend=crowd, live=live, confirm=confirm)
     say(f"entity-linking HITs ({crowd}): {len(el.batches)} new batches, "
         f"aggregated {el.aggregated or '-'}")
     if el.pending:
@@ -79,7 +105,8 @@ def build(store: Store, config: Config, *, crowd: str, say: Say = print,
         if gold_shortfall(store, config, lang):
             say(f"{lang}: round trip accepted too few projections to serve as gold items: "
                 "name-curation workers in this language go unchecked")
-        names = run_round(store, config, "name", lang=lang, backend=crowd)
+        names = run_round(store, config, "name", lang=lang, backend=crowd, live=live,
+                          confirm=confirm)
         if names.pending:
             result.pending.append(f"{lang}: name-curation batches {', '.join(names.pending)} "
                                   f"wait for workers on {crowd}")

@@ -8,6 +8,8 @@ repository, so they can say `../shared/data/ntrex128` as the README does).
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -111,6 +113,8 @@ class HitsConfig(Section):
     reward: float = Field(0.20, gt=0, description="US dollars per assignment")
     batch_size: int = Field(50, ge=1, description="HITs per batch")
     threshold: float = Field(0.8, ge=0, le=1, description="drop workers under this gold accuracy")
+    # Assignments of workers under this gold accuracy in a batch are rejected (not paid);
+    # unset, it is `threshold` (Lawrie et al. did not pay workers under 80%); 0 pays everyone.
     reject_below: float | None = Field(
         None, ge=0, le=1, description="reject assignments of workers under this gold accuracy"
     )
@@ -258,7 +262,26 @@ def load_config(path: str | Path) -> Config:
         lines = [f"{path}: invalid config"]
         for err in e.errors():
             field = ".".join(str(x) for x in err["loc"])
-            lines.append(f"  {field}: {err['msg']}")
+            message = err["msg"]
+            if err["type"] == "extra_forbidden":
+                message = unknown_key(err["loc"])
+            lines.append(f"  {field}: {message}")
         raise XelError("\n".join(lines)) from None
     config.source_file = str(path.resolve())
     return config
+
+
+def unknown_key(loc: Sequence[int | str]) -> str:
+    """The message for a key no section has: the close known key, else the known keys."""
+    model: type[BaseModel] = Config
+    for part in loc[:-1]:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field is not None else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return "unknown key"
+        model = annotation
+    known = [name for name, f in model.model_fields.items() if not f.exclude]
+    close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+    if close:
+        return f"unknown key: did you mean {close[0]!r}?"
+    return f"unknown key (known keys here: {', '.join(known)})"

@@ -97,10 +97,11 @@ def _aligned(files: dict[str, Path], doc_file: Path, doc_column: int = 0) -> Ite
     for lang, path in files.items():
         lines = read_corpus_lines(path)
         if len(lines) != len(doc_ids):
+            shorter = path if len(lines) < len(doc_ids) else doc_file
             raise XelError(
-                f"{path} has {len(lines)} lines but {doc_file.name} has {len(doc_ids)} (they "
-                f"first differ at line {min(len(lines), len(doc_ids)) + 1}): the files must be "
-                "line-aligned, one segment per line"
+                f"{path} has {len(lines)} lines but {doc_file} has {len(doc_ids)}: {shorter} is "
+                f"shorter by {abs(len(lines) - len(doc_ids))} (a line lost or joined somewhere "
+                "in it); the files must be line-aligned, one segment per line"
             )
         texts[lang] = lines
     for i, doc_id in enumerate(doc_ids):

@@ -78,7 +78,9 @@ def read_alignment_gold(sentences: Path, links: Path, *, english: str = "src",
         if "|||" not in pair:
             raise XelError(f"{sentences}, line {number}: expected 'source ||| target'")
         left, _, right = pair.partition("|||")
-        src, tgt = left.split(), right.split()
+        # Tokens are separated by ASCII spaces: a token may itself be another Unicode space.
+        src = [t for t in left.split(" ") if t]
+        tgt = [t for t in right.split(" ") if t]
         sure: Links = set()
         possible: Links = set()
         for item in line.split():

@@ -9,14 +9,17 @@ Layout of `<output>/collection/`:
 
 Offsets are characters into the document text (its sentences joined by newlines), `end`
 inclusive as TAC writes it. Nothing here depends on the clock or on dict order, so rebuilding
-with the same config reproduces the files byte for byte; the folder is replaced whole, never left
-half-written.
+with the same config reproduces the files byte for byte. The new collection is written beside
+the old one and swapped in at once (`swap_in`), so `collection/` is never missing or
+half-written; folders left by a killed export are removed by the next one.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -248,34 +251,82 @@ def export_signature(store: Store, config: Config) -> Signature:
     return Signature("export", parts)
 
 
+NEW_PREFIX, OLD_PREFIX = ".collection-new-", ".collection-old-"
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 with RENAME_EXCHANGE); False where the
+    system or file system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
+
+
+def swap_in(new: Path, dest: Path) -> None:
+    """Put the folder `new` at `dest`, removing the old `dest`: atomically where the system
+    can exchange two paths, else by two renames a moment apart."""
+    if not dest.exists():
+        new.rename(dest)
+        return
+    if not _exchange(new, dest):
+        old = Path(tempfile.mkdtemp(prefix=OLD_PREFIX, dir=dest.parent))
+        old.rmdir()
+        dest.rename(old)
+        new.rename(dest)
+        new = old
+    shutil.rmtree(new)  # now the old collection
+
+
+def remove_leftovers(parent: Path) -> list[Path]:
+    """Remove what killed exports left in the output folder: our `.collection-new-*` and
+    `.collection-old-*` folders, and earlier versions' `tmp*/collection` folders."""
+    found = [p for p in parent.glob(".collection-*-*")
+             if p.name.startswith((NEW_PREFIX, OLD_PREFIX))]
+    found += [p for p in parent.glob("tmp*")
+              if p.is_dir() and [c.name for c in p.iterdir()] == ["collection"]]
+    for p in found:
+        shutil.rmtree(p, ignore_errors=True)
+    return found
+
+
+def write_collection(out: Path, config: Config, store: Store, records: list[Record],
+                     left_out: Counter[str], signature: Signature) -> None:
+    by_file: dict[tuple[str, str], list[Record]] = defaultdict(list)
+    for r in records:
+        by_file[(r.lang, r.partition)].append(r)
+    for (lang, part), recs in sorted(by_file.items()):
+        folder = out / lang
+        (folder / "docs").mkdir(parents=True, exist_ok=True)
+        (folder / f"{part}.xml").write_bytes(query_xml(recs))
+        (folder / f"{part}.tab").write_text(gold_tab(recs), encoding="utf-8")
+        (folder / f"{part}.jsonl").write_text(jsonl(recs), encoding="utf-8")
+        for doc_id in sorted({r.doc_id for r in recs}):
+            (folder / "docs" / f"{safe_name(doc_id)}.txt").write_text(
+                document_text(store, lang, doc_id) + "\n", encoding="utf-8")
+    (out / "README.md").write_text(datasheet(config, store, records, left_out, signature),
+                                   encoding="utf-8")
+
+
 def export_collection(store: Store, config: Config, *, force: bool = False) -> StageRun:
     """Write the collection folder; skipped when nothing it is made from has changed."""
     signature = export_signature(store, config)
     dest = config.resolve(config.output) / "collection"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(dest.parent)
     if not force and store.stage_digest("export") == signature.digest and dest.is_dir():
         return StageRun("export", True, store.stage_summary("export"))
     records, left_out = collection_records(store, config)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
-        out = Path(tmp) / "collection"
-        out.mkdir()
-        by_file: dict[tuple[str, str], list[Record]] = defaultdict(list)
-        for r in records:
-            by_file[(r.lang, r.partition)].append(r)
-        for (lang, part), recs in sorted(by_file.items()):
-            folder = out / lang
-            (folder / "docs").mkdir(parents=True, exist_ok=True)
-            (folder / f"{part}.xml").write_bytes(query_xml(recs))
-            (folder / f"{part}.tab").write_text(gold_tab(recs), encoding="utf-8")
-            (folder / f"{part}.jsonl").write_text(jsonl(recs), encoding="utf-8")
-            for doc_id in sorted({r.doc_id for r in recs}):
-                (folder / "docs" / f"{safe_name(doc_id)}.txt").write_text(
-                    document_text(store, lang, doc_id) + "\n", encoding="utf-8")
-        (out / "README.md").write_text(datasheet(config, store, records, left_out, signature),
-                                       encoding="utf-8")
-        if dest.exists():
-            shutil.rmtree(dest)
-        (out).rename(dest)
+    out = Path(tempfile.mkdtemp(prefix=NEW_PREFIX, dir=dest.parent))
+    try:
+        write_collection(out, config, store, records, left_out, signature)
+        out.chmod(0o755)  # mkdtemp makes it private; the collection is for sharing
+        swap_in(out, dest)
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)
+        raise
     summary = {"queries": len(records), "languages": len({r.lang for r in records}),
                "left_out": sum(left_out.values())}
     with store.transaction():

@@ -131,6 +131,23 @@ def time_on_task(store: Store) -> pd.DataFrame:
                         " WHERE a.accepted_at IS NOT NULL")
 
 
+def refused(store: Store) -> pd.DataFrame:
+    """Submissions the local server refused (never stored as judgments): who, what, why, when."""
+    table = frame(store, "SELECT refused_at, worker, hit_id AS hit, reason, detail FROM refusals"
+                         " ORDER BY refused_at, refusal_id")
+    if len(table):
+        table.insert(0, "when (UTC)", pd.to_datetime(table.pop("refused_at"), unit="s")
+                     .dt.strftime("%Y-%m-%d %H:%M:%S"))
+    return table
+
+
+def rejected(store: Store) -> pd.DataFrame:
+    """Assignments rejected (not paid), per batch, worker and reason."""
+    return frame(store, "SELECT batch_id AS batch, worker, COUNT(*) AS assignments, reason"
+                        " FROM payments WHERE decision = 'reject'"
+                        " GROUP BY batch_id, worker, reason ORDER BY batch_id, worker")
+
+
 def crowd_cost(store: Store) -> pd.DataFrame:
     """Cost so far per batch: approved rewards plus MTurk's commission."""
     rows = []
@@ -199,10 +216,28 @@ class Section:
     figure: Markup | None = None
 
 
+# Columns that hold shares, not counts, even when every value is a whole number.
+SHARES = {"exact_rate", "accuracy", "support"}
+
+
+def for_display(df: pd.DataFrame) -> pd.DataFrame:
+    """Counts as integers (153, not 153.000, even where a missing value made pandas store
+    them as floats) and costs in dollars."""
+    shown = df.copy()
+    for column in shown.columns:
+        values = shown[column]
+        if str(column) == "cost":
+            shown[column] = values.map(lambda v: "–" if pd.isna(v) else f"${v:,.2f}")
+        elif (pd.api.types.is_float_dtype(values) and str(column) not in SHARES
+              and values.dropna().map(float.is_integer).all()):
+            shown[column] = values.astype("Int64")
+    return shown
+
+
 def html_table(df: pd.DataFrame, index: bool = False) -> Markup:
     """A DataFrame as an HTML table; pandas escapes cell text (names come from corpus data)."""
-    return Markup(df.to_html(index=index, escape=True, border=0, classes="data",
-                             float_format=lambda x: f"{x:.3f}", na_rep="–"))
+    return Markup(for_display(df).to_html(index=index, escape=True, border=0, classes="data",
+                                          float_format=lambda x: f"{x:.3f}", na_rep="–"))
 
 
 def sections(store: Store, config: Config) -> list[Section]:
@@ -247,6 +282,22 @@ def sections(store: Store, config: Config) -> list[Section]:
         "Time on task (Figure 6)", "Seconds from accepting to submitting an assignment.",
         html_table(tot.groupby("kind")["seconds"].describe().reset_index()) if len(tot) else None,
         histogram(tot["seconds"], "seconds per assignment", "seconds") if len(tot) else None))
+    refusals = refused(store)
+    reasons = refusals["reason"].value_counts() if len(refusals) else pd.Series(dtype=int)
+    out.append(Section(
+        "Refused submissions",
+        f"{len(refusals)} submissions to the local server were refused and never stored as "
+        "judgments" + (": " + ", ".join(f"{n} {r}" for r, n in reasons.items()) + "."
+                       if len(refusals) else "."),
+        html_table(refusals) if len(refusals) else None))
+    rejections = rejected(store)
+    below = config.hits.threshold if config.hits.reject_below is None else config.hits.reject_below
+    out.append(Section(
+        "Rejected assignments",
+        f"{int(rejections['assignments'].sum()) if len(rejections) else 0} assignments rejected "
+        f"(not paid): workers under {below:.0%} on "
+        "the batch's known-answer items, or with nothing answered.",
+        html_table(rejections) if len(rejections) else None))
     spend = crowd_cost(store)
     final = len({r.query_id for r in records})
     total = float(spend["cost"].sum()) if len(spend) else 0.0

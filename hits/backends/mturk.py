@@ -2,20 +2,34 @@
 
 Publishing sends an HTMLQuestion (the same page `hits serve` shows) whose form posts to the
 environment's externalSubmit URL. Each CreateHIT carries a `UniqueRequestToken` stored with the
-HIT before the call; after a crash the rerun gets MTurk's duplicate-token error, looks the HIT
-up by its RequesterAnnotation (the same token) and records it, so no HIT is published twice.
-Throttling and service errors are retried with exponential backoff.
+HIT before the call; after a crash the rerun gets MTurk's `AWS.MechanicalTurk.HitAlreadyExists`
+error, whose message holds the HIT id, and records that HIT, so no HIT is published twice. MTurk
+forgets a token after 24 hours, so a HIT first requested longer ago is looked up with ListHITs
+(by its RequesterAnnotation, the same token) before it is created again.
+
+Every call is retried with capped exponential backoff and jitter on throttling, server errors
+(5xx, with or without an AWS error code: an HTML 503 from a load balancer arrives as code
+'503'), refused or dropped connections and timeouts; when MTurk still fails, the error says
+which command to rerun (nothing stored is lost or repeated).
 """
 
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from botocore.exceptions import ClientError, NoCredentialsError, ProfileNotFound
+from botocore.exceptions import (
+    ClientError,
+    ConnectionError,
+    HTTPClientError,
+    NoCredentialsError,
+    ProfileNotFound,
+    SSLError,
+)
 from defusedxml import ElementTree as SafeET
 
 from hits.backends import HitRequest
@@ -37,7 +51,18 @@ SUBMIT_URLS = {
 APPROVAL_RATE = "000000000000000000L0"
 LOCALE = "00000000000000000071"
 RETRIED = {"ThrottlingException", "ServiceFault", "ServiceUnavailable", "InternalFailure",
-           "RequestLimitExceeded", "Throttling"}
+           "RequestLimitExceeded", "Throttling", "TooManyRequestsException"}
+HIT_EXISTS = "aws.mechanicalturk.hitalreadyexists"
+HIT_ID = re.compile(r"\b[A-Z0-9]{30}\b")  # MTurk HIT ids: 30 capitals and digits
+# MTurk remembers a UniqueRequestToken for 24 hours; an hour's margin for clocks.
+TOKEN_MEMORY = 23 * 3600.0
+# What to rerun when an operation keeps failing (everything done before is stored).
+RERUN = {
+    "create_hit": "hits publish BATCH --backend mturk",
+    "list_hits": "hits publish BATCH --backend mturk",
+    "list_assignments_for_hit": "hits collect",
+    "update_expiration_for_hit": "hits collect --expire",
+}
 HTML_QUESTION = (
     '<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/'
     '2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[{html}]]></HTMLContent>'
@@ -101,12 +126,38 @@ def _epoch(value: Any) -> float | None:
     return value.timestamp() if isinstance(value, datetime) else None
 
 
+def retryable(error: Exception) -> bool:
+    """Throttling, server errors (5xx with or without an AWS code), connection failures and
+    timeouts: worth another try. Client mistakes (a bad request, a HIT that does not exist) and
+    certificate errors are not."""
+    if isinstance(error, ClientError):
+        code = str(error.response.get("Error", {}).get("Code", ""))
+        status = error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
+        return (code in RETRIED or int(status) >= 500 or int(status) == 429
+                or (code.isdigit() and (int(code) >= 500 or int(code) == 429)))
+    return isinstance(error, ConnectionError | HTTPClientError) and not isinstance(error, SSLError)
+
+
+def already_created(error: ClientError) -> bool:
+    """MTurk's answer to a CreateHIT whose UniqueRequestToken it has seen: a RequestError
+    with TurkErrorCode AWS.MechanicalTurk.HitAlreadyExists and the HIT id in the message."""
+    turk = str(error.response.get("TurkErrorCode", "")).lower()
+    message = str(error.response.get("Error", {}).get("Message", ""))
+    return turk == HIT_EXISTS or "already been processed" in message
+
+
+def hit_id_in(error: ClientError) -> str | None:
+    found = HIT_ID.search(str(error.response.get("Error", {}).get("Message", "")))
+    return found.group() if found else None
+
+
 class MturkBackend:
     name = "mturk"
     simulated = False
 
     def __init__(self, store: Store, config: Config, client: Any,
-                 sleep: Callable[[float], None] = time.sleep, attempts: int = 6) -> None:
+                 sleep: Callable[[float], None] = time.sleep, attempts: int = 6,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.config = config
         self.settings = config.hits.mturk
@@ -114,23 +165,52 @@ class MturkBackend:
         self.client = client
         self.sleep = sleep
         self.attempts = attempts
+        self.clock = clock
+        self.listed: dict[str, str] | None = None  # RequesterAnnotation -> HITId, once listed
+
+    def backoff(self, attempt: int) -> float:
+        """Seconds before retry `attempt` (0-based): 1, 2, 4, ... capped at 30, times a random
+        factor in [0.5, 1) so that many clients do not retry in step."""
+        return min(30.0, 2.0 ** attempt) * (0.5 + random.random() / 2)
 
     def call(self, operation: str, **params: Any) -> Any:
-        """One MTurk call, retried with exponential backoff and jitter on throttling and
-        service errors; other errors are raised at once."""
+        """One MTurk call, retried on transient failures (`retryable`); other errors are raised
+        at once, and a call still failing after `attempts` tries is an error naming the rerun."""
         for attempt in range(self.attempts):
             try:
                 return getattr(self.client, operation)(**params)
-            except ClientError as e:
-                code = e.response.get("Error", {}).get("Code", "")
-                if code not in RETRIED or attempt == self.attempts - 1:
-                    raise
             except NoCredentialsError:
                 raise XelError(_NO_CREDENTIALS) from None
-            self.sleep(min(30.0, 2.0 ** attempt) * (0.5 + random.random() / 2))
+            except (ClientError, ConnectionError, HTTPClientError) as e:
+                if not retryable(e):
+                    raise
+                if attempt == self.attempts - 1:
+                    raise XelError(self._gave_up(operation, e)) from e
+            self.sleep(self.backoff(attempt))
         raise AssertionError("unreachable")
 
+    def _gave_up(self, operation: str, error: Exception) -> str:
+        api = self.client.meta.method_to_api_mapping.get(operation, operation)
+        rerun = RERUN.get(operation, "hits review --send")
+        return (f"MTurk ({self.environment}) still failing after {self.attempts} tries of {api}: "
+                f"{error}. Nothing is lost: every HIT, submission and payment MTurk confirmed "
+                f"is stored. Rerun `{rerun}` (or `xel build`) when MTurk answers again; it goes "
+                "on from there without repeating anything")
+
     def publish(self, hit: HitRequest) -> str:
+        """Create the HIT, or find the one an earlier (crashed) run created with its token."""
+        requested = self.store.scalar("SELECT requested_at FROM hit_requests WHERE hit_id = ?",
+                                      (hit.hit_id,))
+        now = self.clock()
+        if requested is not None and now - requested > TOKEN_MEMORY:
+            # MTurk may have forgotten the token: a plain retry could publish a duplicate.
+            found = self.listed_hits().get(hit.token)
+            if found is not None:
+                return found
+        with self.store.transaction():
+            self.store.execute("INSERT OR REPLACE INTO hit_requests VALUES (?, ?)",
+                               (hit.hit_id, now if requested is None or now - requested >
+                                TOKEN_MEMORY else requested))
         html = render_hit(self.store, hit.hit_id, action=SUBMIT_URLS[self.environment],
                           mturk=True, max_description=self.config.hits.max_description)
         try:
@@ -150,25 +230,37 @@ class MturkBackend:
                 UniqueRequestToken=hit.token,
             )
         except ClientError as e:
-            if "UniqueRequestToken" not in str(e) and "already exists" not in str(e):
+            if not already_created(e):
                 raise
-            return self.find_hit(hit.token)
+            return hit_id_in(e) or self.find_hit(hit.token)
         return str(created["HIT"]["HITId"])
 
+    def listed_hits(self) -> dict[str, str]:
+        """Every HIT of this requester by RequesterAnnotation (our token), listed once."""
+        if self.listed is None:
+            found: dict[str, str] = {}
+            params: dict[str, Any] = {"MaxResults": 100}
+            while True:
+                page = self.call("list_hits", **params)
+                for h in page.get("HITs", []):
+                    if h.get("RequesterAnnotation"):
+                        found.setdefault(str(h["RequesterAnnotation"]), str(h["HITId"]))
+                if not page.get("NextToken") or not page.get("HITs"):
+                    break
+                params["NextToken"] = page["NextToken"]
+            self.listed = found
+        return self.listed
+
     def find_hit(self, token: str) -> str:
-        """The HIT created earlier with this token (its RequesterAnnotation)."""
-        params: dict[str, Any] = {"MaxResults": 100}
-        while True:
-            page = self.call("list_hits", **params)
-            for found in page.get("HITs", []):
-                if found.get("RequesterAnnotation") == token:
-                    return str(found["HITId"])
-            if not page.get("NextToken") or not page.get("HITs"):
-                raise XelError(
-                    f"MTurk says a HIT with token {token} exists but it is not in ListHITs: "
-                    "it may have been deleted; make a new batch"
-                )
-            params["NextToken"] = page["NextToken"]
+        """The HIT created earlier with this token, when MTurk's error did not name it."""
+        self.listed = None
+        found = self.listed_hits().get(token)
+        if found is None:
+            raise XelError(
+                f"MTurk says a HIT with token {token} exists but it is not in ListHITs: "
+                "it may have been deleted; make a new batch"
+            )
+        return found
 
     def submissions(self, hit_id: str, external_id: str) -> Iterator[list[Submission]]:
         params: dict[str, Any] = {
@@ -256,8 +348,8 @@ def check_environment(settings: MturkConfig, live: bool) -> None:
     """Live only when the config *and* the command line say so; never one without the other."""
     if settings.environment == "live" and not live:
         raise XelError(
-            "hits.mturk.environment is 'live' (real money): pass --live to confirm, or set "
-            "environment: sandbox"
+            "hits.mturk.environment is 'live' (real money): pass --live to confirm (`xel "
+            "build --live`, `hits publish --live`, ...), or set environment: sandbox"
         )
     if live and settings.environment != "live":
         raise XelError(

@@ -22,10 +22,9 @@ from hits.backends import HitRequest
 from hits.reference import read_reference
 from hits.render import shown_targets
 from hits.store import (
+    EL_CHOICES,
     MISSING,
     NIL,
-    NOT_A_PERSON,
-    NOT_ENOUGH_INFO,
     Item,
     Submission,
     field_name,
@@ -34,8 +33,6 @@ from hits.store import (
 from xel.config import Config, SimulatedCrowdConfig
 from xel.registry import crowd_backends
 from xel.store import Store
-
-EL_CHOICES = (NIL, NOT_ENOUGH_INFO, NOT_A_PERSON)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The `xel` command: a thin layer over the stage functions, one file per command group.
 
 Each module in this package adds its commands to `app` (as spaCy's CLI does); `main` imports
-them all and turns an `XelError` into a one-paragraph message and exit status 2.
+them all and turns an `XelError` into a one-paragraph message and exit status 2. Output is plain
+text: paths, names and messages are never read as rich markup (styles are given as `Text`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import importlib
 import sys
 
 import typer
+from botocore.exceptions import ClientError
 from rich.console import Console
+from rich.text import Text
 
 from xel.errors import XelError
 
@@ -22,7 +25,8 @@ app = typer.Typer(
 )
 DEFAULT_CONFIG = "configs/default.yaml"
 COMMAND_MODULES = ["corpus", "kb", "queries", "project", "evaluate", "build", "stages"]
-console = Console(stderr=True)
+console = Console(stderr=True, markup=False, highlight=False)
+out = Console(markup=False, highlight=False)
 
 
 def _load_commands() -> None:
@@ -39,5 +43,9 @@ def main() -> None:
     try:
         app()
     except XelError as e:
-        console.print(f"[bold red]error:[/] {e}", highlight=False, markup=True)
+        console.print(Text.assemble(("error: ", "bold red"), str(e)), soft_wrap=True)
+        sys.exit(2)
+    except ClientError as e:
+        console.print(Text.assemble(("error: ", "bold red"), f"MTurk refused the request: {e}"),
+                      soft_wrap=True)
         sys.exit(2)

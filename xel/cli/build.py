@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.text import Text
 
 from xel.build import build
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
+from xel.errors import XelError
 from xel.export import export_collection
 from xel.kb import KnowledgeBase, build_kb
 from xel.partition import run_partition
@@ -23,16 +25,28 @@ def build_command(
     crowd: str = typer.Option(None, help="crowd backend: simulated, local or mturk "
                                          "(default: hits.crowd in the config)"),
     force: bool = typer.Option(False, help="rerun every automatic stage"),
+    live: bool = typer.Option(False, help="MTurk live (real money): needs "
+                                          "hits.mturk.environment: live as well"),
+    yes: bool = typer.Option(False, help="do not ask before spending (scripts)"),
 ) -> None:
     """Everything from corpus to exported collection and report, resuming where it stopped."""
     cfg = load_config(config)
+    chosen = crowd or cfg.hits.crowd
+    if live and chosen != "mturk":
+        raise XelError(f"--live is for the mturk crowd, and this build uses {chosen!r} "
+                       "(hits.crowd in the config, or --crowd)")
+
+    def ask(cost: str) -> bool:
+        console.print(f"publish {cost}")
+        return yes or typer.confirm("Publish on live MTurk and pay this?")
+
     with Store(cfg.resolve(cfg.store)) as store:
-        result = build(store, cfg, crowd=crowd or cfg.hits.crowd, force=force,
-                       say=lambda line: console.print(line, highlight=False, markup=False))
+        result = build(store, cfg, crowd=chosen, force=force, live=live, confirm=ask,
+                       say=console.print)
     if result.pending:
-        console.print("[bold yellow]waiting for people:[/]")
+        console.print(Text("waiting for people:", style="bold yellow"))
         for line in result.pending:
-            console.print(f"  - {line}", highlight=False, markup=False)
+            console.print(f"  - {line}")
         raise typer.Exit(3)
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from xel.cli import DEFAULT_CONFIG, app, console
+from xel.cli import DEFAULT_CONFIG, app, console, out
 from xel.config import load_config
 from xel.kb import KnowledgeBase, build_kb, index_path
 from xel.link import shortlist
@@ -50,4 +49,4 @@ def search_command(
         )
         table.add_row(c.found.entity.kb_id, c.found.entity.name, f"{c.name_score:.3f}",
                       f"{c.prior_score:.3f}", why)
-    Console().print(table)
+    out.print(table)

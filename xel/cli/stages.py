@@ -6,6 +6,7 @@ import datetime as dt
 import json
 
 import typer
+from rich.text import Text
 
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
@@ -23,5 +24,5 @@ def stages_command(
     for r in rows:
         when = dt.datetime.fromtimestamp(r["finished_at"], dt.UTC).strftime("%Y-%m-%d %H:%M")
         summary = ", ".join(f"{k} {v}" for k, v in json.loads(r["summary"]).items())
-        console.print(f"[bold]{r['name']}[/]  {when}  {summary}\n  [dim]{r['signature']}[/]",
-                      highlight=False)
+        console.print(Text.assemble((r["name"], "bold"), f"  {when}  {summary}\n  ",
+                                    (r["signature"], "dim")))
