@@ -1,12 +1,29 @@
-"""Arabic script (Arabic, Persian, Urdu, ...): an abjad whose one-letter conjunctions and
-prepositions are written onto the next word (`وجاستن`, and Justin)."""
+"""Arabic script (Arabic, Persian, Urdu, ...): an abjad; Arabic writes one-letter conjunctions
+and prepositions onto the next word (`وجاستن`, and Justin)."""
 
 from __future__ import annotations
 
 from xel.names.script import Family
 
+# Letters Persian and Urdu add to the Arabic alphabet, as Arabic writes the sounds of English
+# names (the names model learned Arabic): `ٹرمپ` is read as `ترمب`.
+TO_ARABIC = {"ٹ": "ت", "ڈ": "د", "ڑ": "ر", "ں": "ن", "ے": "ي", "ۓ": "ي", "ی": "ي", "ک": "ك",
+             "ہ": "ه", "ھ": "ه", "ۃ": "ة", "گ": "غ", "پ": "ب", "چ": "تش", "ژ": "ج", "ڤ": "ف"}
+
+
+ARABIC_LANGUAGES = {"arb", "ara", "ary", "arz", "apc", "acm", "ajp", "aeb", "acq", "ars"}
+
 
 class Arabic(Family):
     name = "arabic"
     abjad = True
-    proclitics = "وفبلك"
+
+    def __init__(self, lang: str, unspaced: bool) -> None:
+        super().__init__(lang, unspaced)
+        # Arabic writes one-letter conjunctions and prepositions onto the next word; Persian
+        # and Urdu write theirs apart.
+        self.proclitics = "وفبلك" if self.code in ARABIC_LANGUAGES else ""
+
+    def model_inputs(self, token: str) -> list[str]:
+        arabic = "".join(TO_ARABIC.get(ch, ch) for ch in token)
+        return list(dict.fromkeys([token, arabic]))

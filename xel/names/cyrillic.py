@@ -12,7 +12,29 @@ _SOUTH = ("а", "у", "ом", "е", "и", "ем", "ја", "ју", "јем", "о�
 SUFFIXES = {"rus": _EAST, "ukr": _EAST, "bel": _EAST, "srp": _SOUTH, "bos": _SOUTH}
 
 
+# Letters of other Cyrillic alphabets, as Russian writes the same sounds (the names model
+# learned Russian): Bulgarian writes English `u` as `ъ` (`Тръмп`), Serbian and Macedonian `j`
+# as `ј` and `dž` as `џ`, Ukrainian `i` as `і`.
+TO_RUSSIAN = {
+    "bul": {"ъ": "а", "щ": "шт"},
+    "mkd": {"ѓ": "г", "ќ": "к", "ѕ": "дз", "ј": "й", "љ": "ль", "њ": "нь", "џ": "дж"},
+    "srp": {"ђ": "дж", "ћ": "ч", "ј": "й", "љ": "ль", "њ": "нь", "џ": "дж"},
+    "bos": {"ђ": "дж", "ћ": "ч", "ј": "й", "љ": "ль", "њ": "нь", "џ": "дж"},
+    "ukr": {"і": "и", "ї": "йи", "є": "е", "ґ": "г", "и": "ы"},
+    "bel": {"і": "и", "ў": "в"},
+}
+
+
+def to_russian(token: str, code: str) -> str:
+    """A Cyrillic token of language `code` spelled with Russian letters."""
+    table = TO_RUSSIAN.get(code, {})
+    return "".join(table.get(ch, ch) for ch in token.casefold())
+
+
 class Cyrillic(Family):
     name = "cyrillic"
     suffixes = SUFFIXES
     restores = ("а", "о", "й", "ь")
+
+    def model_inputs(self, token: str) -> list[str]:
+        return list(dict.fromkeys([token.casefold(), to_russian(token, self.code)]))

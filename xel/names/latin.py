@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import regex
 
-from xel.names.script import Family
+from xel.names.script import Family, transliterator
 
 _SLAVIC = ("a", "u", "e", "i", "y", "om", "em", "ou", "ov", "ova", "ovi", "owi", "ja", "ju",
            "ji", "jem", "ho", "mu", "m")
@@ -43,10 +43,33 @@ SUFFIXES = {
 _APOSTROPHE_ENDING = regex.compile(r"^(.+?)['’:]\p{L}{1,5}$")
 
 
+# Serbian in Latin letters spells English names by sound, as its Cyrillic does (`Džonson`,
+# `Tramp`): read with the Cyrillic names model, in Russian letters.
+_SERBIAN = (("dž", "дж"), ("lj", "ль"), ("nj", "нь"), ("đ", "дж"), ("ć", "ч"), ("č", "ч"),
+            ("š", "ш"), ("ž", "ж"), ("j", "й"), ("c", "ц"), ("h", "х"))
+SPELL_BY_SOUND = {"srp", "bos", "mkd"}
+
+
+def serbian_cyrillic(token: str) -> str:
+    """A Serbian Latin token in Russian Cyrillic letters (`Džonson`: `джонсон`)."""
+    text = token.casefold()
+    for latin, cyrillic in _SERBIAN:
+        text = text.replace(latin, cyrillic)
+    return transliterator("Latin-Cyrillic").transliterate(text)
+
+
 class Latin(Family):
     name = "latin"
     suffixes = SUFFIXES
     restores = ("a", "o", "e")
+
+    @property
+    def spells_by_sound(self) -> bool:
+        """True where English names are respelled (Serbian `Tramp`): a model reads them."""
+        return self.code in SPELL_BY_SOUND
+
+    def model_inputs(self, token: str) -> list[str]:
+        return [serbian_cyrillic(token)] if self.spells_by_sound else [token]
 
     def base_forms(self, word: str) -> list[str]:
         forms = super().base_forms(word)

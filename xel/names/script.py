@@ -146,6 +146,12 @@ class Family:
         English token needs to compare with it (Sino-Korean readings of Han characters)."""
         return []
 
+    def model_inputs(self, token: str) -> list[str]:
+        """What the script's transliteration model reads for a token: the token, unless the
+        family writes names its model never learned to read (Bulgarian `Тръмп` is read as
+        Russian `трамп`); several where a spelling is ambiguous."""
+        return [token]
+
     def char_forms(self, ch: str) -> tuple[str, ...]:
         """The forms of a character under which name dictionaries may count it."""
         return (ch,)
