@@ -20,7 +20,7 @@ import json
 import math
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from xel.store import Store
 from xel.textfile import decode_line
 
 # Bump when the index tables change, so an index built by older code is rebuilt.
-SCHEMA = "2"
+SCHEMA = "3"
 
 DDL = """
 CREATE TABLE IF NOT EXISTS entities (
@@ -66,6 +66,15 @@ CREATE TABLE IF NOT EXISTS fragments (
     entity INTEGER NOT NULL,
     PRIMARY KEY (token, role, entity)
 ) WITHOUT ROWID;
+-- Each entity's name in other languages (a Wikidata dump's labels; `labels` in JSONL), under
+-- the source's language code (`el`, `zh-hans`, `sr-el`): pairs for transliteration models.
+CREATE TABLE IF NOT EXISTS labels (
+    entity INTEGER NOT NULL,
+    lang   TEXT NOT NULL,
+    label  TEXT NOT NULL,
+    PRIMARY KEY (entity, lang)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS labels_lang ON labels(lang);
 -- Whole-KB figures: the log-popularity range and mean, the number of names.
 CREATE TABLE IF NOT EXISTS stats (
     key   TEXT PRIMARY KEY,
@@ -93,6 +102,7 @@ class KbEntity:
     description: str = ""
     wikipedia: str | None = None
     popularity: float | None = None
+    labels: tuple[tuple[str, str], ...] = ()  # (language code, name) in other languages
 
 
 @dataclass
@@ -157,7 +167,8 @@ def _strings(path: Path, number: int, name: str, value: Any) -> tuple[str, ...]:
 @kb_readers.register("jsonl")
 def read_jsonl(path: Path) -> Iterator[KbEntity]:
     """One JSON object per line: `id`, `name`, optional `aliases`, `description`, `wikipedia`,
-    `popularity` (e.g. page views) and `type` (records whose type is not a person are skipped).
+    `popularity` (e.g. page views), `labels` (language code -> the name in that language) and
+    `type` (records whose type is not a person are skipped).
     """
     for number, text in numbered_lines(path):
         record = _parse(path, number, text)
@@ -180,7 +191,18 @@ def read_jsonl(path: Path) -> Iterator[KbEntity]:
             description=str(record.get("description") or ""),
             wikipedia=record.get("wikipedia") or None,
             popularity=None if popularity is None else float(popularity),
+            labels=_labels(path, number, record.get("labels")),
         )
+
+
+def _labels(path: Path, number: int, value: Any) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise XelError(f"{path}, line {number}: `labels` must map language codes to names, "
+                       'e.g. {"el": "Ντάγκλας Άνταμς"}')
+    return tuple(sorted((k, v.strip()) for k, v in value.items() if v.strip()))
 
 
 def _is_human(claims: Any) -> bool:
@@ -223,7 +245,9 @@ def read_wikidata(path: Path) -> Iterator[KbEntity]:
     The dump is one JSON array with one entity per line, each line ending in ",". A person is
     an item whose P31 claims include Q5. The name is the English label, else the `mul` label,
     else the English Wikipedia title; people with none of these are skipped. Aliases are the
-    English and `mul` ones. The popularity prior is the number of
+    English and `mul` ones; every other language's label is kept as the person's name in that
+    language (pairs for transliteration models, `xel names pairs`). The popularity prior is the
+    number of
     sitelinks (Wikipedia editions and sister projects with a page on the person). Lines that
     cannot be a person (no `"P31"`) are checked for shape but not parsed, which is most of the
     time saved on a full dump.
@@ -259,6 +283,8 @@ def read_wikidata(path: Path) -> Iterator[KbEntity]:
             description=_term(record.get("descriptions"), "en"),
             wikipedia=enwiki,
             popularity=float(len(sitelinks)) if sitelinks else None,
+            labels=tuple(sorted((lang, term) for lang in (labels or {})
+                                if lang not in NAME_LANGUAGES and (term := _term(labels, lang)))),
         )
 
 
@@ -335,7 +361,7 @@ def build_kb(config: Config, *, force: bool = False) -> StageRun:
 
 
 def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str, Any]:
-    for table in ("fragments", "forms", "entities", "stats"):
+    for table in ("fragments", "forms", "labels", "entities", "stats"):
         store.execute(f"DELETE FROM {table}")
     store.execute("INSERT INTO forms_grams(forms_grams) VALUES ('delete-all')")
     stats = PriorStats()
@@ -350,6 +376,8 @@ def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str
              entity.description, entity.wikipedia, entity.popularity),
         )
         row = cursor.lastrowid
+        store.executemany("INSERT OR IGNORE INTO labels VALUES (?, ?, ?)",
+                          [(row, lang, label) for lang, label in entity.labels])
         stats.add(entity.popularity)
         count += 1
         names = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
@@ -437,6 +465,16 @@ class KnowledgeBase:
     def entity(self, kb_id: str) -> KbEntity | None:
         row = self.conn.execute("SELECT * FROM entities WHERE kb_id = ?", (kb_id,)).fetchone()
         return None if row is None else self._entity(row)
+
+    def labels(self, langs: Sequence[str]) -> list[tuple[str, str]]:
+        """(English name, label) of every entity with a label in one of the language codes
+        (the source's: `el`, `zh-hans`), the first code that has one."""
+        found: dict[str, tuple[str, str]] = {}
+        for lang in langs:
+            for row in self._rows("SELECT e.kb_id, e.name, l.label FROM labels l JOIN entities e"
+                                  " USING (entity) WHERE l.lang = ? ORDER BY e.entity", (lang,)):
+                found.setdefault(row["kb_id"], (row["name"], row["label"]))
+        return list(found.values())
 
     def prior(self, popularity: float | None) -> float:
         """Log popularity scaled to [0, 1] over the KB; an entity without one (or a KB without
