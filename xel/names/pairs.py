@@ -43,7 +43,8 @@ def token_pairs(names: Iterable[tuple[str, str]], lang: str) -> Counter[tuple[st
     tokens, or not in the language's script, give none."""
     script = language(lang).script
     # Marks and the apostrophes Hebrew's geresh is written with count as letters (`רות'`).
-    letters = regex.compile(rf"[\p{{sc={_UNICODE_SCRIPTS.get(script, script)}}}\p{{M}}'\u05f3\u2019]+")
+    unicode_script = _UNICODE_SCRIPTS.get(script, script)
+    letters = regex.compile(rf"[\p{{sc={unicode_script}}}\p{{M}}'\u05f3\u2019]+")
     counts: Counter[tuple[str, str]] = Counter()
     for english, label in names:
         if "," in label:
