@@ -27,6 +27,7 @@ import tempfile
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import metadata
@@ -42,6 +43,7 @@ PAIR_KEYS = ("russian", "arabic", "hebrew", "chinese", "katakana", "korean")
 KEYS = (*PAIR_KEYS, "romanized")
 NGRAM_ORDER = 8
 CANDIDATES = 10  # paths decoded per token; scores are normalized over them
+WORKERS = max(1, min(4, os.cpu_count() or 1))  # decoder processes for a large batch
 REBUILD = "rebuild the shipped models with `xel names train`"
 
 # ISO 15924 script -> model key. Scripts not listed (Grek, Deva, Thai, Geor, ...) use the
@@ -143,6 +145,13 @@ class Transliterator:
         return "".join(token.split())
 
     def _decode(self, words: list[str], k: int) -> dict[str, list[tuple[str, float]]]:
+        """Decode in one decoder process per core (each reads a share of the words)."""
+        shares = [words[i::WORKERS] for i in range(WORKERS)] if len(words) > 500 else [words]
+        with ThreadPoolExecutor(len(shares)) as pool:
+            outputs = list(pool.map(lambda share: self._decode_share(share, k), shares))
+        return {w: c for out in outputs for w, c in out.items()}
+
+    def _decode_share(self, words: list[str], k: int) -> dict[str, list[tuple[str, float]]]:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt") as f:
             f.write("".join(w + "\n" for w in words))
             f.flush()
@@ -354,29 +363,38 @@ def train(pairs: Path, key: str, out: Path, *, seed: int = 13, dev_fraction: flo
     data_files = sorted({pairs_file(pairs, k) for k in splits})
     data_digest = hashlib.sha256("".join(_sha256(p) for p in data_files).encode()).hexdigest()
     out.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(len(directions)) as pool:  # one aligner process per direction
+        sidecars = list(pool.map(lambda d: _train_direction(splits, key, d, out), directions))
     figures: dict[str, Any] = {}
-    for direction in directions:
-        corpus_xz, sidecar_path = model_paths(key, direction, out)
-        lines = [line for train_part, _ in splits.values()
-                 for line in _lexicon(train_part, key, direction)]
-        with tempfile.TemporaryDirectory() as tmp:
-            corpus = Path(tmp) / "model.corpus"
-            _align(lines, corpus)
-            corpus_xz.write_bytes(lzma.compress(corpus.read_bytes(), preset=9))
-        sidecar: dict[str, Any] = {
-            "key": key, "direction": direction, "tool": tool_version(),
-            "ngram_order": NGRAM_ORDER, "seed": seed, "dev_fraction": dev_fraction,
-            "data": [p.name for p in data_files], "data_sha256": data_digest,
-            "train_pairs": len(lines), "model_sha256": _sha256(corpus_xz),
-        }
-        sidecar_path.write_text(json.dumps(sidecar, indent=1, ensure_ascii=False) + "\n",
-                                encoding="utf-8")
+    for direction, sidecar in zip(directions, sidecars, strict=True):
+        sidecar.update(seed=seed, dev_fraction=dev_fraction, data=[p.name for p in data_files],
+                       data_sha256=data_digest)
+        _, sidecar_path = model_paths(key, direction, out)
         load.cache_clear()
+        _write_sidecar(sidecar_path, sidecar)
         model = load(key, direction, out)
         dev = {k: evaluate(model, dev_part) for k, (_, dev_part) in splits.items()}
         sidecar["dev"] = dev if key == "romanized" else dev[key]
-        sidecar_path.write_text(json.dumps(sidecar, indent=1, ensure_ascii=False) + "\n",
-                                encoding="utf-8")
+        _write_sidecar(sidecar_path, sidecar)
         figures[direction] = sidecar["dev"]
     load.cache_clear()
     return figures
+
+
+def _train_direction(splits: dict[str, tuple[list[Pair], list[Pair]]], key: str,
+                     direction: Direction, out: Path) -> dict[str, Any]:
+    """Align the training pairs and write the compressed corpus; the sidecar's first fields."""
+    corpus_xz, _ = model_paths(key, direction, out)
+    lines = [line for train_part, _ in splits.values()
+             for line in _lexicon(train_part, key, direction)]
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp) / "model.corpus"
+        _align(lines, corpus)
+        corpus_xz.write_bytes(lzma.compress(corpus.read_bytes(), preset=9))
+    return {"key": key, "direction": direction, "tool": tool_version(),
+            "ngram_order": NGRAM_ORDER, "train_pairs": len(lines),
+            "model_sha256": _sha256(corpus_xz)}
+
+
+def _write_sidecar(path: Path, sidecar: dict[str, Any]) -> None:
+    path.write_text(json.dumps(sidecar, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
