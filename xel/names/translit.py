@@ -28,7 +28,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -128,14 +128,32 @@ class Transliterator:
     direction: Direction
     fst: Path
     sidecar: dict[str, Any]
+    alphabet: frozenset[str]  # the letters the model learned to read
+    # to English, a token with letters this script's model never saw (Urdu's ٹ, ے in Arabic
+    # script, Bulgarian's ъ ...) goes to the romanized model instead of losing those letters
+    fallback: bool = True
 
     def nbest(self, words: Sequence[str], n: int = 5) -> list[list[tuple[str, float]]]:
         """Per input token, up to n candidates best first, scored by their share of the
         probability of the model's top CANDIDATES paths (so in (0, 1])."""
         inputs = [self._input(w) for w in words]
-        unique = sorted({w for w in inputs if w})
+        foreign = self._foreign(inputs)
+        unique = sorted({w for i, w in enumerate(inputs) if w and i not in foreign})
         decoded = self._decode(unique, max(n, CANDIDATES)) if unique else {}
-        return [decoded.get(w, [])[:n] for w in inputs]
+        result = [decoded.get(w, [])[:n] for w in inputs]
+        if foreign:
+            romanized = load("romanized", self.direction).nbest([words[i] for i in foreign], n)
+            for i, candidates in zip(foreign, romanized, strict=True):
+                result[i] = candidates
+        return result
+
+    def _uses_fallback(self) -> bool:
+        return self.fallback and self.direction == "to-english" and self.key != "romanized"
+
+    def _foreign(self, inputs: list[str]) -> list[int]:
+        if not self._uses_fallback():
+            return []
+        return [i for i, w in enumerate(inputs) if w and not set(w) <= self.alphabet]
 
     def _input(self, word: str) -> str:
         token = normalize(word)
@@ -177,8 +195,15 @@ class Transliterator:
     def signature(self) -> dict[str, str]:
         """What identifies this model's output: goes into every stage signature using it."""
         s = self.sidecar
-        return {"model": s["model_sha256"][:16], "data": s["data_sha256"][:16],
-                "tool": s["tool"], "seed": str(s["seed"])}
+        parts = {"model": s["model_sha256"][:16], "data": s["data_sha256"][:16],
+                 "tool": s["tool"], "seed": str(s["seed"])}
+        if self._uses_fallback():
+            _, romanized = model_paths("romanized", self.direction)
+            try:
+                parts["fallback"] = json.loads(romanized.read_text("utf-8"))["model_sha256"][:16]
+            except (OSError, ValueError, KeyError):
+                parts["fallback"] = "absent"
+        return parts
 
 
 def model_paths(key: str, direction: Direction, folder: Path = MODELS) -> tuple[Path, Path]:
@@ -215,20 +240,26 @@ def load(key: str, direction: Direction, folder: Path = MODELS) -> Transliterato
     if hashlib.sha256(blob).hexdigest() != expected:
         raise XelError(f"{corpus_xz}: corrupt transliteration model (digest differs from "
                        f"{sidecar_path.name}): {REBUILD}")
+    try:
+        text = lzma.decompress(blob)
+    except lzma.LZMAError as e:
+        raise XelError(f"{corpus_xz}: corrupt transliteration model ({e}): {REBUILD}") from e
     fst = _cache_dir() / f"{key}.{direction}.{expected[:16]}.fst"
     if not fst.is_file():
         fst.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=fst.parent) as tmp:
             corpus = Path(tmp) / "model.corpus"
-            try:
-                corpus.write_bytes(lzma.decompress(blob))
-            except lzma.LZMAError as e:
-                raise XelError(f"{corpus_xz}: corrupt transliteration model ({e}): "
-                               f"{REBUILD}") from e
+            corpus.write_bytes(text)
             built = Path(tmp) / "model.fst"
             _compile(corpus, built)
             os.replace(built, fst)  # atomic: a concurrent loader sees all or nothing
-    return Transliterator(key, direction, fst, sidecar)
+    return Transliterator(key, direction, fst, sidecar, _alphabet(text.decode("utf-8")))
+
+
+def _alphabet(corpus: str) -> frozenset[str]:
+    """Input letters of an aligned corpus (`ab}x c}y|z`: the input side is before `}`)."""
+    letters = {ch for chunk in corpus.split() for ch in chunk.partition("}")[0]}
+    return frozenset(letters - {"|", "_"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -373,6 +404,7 @@ def train(pairs: Path, key: str, out: Path, *, seed: int = 13, dev_fraction: flo
         load.cache_clear()
         _write_sidecar(sidecar_path, sidecar)
         model = load(key, direction, out)
+        model = replace(model, fallback=False)  # the figures are this model's alone
         dev = {k: evaluate(model, dev_part) for k, (_, dev_part) in splits.items()}
         sidecar["dev"] = dev if key == "romanized" else dev[key]
         _write_sidecar(sidecar_path, sidecar)
