@@ -94,7 +94,9 @@ def test_rebuild_is_byte_identical(synthetic_pairs: Path, tiny: tuple[Path, dict
     sidecar = json.loads((tmp_path / "russian.to-english.json").read_text(encoding="utf-8"))
     assert sidecar["seed"] == 3 and sidecar["tool"].startswith("phonetisaurus ")
     signature = translit.load("russian", "to-english", tmp_path).signature()
-    assert set(signature) == {"model", "data", "tool", "seed"}
+    assert set(signature) == {"model", "data", "tool", "seed", "fallback"}
+    assert set(translit.load("russian", "from-english", tmp_path).signature()) == {
+        "model", "data", "tool", "seed"}
 
 
 def test_missing_model_names_the_file_and_the_fix(tmp_path: Path) -> None:
