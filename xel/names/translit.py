@@ -95,7 +95,12 @@ def _env() -> dict[str, str]:
 
 
 def _run(args: list[str], what: str) -> str:
-    done = subprocess.run(args, env=_env(), capture_output=True, text=True, encoding="utf-8")
+    try:
+        done = subprocess.run(args, env=_env(), capture_output=True, text=True,
+                              encoding="utf-8")
+    except OSError as e:  # the package ships x86_64 programs only
+        raise XelError(f"{what}: cannot run {args[0]} ({e}): the `phonetisaurus` package "
+                       "has programs for x86_64 Linux; reinstall xel (./setup) there") from e
     if done.returncode != 0:
         raise XelError(f"{what} failed ({args[0]}, exit {done.returncode}): "
                        f"{done.stderr.strip()[-500:]}")
