@@ -179,9 +179,9 @@ class Transliterator:
             f.write("".join(w + "\n" for w in words))
             f.flush()
             out = _run(["phonetisaurus-g2pfst", f"--model={self.fst}", f"--wordlist={f.name}",
-                        f"--nbest={k}", "--accumulate=true"], f"decoding with {self.fst.name}")
-        # --accumulate sums the paths that spell the same output; a candidate's score is its
-        # share of the probability of the paths decoded
+                        f"--nbest={k}"], f"decoding with {self.fst.name}")
+        # Candidates keep the decoder's order (best path first, as Merhav & Ash ranked them);
+        # a candidate's score is its best path's share of the paths decoded for the token.
         paths: dict[str, dict[str, float]] = defaultdict(dict)
         for line in out.splitlines():
             fields = line.split("\t")
@@ -189,7 +189,7 @@ class Transliterator:
                 continue
             word, cost, output = fields
             text = "".join(output.split())  # output symbols are space-separated characters
-            paths[word][text] = paths[word].get(text, 0.0) + math.exp(-float(cost))
+            paths[word].setdefault(text, math.exp(-float(cost)))
         result = {}
         for word, cands in paths.items():
             total = sum(cands.values())
