@@ -24,7 +24,8 @@ app = typer.Typer(
     add_completion=False,
 )
 DEFAULT_CONFIG = "configs/default.yaml"
-COMMAND_MODULES = ["corpus", "kb", "queries", "project", "evaluate", "build", "stages"]
+COMMAND_MODULES = ["corpus", "kb", "queries", "project", "evaluate", "build", "stages",
+                   "names"]
 console = Console(stderr=True, markup=False, highlight=False)
 out = Console(markup=False, highlight=False)
 

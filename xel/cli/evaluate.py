@@ -165,3 +165,40 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
 
 def table_columns(table: Table) -> list[str]:
     return [str(c.header) for c in table.columns]
+
+
+TRANSLIT_LANG = typer.Option(..., "--lang", help="language of the target side (e.g. rus, ara, "
+                                                 "zho-CN, jpn, kor, heb, ell)")
+DIRECTION = typer.Option("both", "--direction", help="to-english, from-english or both")
+TOP = typer.Option(5, "--top", help="n of the top-n figure")
+
+
+@eval_app.command("translit")
+def translit_command(pairs: Path = typer.Argument(..., help="pairs file in the wd_ format: "
+                                                  "english<TAB>t a r g e t<TAB>count"),
+                     lang: str = TRANSLIT_LANG, direction: str = DIRECTION, top: int = TOP,
+                     json_out: Path | None = JSON_OUT) -> None:
+    """Top-1 and top-n exact-match word accuracy of the shipped transliteration models."""
+    from xel.languages import language
+    from xel.names import translit
+
+    if direction not in ("both", *translit.DIRECTIONS):
+        raise XelError(f"--direction {direction!r}: say to-english, from-english or both")
+    script = language(lang).script
+    key = translit.model_key(script)
+    if key is None:
+        raise XelError(f"--lang {lang}: {script} needs no transliteration model")
+    rows = translit.read_pairs(pairs)
+    directions = translit.DIRECTIONS if direction == "both" else (direction,)
+    results: list[dict[str, Any]] = []
+    for d in directions:
+        model = translit.load(key, d)
+        results.append({"pairs": pairs.name, "lang": lang, "model": key,
+                        **translit.evaluate(model, rows, top), "signature": model.signature()})
+    table = Table(title=f"transliteration, {pairs.name} ({lang}, model {key})")
+    for c in ["direction", "words", "top-1", f"top-{top}"]:
+        table.add_column(c)
+    for r in results:
+        table.add_row(r["direction"], str(r["words"]), f"{r['top1']:.3f}", f"{r[f'top{top}']:.3f}")
+    console.print(table)
+    _write(results, json_out)

@@ -1,0 +1,190 @@
+"""Transliteration models: tiny ones trained here, the shipped ones, errors, `xel eval translit`."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xel.errors import XelError
+from xel.names import translit
+
+# A made-up script rule, so the tiny model has something exact to learn: Latin syllables
+# written in Cyrillic, with two digraphs (sh -> ш, ch -> ч) that need a 2:1 alignment.
+_LETTERS = {"a": "а", "e": "е", "i": "и", "o": "о", "u": "у", "b": "б", "d": "д", "k": "к",
+            "l": "л", "m": "м", "n": "н", "p": "п", "r": "р", "s": "с", "t": "т", "v": "в",
+            "z": "з", "sh": "ш", "ch": "ч"}
+_ONSETS = ["b", "d", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "sh", "ch"]
+_VOWELS = ["a", "e", "i", "o", "u"]
+UNSEEN = ("shakira", "chumbavo")
+
+
+def _word(rng: random.Random) -> list[str]:
+    return [p for _ in range(rng.randint(2, 3)) for p in (rng.choice(_ONSETS),
+                                                            rng.choice(_VOWELS))]
+
+
+def _cyrillic(parts: list[str]) -> str:
+    return " ".join(_LETTERS[p] for p in parts)
+
+
+@pytest.fixture(scope="module")
+def synthetic_pairs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    rng = random.Random(7)
+    words: dict[str, str] = {}
+    while len(words) < 300:
+        parts = _word(rng)
+        english = "".join(parts)
+        if english not in UNSEEN:
+            words[english] = _cyrillic(parts)
+    path = tmp_path_factory.mktemp("pairs") / "wd_russian_80"
+    path.write_text("".join(f"{e}\t{c}\t1\n" for e, c in words.items()), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny(synthetic_pairs: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("models")
+    figures = translit.train(synthetic_pairs, "russian", out, seed=3, dev_fraction=0.2)
+    return out, figures
+
+
+def test_tiny_model_learns_both_directions(tiny: tuple[Path, dict]) -> None:
+    out, figures = tiny
+    for direction in translit.DIRECTIONS:
+        assert figures[direction]["words"] >= 55
+        assert figures[direction]["top1"] >= 0.9, figures
+    to_en = translit.load("russian", "to-english", out)
+    from_en = translit.load("russian", "from-english", out)
+    # unseen words, casefolded input; scores are probability-like and best first
+    shakira, chumbavo = to_en.nbest(["ШАКИРА", "чумбаво"], n=3)
+    assert shakira[0][0] == "shakira" and chumbavo[0][0] == "chumbavo"
+    for candidates in (shakira, chumbavo):
+        scores = [s for _, s in candidates]
+        assert all(0 < s <= 1 for s in scores) and scores == sorted(scores, reverse=True)
+        assert sum(scores) <= 1 + 1e-9
+    assert [c[0][0] for c in from_en.nbest(["Shakira", "chumbavo"])] == ["шакира", "чумбаво"]
+
+
+def test_tiny_model_on_pairs_it_saw(tiny: tuple[Path, dict], synthetic_pairs: Path) -> None:
+    out, _ = tiny
+    pairs = translit.read_pairs(synthetic_pairs)[:40]
+    for direction in translit.DIRECTIONS:
+        result = translit.evaluate(translit.load("russian", direction, out), pairs)
+        assert result["top1"] >= 0.95 and result["top5"] >= result["top1"]
+
+
+def test_nbest_edge_cases(tiny: tuple[Path, dict]) -> None:
+    model = translit.load("russian", "to-english", tiny[0])
+    assert model.nbest([]) == []
+    empty, blank, word = model.nbest(["", "  ", "Шакира"], n=2)
+    assert empty == [] and blank == [] and len(word) <= 2
+    same = model.nbest(["шакира", "шакира"], n=2)
+    assert same[0] == same[1] == word
+
+
+def test_rebuild_is_byte_identical(synthetic_pairs: Path, tiny: tuple[Path, dict],
+                                   tmp_path: Path) -> None:
+    translit.train(synthetic_pairs, "russian", tmp_path, seed=3, dev_fraction=0.2)
+    for name in sorted(p.name for p in tiny[0].iterdir()):
+        assert (tmp_path / name).read_bytes() == (tiny[0] / name).read_bytes(), name
+    sidecar = json.loads((tmp_path / "russian.to-english.json").read_text(encoding="utf-8"))
+    assert sidecar["seed"] == 3 and sidecar["tool"].startswith("phonetisaurus ")
+    signature = translit.load("russian", "to-english", tmp_path).signature()
+    assert set(signature) == {"model", "data", "tool", "seed", "fallback"}
+    assert set(translit.load("russian", "from-english", tmp_path).signature()) == {
+        "model", "data", "tool", "seed"}
+
+
+def test_missing_model_names_the_file_and_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(XelError, match=r"russian\.to-english\.corpus\.xz.*xel names train"):
+        translit.load("russian", "to-english", tmp_path)
+    with pytest.raises(XelError, match="keys are"):
+        translit.load("klingon", "to-english", tmp_path)
+
+
+def test_corrupt_model_names_the_file_and_the_fix(tiny: tuple[Path, dict],
+                                                  tmp_path: Path) -> None:
+    for path in tiny[0].iterdir():
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    corpus, sidecar = translit.model_paths("russian", "from-english", tmp_path)
+    blob = bytearray(corpus.read_bytes())
+    blob[len(blob) // 2] ^= 0xFF
+    corpus.write_bytes(bytes(blob))
+    with pytest.raises(XelError, match=r"corrupt.*xel names train"):
+        translit.load("russian", "from-english", tmp_path)
+    _, sidecar = translit.model_paths("russian", "to-english", tmp_path)
+    sidecar.write_text("{not json", encoding="utf-8")
+    with pytest.raises(XelError, match=r"russian\.to-english\.json.*xel names train"):
+        translit.load("russian", "to-english", tmp_path)
+
+
+def test_bad_pairs_files(tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.write_text("trump\tт р а м п\t3\nno tab here\n", encoding="utf-8")
+    with pytest.raises(XelError, match="bad, line 2"):
+        translit.read_pairs(bad)
+    latin1 = tmp_path / "latin1"
+    latin1.write_bytes("müller\tm ü l l e r\t1\n".encode("latin-1"))
+    with pytest.raises(XelError, match="not UTF-8"):
+        translit.read_pairs(latin1)
+    with pytest.raises(XelError, match="no such pairs file"):
+        translit.read_pairs(tmp_path / "absent")
+
+
+def test_model_keys() -> None:
+    assert translit.model_key("Cyrl") == "russian"
+    assert translit.model_key("Hant") == translit.model_key("Hans") == "chinese"
+    assert translit.model_key("Jpan") == "katakana" and translit.model_key("Kore") == "korean"
+    assert translit.model_key("Grek") == translit.model_key("Deva") == "romanized"
+    assert translit.model_key("Latn") is None
+    assert translit.romanize("Трамп") == "tramp"
+
+
+@pytest.mark.slow
+def test_shipped_models_know_a_famous_name() -> None:
+    to_en = translit.load("russian", "to-english")
+    from_en = translit.load("russian", "from-english")
+    assert "trump" in [text for text, _ in to_en.nbest(["Трамп"])[0]]
+    assert "трамп" in [text for text, _ in from_en.nbest(["Trump"])[0]]
+    greek = translit.load("romanized", "to-english").nbest(["Τραμπ"])[0]
+    assert "trump" in [text for text, _ in greek]
+    for key in translit.KEYS:
+        for direction in translit.DIRECTIONS:
+            model = translit.load(key, direction)
+            assert model.sidecar["dev"] and model.signature()["tool"].startswith("phonetisaurus")
+            corpus, _ = translit.model_paths(key, direction)
+            assert corpus.stat().st_size < 5_000_000
+
+
+@pytest.mark.slow
+def test_eval_translit_command(tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    pairs = tmp_path / "wd_few"
+    pairs.write_text("trump\tт р а м п\t9\nbiden\tб а й д е н\t4\nmerkel\tм е р к е л ь\t2\n",
+                     encoding="utf-8")
+    out = tmp_path / "figures.json"
+    result = CliRunner().invoke(app, ["eval", "translit", str(pairs), "--lang", "rus",
+                                      "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["direction"] for r in rows] == ["to-english", "from-english"]
+    for row in rows:
+        assert row["words"] == 3 and row["model"] == "russian"
+        assert 0.6 <= row["top5"] <= 1 and row["top1"] <= row["top5"]
+    result = CliRunner().invoke(app, ["eval", "translit", str(pairs), "--lang", "eng"])
+    assert result.exit_code != 0
+
+
+def test_shared_pairs_train_a_real_tiny_model(shared_data: Path, tmp_path: Path) -> None:
+    lines = (shared_data / "translit" / "wd_russian_80").read_text(encoding="utf-8")
+    sample = tmp_path / "wd_russian_80"
+    sample.write_text("".join(lines.splitlines(keepends=True)[:400]), encoding="utf-8")
+    figures = translit.train(sample, "russian", tmp_path / "m", seed=1, dev_fraction=0.25)
+    # 300 real pairs teach the common letters: a fair share of unseen names comes out right
+    assert figures["from-english"]["top5"] >= 0.3 and figures["to-english"]["top5"] >= 0.2

@@ -1,0 +1,46 @@
+"""`xel names train`: rebuild the shipped transliteration models from the Wikidata pairs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from xel.cli import app, console
+from xel.errors import XelError
+from xel.names import translit
+
+names_app = typer.Typer(help="Name knowledge: transliteration models.")
+app.add_typer(names_app, name="names")
+
+PAIRS = typer.Option(Path("../shared/data/translit"), "--pairs",
+                     help="folder of the wd_<script>_80 pair files")
+OUT = typer.Option(translit.MODELS, "--out", help="where the models go (default: the package's)")
+ONLY = typer.Option(None, "--only", help=f"train only these keys ({', '.join(translit.KEYS)})")
+SEED = typer.Option(13, "--seed", help="seed of the train/dev split")
+DEV = typer.Option(0.2, "--dev-fraction", help="share of each pairs file held out for dev")
+
+
+@names_app.command("train")
+def train_command(pairs: Path = PAIRS, out: Path = OUT, only: list[str] | None = ONLY,
+                  seed: int = SEED, dev_fraction: float = DEV) -> None:
+    """Rebuild the transliteration models (both directions) and print their dev figures."""
+    if not pairs.is_dir():
+        raise XelError(f"{pairs}: no pairs folder there: name the folder holding the "
+                       "wd_<script>_80 files with --pairs")
+    keys = only or list(translit.KEYS)
+    if bad := [k for k in keys if k not in translit.KEYS]:
+        raise XelError(f"--only: no model {bad[0]!r}: the keys are {', '.join(translit.KEYS)}")
+    table = Table(title=f"transliteration, dev split (seed {seed}, {dev_fraction:.0%} held out)")
+    for column in ["model", "direction", "dev pairs of", "words", "top-1", "top-5"]:
+        table.add_column(column)
+    for key in keys:
+        console.print(f"training {key} ...")
+        for direction, dev in translit.train(pairs, key, out, seed=seed,
+                                             dev_fraction=dev_fraction).items():
+            for script, row in (dev.items() if key == "romanized" else [(key, dev)]):
+                table.add_row(key, direction, script, str(row["words"]),
+                              f"{row['top1']:.3f}", f"{row['top5']:.3f}")
+    console.print(table)
+    console.print(f"models written to {out}")
