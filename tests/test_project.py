@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -23,8 +24,17 @@ from xel.project import (
 from xel.store import Store
 from xel.tokenizers import word_spans
 
-PAPER = ProjectConfig(name_aware=False, translit=None)
-AWARE = ProjectConfig(translit=None)
+PAPER = ProjectConfig(name_aware=False)
+AWARE = ProjectConfig()
+
+
+def bare_config(**sections: Any) -> Config:
+    """A config with the given sections (the shipped name models unless `names` says)."""
+    return Config.model_validate({"name": "test", "corpus": {"path": "corpus"},
+                                  "kb": {"path": "kb.jsonl"}, **sections})
+
+
+MODELS = bare_config()
 
 
 def pair(src: str, tgt: str, links: set[tuple[int, int]],
@@ -80,8 +90,7 @@ def test_function_words_and_punctuation_are_trimmed_from_the_edges() -> None:
     stops = frozenset({"le", "a"})
     assert project(p, "Emmanuel Macron", "fra", PAPER) == "le Emmanuel Macron ,"
     assert project(p, "Emmanuel Macron", "fra", stops=stops) == "Emmanuel Macron"
-    assert project(p, "Emmanuel Macron", "fra", ProjectConfig(translit=None, trim=False,
-                                                              name_match=False),
+    assert project(p, "Emmanuel Macron", "fra", ProjectConfig(trim=False, name_match=False),
                    stops=stops) == "le Emmanuel Macron ,"
 
 
@@ -97,7 +106,7 @@ def test_target_name_beside_an_english_copy_in_parentheses() -> None:
     p = pair("Kim Jong Un said", text, {(0, 4), (1, 5), (2, 6), (3, 8)}, tokens)
     assert project(p, "Kim Jong Un", "zho-TW", PAPER) == "Kim Jong Un"
     assert project(p, "Kim Jong Un", "zho-TW") == "金正恩"
-    off = ProjectConfig(translit=None, parentheses=False)
+    off = ProjectConfig(parentheses=False)
     assert project(p, "Kim Jong Un", "zho-TW", off) == "Kim Jong Un"
 
 
@@ -125,9 +134,9 @@ def test_orthographic_similarity() -> None:
     assert orthographic("smith", "monat") < 0.5
 
 
-def test_name_dictionary_spells_names_in_other_scripts(shared_data: Path) -> None:
-    config = ProjectConfig(translit=str(shared_data / "translit"))
-    matcher = make_matcher("zho-TW", config, shared_data / "translit")
+def test_name_models_spell_names_in_other_scripts() -> None:
+    config = MODELS.project
+    matcher = make_matcher("zho-TW", MODELS)
     assert matcher.score("kim", "金") == 1.0
     assert matcher.name_like("卡瓦諾") and not matcher.name_like("總統")
     text = "美國總統川普與特蕾莎·梅會面"
@@ -192,8 +201,7 @@ def small_store(tmp_path: Path, repeat: int = 6) -> tuple[Store, Config]:
         "name": "t", "store": str(tmp_path / "x.sqlite"),
         "corpus": {"path": str(tmp_path), "format": "moses", "files": {"eng": "en.txt",
                    "deu": "de.txt"}, "doc_ids": "docs.txt"},
-        "kb": {"path": "kb.jsonl"}, "project": {"translit": None},
-        "triage": {"translit": None}}), encoding="utf-8")
+        "kb": {"path": "kb.jsonl"}, "names": {"models": None}}), encoding="utf-8")
     config = load_config(tmp_path / "c.yaml")
     store = Store(config.resolve(config.store))
     import_corpus(store, config)
@@ -246,10 +254,9 @@ def test_project_stage_needs_its_inputs(tmp_path: Path) -> None:
         project_languages(store, config)
 
 
-def test_characters_spaced_out_by_a_gold_tokenization_still_spell_the_name(
-        shared_data: Path) -> None:
-    config = ProjectConfig(translit=str(shared_data / "translit"))
-    matcher = make_matcher("zho-TW", config, shared_data / "translit")
+def test_characters_spaced_out_by_a_gold_tokenization_still_spell_the_name() -> None:
+    config = MODELS.project
+    matcher = make_matcher("zho-TW", MODELS)
     text = "美 國 總 統 與 特 蕾 莎 · 梅 會 面"
     p = pair("the president met Theresa May", text, {(4, 11)}, text.split())
     assert project(p, "Theresa May", "zho-TW", config, matcher) == "特 蕾 莎 · 梅"
@@ -307,9 +314,8 @@ def test_a_partial_match_grows_by_aligned_words_only_to_the_name_length() -> Non
 
 
 @pytest.fixture
-def zh(shared_data: Path) -> tuple[ProjectConfig, NameMatcher]:
-    config = ProjectConfig(translit=str(shared_data / "translit"))
-    return config, make_matcher("zho-TW", config, shared_data / "translit")
+def zh() -> tuple[ProjectConfig, NameMatcher]:
+    return MODELS.project, make_matcher("zho-TW", MODELS)
 
 
 def test_chinese_spans_snap_to_the_name_across_learned_pieces(

@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_project import small_store
+from test_project import bare_config, small_store
 
-from xel.config import TriageConfig
+from xel.config import Config
 from xel.errors import XelError
-from xel.names.lexicon import dictionary_back, load_dictionary
 from xel.project import project_languages
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import translators
@@ -43,41 +42,33 @@ def test_round_trip_key_folds_case_and_spaces() -> None:
     assert round_trip_key("Donald Trumps") != round_trip_key("Donald Trump")
 
 
-def test_offline_translator_without_dictionaries() -> None:
-    config = TriageConfig(translit=None)
+def test_offline_translator_without_models() -> None:
+    config = bare_config(names={"models": None})
     out = offline(["Donald Trump", "Дональд Трамп", "金正恩"], "rus", config)
     assert out["Donald Trump"] == Translation("Donald Trump", "identity")
     assert out["Дональд Трамп"] == Translation("Donal'd Tramp", "icu")
     assert out["金正恩"].method == "icu"
 
 
-def test_dictionary_back_translation(shared_data: Path) -> None:
-    russian = load_dictionary(shared_data / "translit" / "wd_russian_80")
-    assert dictionary_back("Борис Джонсон", russian) == "Boris Johnson"
-    assert dictionary_back("Бориса Джонсона", russian) == "Boris Johnson"  # inflected
-    assert dictionary_back("Xyzzy", russian) is None
-    config = TriageConfig(translit=str(shared_data / "translit"))
-    assert offline(["Борис Джонсон"], "rus", config)["Борис Джонсон"] == Translation(
-        "Boris Johnson", "name-dictionary")
-
-
-def test_bad_dictionary_line_names_file_and_line(tmp_path: Path) -> None:
-    bad = tmp_path / "wd_x"
-    bad.write_text("trump\tт р а м п\t19\nbroken line\n", encoding="utf-8")
-    with pytest.raises(XelError, match=r"wd_x, line 2"):
-        load_dictionary(bad)
+def test_offline_translator_reads_with_the_shipped_models() -> None:
+    out = offline(["Борис Джонсон", "Boris Džonson", "Boris Johnson"], "rus", bare_config())
+    assert out["Борис Джонсон"] == Translation("Boris Johnson", "model")
+    assert out["Boris Johnson"].method == "identity"
+    # Serbian respells English names in Latin letters: the model reads them.
+    serbian = offline(["Boris Džonson"], "srp-Latn", bare_config())
+    assert serbian["Boris Džonson"] == Translation("Boris Johnson", "model")
 
 
 def test_cache_translates_each_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[list[str]] = []
 
-    def counting(names: list[str], lang: str, config: TriageConfig) -> dict[str, Translation]:
+    def counting(names: list[str], lang: str, config: Config) -> dict[str, Translation]:
         calls.append(names)
         return {n: Translation(n.upper(), "test") for n in names}
 
     monkeypatch.setitem(translators._items, "counting", counting)
     translators._load()
-    config = TriageConfig(translator="counting", translit=None)
+    config = bare_config(triage={"translator": "counting"})
     with Store(":memory:") as store:
         first, _ = translate(store, ["b", "a", "b"], "deu", config)
         second, backend = translate(store, ["a", "c"], "deu", config)
@@ -98,7 +89,7 @@ class FakeGoogle:
 
 def test_googletrans_answers_through_the_library(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("googletrans.Translator", FakeGoogle)
-    out = googletrans(["Трамп"], "rus", TriageConfig())
+    out = googletrans(["Трамп"], "rus", bare_config())
     assert out == {"Трамп": Translation("Trump", "googletrans")}
 
 
@@ -130,15 +121,17 @@ def silent_server() -> Any:
 
 
 def test_googletrans_offline_fails_fast_and_falls_back_or_stops(silent_server: str) -> None:
-    config = TriageConfig(translator="googletrans", timeout=0.5, service_urls=[silent_server],
-                          translit=None)
+    config = bare_config(triage={"translator": "googletrans", "timeout": 0.5,
+                                 "service_urls": [silent_server]}, names={"models": None})
     with Store(":memory:") as store:
         started = time.monotonic()
         answers, backend = translate(store, ["Трамп"], "rus", config)
         assert time.monotonic() - started < 30  # a short timeout, not a hang
         assert backend == "offline" and answers["Трамп"].method == "icu"
-        assert store.scalar("SELECT COUNT(*) FROM translations WHERE backend = 'googletrans'") == 0
-        stop = config.model_copy(update={"on_error": "stop"})
+        assert store.scalar(
+            "SELECT COUNT(*) FROM translations WHERE backend = 'googletrans'") == 0
+        stop = config.model_copy(update={
+            "triage": config.triage.model_copy(update={"on_error": "stop"})})
         with pytest.raises(XelError, match="googletrans could not reach .* needs the network"):
             translate(store, ["Путин"], "rus", stop)
 

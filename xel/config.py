@@ -168,7 +168,6 @@ class ProjectConfig(Section):
     characters: bool = Field(True, description="unspaced scripts: spans snap to the name's "
                              "characters, whole katakana parts and whole Latin words")
     min_similarity: float = Field(0.75, ge=0, le=1)
-    translit: str | None = Field("../shared/data/translit", description="name dictionaries")
     group_inflections: bool = Field(True, description="count inflected forms as one name")
     prefer_name_match: bool = Field(True, description="rank spelled-alike forms first")
 
@@ -181,11 +180,18 @@ class TriageConfig(Section):
     on_error: Literal["fallback", "stop"] = "fallback"
     timeout: float = Field(5.0, gt=0, description="seconds per online request")
     service_urls: list[str] = Field(default_factory=lambda: ["translate.googleapis.com"])
-    translit: str | None = Field("../shared/data/translit", description="name dictionaries")
     # `exact`: the back-translation is the English name (Lawrie et al.); `calibrated` also
     # accepts a projection whose every part agrees with the English name (spelling, endings,
     # transliteration models) at the model's threshold for >= 95% precision.
     accept: Literal["exact", "calibrated"] = "calibrated"
+
+
+class NamesConfig(Section):
+    """Name knowledge: the transliteration models projection, triage and the baseline use."""
+
+    models: str | None = Field(
+        "shipped", description="`shipped` (inside xel), a folder `xel names train --out` wrote, "
+                               "or null for none (ICU romanization only)")
 
 
 class PartitionConfig(Section):
@@ -229,12 +235,21 @@ class Config(BaseModel):
     align: AlignConfig = Field(default_factory=AlignConfig)
     project: ProjectConfig = Field(default_factory=ProjectConfig)
     triage: TriageConfig = Field(default_factory=TriageConfig)
+    names: NamesConfig = Field(default_factory=NamesConfig)
     hits: HitsConfig = Field(default_factory=HitsConfig)
     partition: PartitionConfig = Field(default_factory=PartitionConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
 
     # Set by `load_config`: where the file was, so relative paths can be resolved.
     source_file: str = Field("", exclude=True)
+
+    def models_folder(self) -> Path | None:
+        """Where the transliteration models are (None: use none)."""
+        from xel.names.translit import MODELS
+
+        if self.names.models is None:
+            return None
+        return MODELS if self.names.models == "shipped" else self.resolve(self.names.models)
 
     def resolve(self, path: str) -> Path:
         """A path from the config, made absolute against `root`."""

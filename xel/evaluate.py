@@ -29,6 +29,7 @@ from xel.corpus import read_source
 from xel.errors import XelError
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.match import NameMatcher
+from xel.names.transliterate import models_for
 from xel.project import Pair, function_words, make_matcher, project_mention
 from xel.store import Store
 from xel.tokenizers import tokenizer_for
@@ -305,8 +306,8 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
         links = align([g.src for g in gold], [g.tgt for g in gold], config.align)
     has_links = any(g.possible for g in gold)
     rate = aer(links, [g.sure for g in gold], [g.possible for g in gold]) if has_links else None
-    folder = config.resolve(config.project.translit) if config.project.translit else None
-    matcher = make_matcher(lang, config.project, folder)
+    matcher = make_matcher(lang, config, {" ".join(gold[m.sentence].src[m.first:m.last + 1])
+                                          for m in mentions})
     stops = function_words(lang) if config.project.trim else frozenset()
     outcomes = []
     for m in mentions:
@@ -338,19 +339,17 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
                     store: Store | None = None) -> dict[str, Any]:
     """Round-trip acceptance (A1) of each non-empty projection, and how often an accepted
     projection is fully correct (precision)."""
-    triage = config.triage
-    if triage.translit:
-        triage = triage.model_copy(update={"translit": str(config.resolve(triage.translit))})
     own = store is None
     db = store or Store(":memory:")
     try:
         names = sorted({o.predicted for o in outcomes if o.predicted})
-        answers, backend = translate(db, names, lang, triage) if names else ({}, "")
+        answers, backend = translate(db, names, lang, config) if names else ({}, "")
     finally:
         if own:
             db.close()
+    models = models_for(lang, config)
     accepted = [o for o in outcomes if o.predicted and decide(
-        o.predicted, o.english, answers[o.predicted].text, lang, triage).accepted]
+        o.predicted, o.english, answers[o.predicted].text, lang, config.triage, models).accepted]
     right = sum(o.category == "fully correct" for o in accepted)
     n = len(outcomes)
     return {"mentions": n, "backend": backend, "accepted": len(accepted),
@@ -406,8 +405,8 @@ def conll_gold_set(name: str, lang: str, english: Path, target: Path,
     """Parallel NER gold: each English person paired with a person of the target sentence."""
     en, tgt = read_conll(english), read_conll(target)
     gold = conll_as_gold(en, tgt)
-    folder = config.resolve(config.project.translit) if config.project.translit else None
-    mentions, unmatched = conll_gold_mentions(en, tgt, make_matcher(lang, config.project, folder))
+    names = {" ".join(s.tokens[a:b + 1]) for s in en for a, b in s.persons}
+    mentions, unmatched = conll_gold_mentions(en, tgt, make_matcher(lang, config, names))
     return GoldSet(name, lang, gold, {"persons": mentions}, {"persons": unmatched})
 
 

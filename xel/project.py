@@ -6,7 +6,7 @@ projects every English person mention. The paper's projection (Lawrie et al. 201
 shortest target span covering every token aligned to the mention; on ~2k sentence pairs the
 alignment of rare names is weak, so the name-aware refinements (on by default, each switchable)
 use what the name looks like: target tokens orthographically close to the English name tokens
-(after ICU transliteration to Latin, or through the Wikidata name dictionaries) anchor the span,
+(after ICU transliteration to Latin, or through the shipped transliteration models) anchor the span,
 edges that are punctuation, function words or aligned to other English words are trimmed, and
 an English copy of the name in parentheses gives way to the target-language name beside it. In
 unspaced scripts the span is then fixed character by character, since learned pieces run names
@@ -20,9 +20,8 @@ from __future__ import annotations
 import functools
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import xel.align
@@ -37,9 +36,9 @@ from xel.executors import executor
 from xel.languages import canonical, language
 from xel.names import family
 from xel.names.english import tokens as name_tokens
-from xel.names.lexicon import dictionary_file, dictionary_for
 from xel.names.match import WORDLIKE, NameMatcher
 from xel.names.script import is_latin, whole_characters
+from xel.names.transliterate import models_for
 from xel.ner import DDL as NER_DDL
 from xel.progress import progress
 from xel.stages import (
@@ -47,7 +46,6 @@ from xel.stages import (
     StageRun,
     code_digest,
     digest_of,
-    file_digest,
     run_stage,
     upstream,
     versions,
@@ -586,15 +584,10 @@ def project_signature(store: Store, config: Config, lang: str) -> Signature:
              "after:ner": upstream(store, "ner", "xel queries"),
              "project": digest_of(config.project), "code": PROJECT_CODE,
              **versions("rapidfuzz", "PyICU", "spacy")}
-    folder = _translit_folder(config)
-    dictionary = folder and dictionary_file(lang, folder)
-    if dictionary:
-        parts["dictionary"] = file_digest(dictionary)
+    models = models_for(lang, config)
+    if models is not None:
+        parts.update(models.signature())
     return Signature(f"project:{lang}", parts)
-
-
-def _translit_folder(config: Config) -> Path | None:
-    return config.resolve(config.project.translit) if config.project.translit else None
 
 
 def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
@@ -609,9 +602,13 @@ def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
                            decode_spans(r["tgt_tokens"]), parse_links(r["links"])) for r in rows}
 
 
-def make_matcher(lang: str, config: ProjectConfig, folder: Path | None) -> NameMatcher:
-    dictionary = dictionary_for(lang, folder) if folder else None
-    return NameMatcher(lang, dictionary, config.min_similarity)
+def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> NameMatcher:
+    """The name matcher of a language, with the forms of the English name tokens it will be
+    asked about decoded in one batch."""
+    models = models_for(lang, config)
+    if models is not None:
+        models.prepare(english=[t for name in english for t in name_tokens(name)])
+    return NameMatcher(lang, models, config.project.min_similarity)
 
 
 def project_language(store: Store, config: Config, lang: str, *,
@@ -623,10 +620,10 @@ def project_language(store: Store, config: Config, lang: str, *,
     if not force and store.stage_digest(signature.stage) == signature.digest:
         return StageRun(signature.stage, True, store.stage_summary(signature.stage))
     pairs = load_pairs(store, lang)
-    matcher = make_matcher(lang, config.project, _translit_folder(config))
-    stops = function_words(lang) if config.project.trim else frozenset()
     mentions = store.query(
         "SELECT mention_id, seg, start, end, name, name_key FROM mentions ORDER BY mention_id")
+    matcher = make_matcher(lang, config, {m["name"] for m in mentions})
+    stops = function_words(lang) if config.project.trim else frozenset()
     rows = []
     for m in mentions:
         pair = pairs.get(m["seg"])

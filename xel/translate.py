@@ -2,33 +2,36 @@
 
 Round-trip triage translates a projected name to English and accepts it when it gives the
 English name exactly (Lawrie et al. 2015). Translators are chosen by name in the config:
-`googletrans` (the paper's method; needs the network) and `offline`, which returns a Latin-script
-name unchanged, reads other scripts through the Wikidata name-pair dictionaries where they
-cover every token, and otherwise transliterates with ICU. Every answer is cached in the store,
-so no name is translated twice.
+`googletrans` (the paper's method; needs the network) and `offline`, which keeps a Latin-script
+name as it is, reads other scripts (and Serbian's respellings) with the language's shipped
+transliteration models part by part, and romanizes with ICU where a language has no model.
+Every answer is cached in the store under the translator and the models that gave it, so no
+name is translated twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
-from xel.config import TriageConfig
+from xel.config import Config
 from xel.errors import XelError
 from xel.languages import language
-from xel.names.lexicon import dictionary_back, dictionary_for
+from xel.names import family
+from xel.names.agree import parts
 from xel.names.script import is_latin, transliterator
+from xel.names.transliterate import models_for
 from xel.registry import translators
+from xel.stages import digest_of
 from xel.store import Store
 
 CACHE_DDL = """
 CREATE TABLE IF NOT EXISTS translations (
-    backend     TEXT NOT NULL,     -- the translator asked (googletrans, offline)
+    backend     TEXT NOT NULL,     -- the translator asked (googletrans, offline:<models>)
     lang        TEXT NOT NULL,
     text        TEXT NOT NULL,
     translation TEXT NOT NULL,
-    method      TEXT NOT NULL,     -- what answered: googletrans, identity, name-dictionary, icu
+    method      TEXT NOT NULL,     -- what answered: googletrans, identity, model, icu
     PRIMARY KEY (backend, lang, text)
 ) WITHOUT ROWID;
 """
@@ -46,21 +49,24 @@ class TranslationError(Exception):
 
 # --- translators ----------------------------------------------------------------------------
 
-Translator = Callable[[list[str], str, TriageConfig], dict[str, Translation]]
+Translator = Callable[[list[str], str, Config], dict[str, Translation]]
 
 
 @translators.register("offline")
-def offline(names: list[str], lang: str, config: TriageConfig) -> dict[str, Translation]:
-    """Identity for Latin script; name dictionary where it knows every part; else ICU."""
-    dictionary = dictionary_for(lang, Path(config.translit)) if config.translit else None
+def offline(names: list[str], lang: str, config: Config) -> dict[str, Translation]:
+    """Latin script as it is; the transliteration models part by part; else ICU."""
+    models = models_for(lang, config)
+    rules = family(lang)
+    if models is not None:
+        models.prepare(parts=[p for name in names for p in parts(name)])
     out = {}
     for name in names:
-        if is_latin(name):
+        if is_latin(name) and not rules.reads_latin:
             out[name] = Translation(name, "identity")
             continue
-        english = dictionary_back(name, dictionary) if dictionary else None
+        english = models.back_translate(name) if models is not None else None
         if english:
-            out[name] = Translation(english, "name-dictionary")
+            out[name] = Translation(english, "model")
         else:
             latin = transliterator("Any-Latin; Latin-ASCII").transliterate(name)
             out[name] = Translation(latin, "icu")
@@ -68,19 +74,20 @@ def offline(names: list[str], lang: str, config: TriageConfig) -> dict[str, Tran
 
 
 @translators.register("googletrans")
-def googletrans(names: list[str], lang: str, config: TriageConfig) -> dict[str, Translation]:
+def googletrans(names: list[str], lang: str, config: Config) -> dict[str, Translation]:
     """Google Translate through googletrans (the paper's method); fails fast offline."""
     import asyncio
 
     import httpx
     from googletrans import Translator as Google
 
+    triage = config.triage
     source = language(lang).iso1 or "auto"
     if lang.startswith("zho"):
         source = "zh-tw" if language(lang).script == "Hant" else "zh-cn"
 
     async def run() -> dict[str, Translation]:
-        google = Google(timeout=httpx.Timeout(config.timeout), service_urls=config.service_urls)
+        google = Google(timeout=httpx.Timeout(triage.timeout), service_urls=triage.service_urls)
         out = {}
         for name in names:
             result = await google.translate(name, src=source, dest="en")
@@ -88,10 +95,10 @@ def googletrans(names: list[str], lang: str, config: TriageConfig) -> dict[str, 
         return out
 
     try:
-        return asyncio.run(asyncio.wait_for(run(), timeout=config.timeout * (len(names) + 1)))
+        return asyncio.run(asyncio.wait_for(run(), timeout=triage.timeout * (len(names) + 1)))
     except (httpx.HTTPError, OSError, TimeoutError) as e:
         raise TranslationError(
-            f"googletrans could not reach {', '.join(config.service_urls)} "
+            f"googletrans could not reach {', '.join(triage.service_urls)} "
             f"({type(e).__name__}: {e or 'timed out'}): it needs the network; set "
             "triage.translator: offline, or triage.on_error: fallback"
         ) from None
@@ -100,32 +107,43 @@ def googletrans(names: list[str], lang: str, config: TriageConfig) -> dict[str, 
 
 
 def translate(store: Store, names: list[str], lang: str,
-              config: TriageConfig) -> tuple[dict[str, Translation], str]:
+              config: Config) -> tuple[dict[str, Translation], str]:
     """English for each name through the store's cache; returns the answers and the backend.
 
     When the configured translator fails, `on_error: fallback` asks `fallback` instead and
     `stop` raises an XelError; either way nothing unanswered is cached.
     """
     store.declare(CACHE_DDL)
-    backend = config.translator
+    triage = config.triage
+    backend = triage.translator
     try:
         return _cached(store, backend, names, lang, config), backend
     except TranslationError as e:
-        if config.on_error == "stop" or not config.fallback or config.fallback == backend:
+        if triage.on_error == "stop" or not triage.fallback or triage.fallback == backend:
             raise XelError(str(e)) from None
-        backend = config.fallback
+        backend = triage.fallback
         return _cached(store, backend, names, lang, config), backend
 
 
+def cache_key(backend: str, lang: str, config: Config) -> str:
+    """A translator's answers are kept under its name and, offline, the models' digest: new
+    models translate afresh."""
+    if backend != "offline":
+        return backend
+    models = models_for(lang, config)
+    return f"offline:{digest_of(models.signature())}" if models is not None else backend
+
+
 def _cached(store: Store, backend: str, names: list[str], lang: str,
-            config: TriageConfig) -> dict[str, Translation]:
+            config: Config) -> dict[str, Translation]:
+    key = cache_key(backend, lang, config)
     unique = sorted(set(names))
     known: dict[str, Translation] = {}
     for start in range(0, len(unique), 500):
         chunk = unique[start:start + 500]
         rows = store.query(
             f"SELECT text, translation, method FROM translations WHERE backend = ? AND lang = ?"
-            f" AND text IN ({','.join('?' * len(chunk))})", (backend, lang, *chunk))
+            f" AND text IN ({','.join('?' * len(chunk))})", (key, lang, *chunk))
         known.update({r["text"]: Translation(r["translation"], r["method"]) for r in rows})
     missing = [n for n in unique if n not in known]
     if missing:
@@ -133,7 +151,7 @@ def _cached(store: Store, backend: str, names: list[str], lang: str,
         with store.transaction():
             store.executemany(
                 "INSERT OR REPLACE INTO translations VALUES (?, ?, ?, ?, ?)",
-                [(backend, lang, n, t.text, t.method) for n, t in fresh.items()])
+                [(key, lang, n, t.text, t.method) for n, t in fresh.items()])
         known.update(fresh)
     return known
 

@@ -23,9 +23,9 @@ from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.languages import is_unspaced
 from xel.names import family
-from xel.names.agree import Scorer, agreement
+from xel.names.agree import agreement, parts
 from xel.names.english import name_key
-from xel.names.lexicon import dictionary_file
+from xel.names.transliterate import LanguageModels, models_for
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
 from xel.project import resolve_languages
@@ -35,7 +35,6 @@ from xel.stages import (
     StageRun,
     code_digest,
     digest_of,
-    file_digest,
     run_stage,
     upstream,
     versions,
@@ -105,18 +104,10 @@ def triage_signature(store: Store, config: Config, lang: str) -> Signature:
              "after:queries": upstream(store, "queries", "xel queries"),
              "triage": digest_of(config.triage), "code": TRIAGE_CODE,
              **versions("googletrans", "PyICU")}
-    folder = config.resolve(config.triage.translit) if config.triage.translit else None
-    dictionary = folder and dictionary_file(lang, folder)
-    if dictionary:
-        parts["dictionary"] = file_digest(dictionary)
+    models = models_for(lang, config)
+    if models is not None:
+        parts.update(models.signature())
     return Signature(f"triage:{lang}", parts)
-
-
-def _resolved(config: Config) -> TriageConfig:
-    if not config.triage.translit:
-        return config.triage
-    return config.triage.model_copy(
-        update={"translit": str(config.resolve(config.triage.translit))})
 
 
 @dataclass(frozen=True)
@@ -127,17 +118,19 @@ class Decision:
 
 
 def decide(projection: str, english: str, back: str, lang: str, config: TriageConfig,
-           scorer: Scorer | None = None, threshold: float = 1.0) -> Decision:
+           models: LanguageModels | None = None) -> Decision:
     """A1 or not: the back-translation is the English name (`exact`, the paper's rule); with
     `calibrated`, also the same name but for case, accents and hyphens, or every part of the
-    projection agreeing with the English name at `threshold` (see `xel.names.agree`)."""
+    projection agreeing with the English name, through the language's transliteration models,
+    at their calibrated threshold (see `xel.names.agree`)."""
     if round_trip_key(back) == round_trip_key(english):
         return Decision(True, 1.0, "round trip: exact")
     if config.accept == "exact":
         return Decision(False, None, "round trip: differs")
     if name_key(back) == name_key(english):
         return Decision(True, 1.0, "round trip: same name but for case, accents or hyphens")
-    found = agreement(projection, english, lang, scorer)
+    found = agreement(projection, english, lang, models.score if models else None)
+    threshold = models.threshold() if models else 1.0
     ok = found.score >= threshold
     return Decision(ok, found.score, f"agreement {found.score:.2f} {'>=' if ok else '<'} "
                                      f"{threshold:.2f}: {found.why or 'parts do not pair up'}")
@@ -177,7 +170,11 @@ def triage_language(store: Store, config: Config, lang: str, *,
         if found is None:
             reasons[q["query_id"]] = "no-projection"
     names = sorted({f[0] for f in located.values() if f})
-    answers, backend = translate(store, names, lang, _resolved(config)) if names else ({}, "")
+    answers, backend = translate(store, names, lang, config) if names else ({}, "")
+    models = models_for(lang, config)
+    if models is not None:
+        models.prepare(english={t for q in queries for t in name_key(q["name"]).split()},
+                       parts={p for name in names for p in parts(name)})
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM triage WHERE lang = ?", (lang,))
@@ -190,7 +187,7 @@ def triage_language(store: Store, config: Config, lang: str, *,
                 continue
             text, seg, start, end = found
             back = answers[text]
-            decision = decide(text, q["name"], back.text, lang, config.triage)
+            decision = decide(text, q["name"], back.text, lang, config.triage, models)
             rows.append((lang, q["query_id"], text, seg, start, end, back.text, backend,
                          "A1" if decision.accepted else "curate", back.method, decision.score,
                          decision.why))

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from xel.names import family
 from xel.names.english import name_key
-from xel.names.lexicon import SEPARATORS
-from xel.names.script import is_latin, to_latin
+from xel.names.script import SEPARATORS, is_latin, to_latin
 
 # (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
 Scorer = Callable[[Sequence[str], Sequence[str]], tuple[float, str]]

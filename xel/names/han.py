@@ -332,6 +332,6 @@ class Han(Family):
                    aligned: Span | None = None) -> Span:
         start, end = super().characters(text, start, end, english, matcher, enabled=enabled,
                                         before_bracket=before_bracket)
-        if enabled and matcher.dictionary is not None and english:
+        if enabled and matcher.knows_names and english:
             start, end = han_name(text, start, end, english, matcher, before_bracket, aligned)
         return start, end

@@ -64,12 +64,17 @@ class Latin(Family):
     restores = ("a", "o", "e")
 
     @property
-    def spells_by_sound(self) -> bool:
-        """True where English names are respelled (Serbian `Tramp`): a model reads them."""
-        return self.code in SPELL_BY_SOUND
+    def model_key(self) -> str | None:
+        """Serbian respells English names (`Tramp`): the Cyrillic model reads them; other
+        languages keep the English spelling."""
+        return "russian" if self.code in SPELL_BY_SOUND else None
+
+    @property
+    def reads_latin(self) -> bool:
+        return self.model_key is not None
 
     def model_inputs(self, token: str) -> list[str]:
-        return [serbian_cyrillic(token)] if self.spells_by_sound else [token]
+        return [serbian_cyrillic(token)] if self.reads_latin else [token]
 
     def base_forms(self, word: str) -> list[str]:
         forms = super().base_forms(word)

@@ -2,8 +2,8 @@
 
 Projection anchors spans on target tokens spelled like the English name: compared in Latin
 (ICU romanization, inflection-tolerant edit similarity, consonant skeletons for abjads) and
-against the name's known forms in the target script (the name dictionary), so a name spelled
-a little differently (Taiwan's `卡瓦諾` for the dictionary's `卡瓦納`) still matches.
+against the name's forms in the target script (the transliteration model's n-best), so a
+name spelled a little differently (Taiwan's `卡瓦諾` for the model's `卡瓦納`) still matches.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import regex
 
 from xel.languages import language
 from xel.names import family
-from xel.names.lexicon import NameDictionary
 from xel.names.script import WHOLE_NAME_MIN, Family, Span, orthographic, to_latin
+from xel.names.transliterate import LanguageModels
 
 WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
-# A character used in this many transliterated names of the dictionary is name-like: in the
-# Chinese one `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
+# A character used in this many transliterated names the model learned from is name-like: in
+# Chinese `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
 NAME_CHAR_MIN = 20
 
 
@@ -29,7 +29,7 @@ class NameMatcher:
     """Scores target token n-grams against English name tokens, caching per language."""
 
     lang: str
-    dictionary: NameDictionary | None
+    models: LanguageModels | None
     min_similarity: float
     family: Family = field(init=False)
 
@@ -45,20 +45,20 @@ class NameMatcher:
 
     @property
     def knows_names(self) -> bool:
-        """True where characters of transliterated names are known (unspaced, dictionary)."""
-        return self.max_ngram > 1 and self.dictionary is not None
+        """True where characters of transliterated names are known (unspaced, a model)."""
+        return self.max_ngram > 1 and self.models is not None and self.models.active
 
     def name_like(self, text: str) -> bool:
-        """Every letter occurs in at least NAME_CHAR_MIN dictionary names (`卡瓦諾`, not `總統`)."""
-        if self.dictionary is None:
+        """Every letter occurs in at least NAME_CHAR_MIN model names (`卡瓦諾`, not `總統`)."""
+        if not self.knows_names:
             return True
         return all(self.char_count(ch) >= NAME_CHAR_MIN for ch in text if ch.isalpha())
 
     def char_count(self, ch: str) -> int:
-        """Dictionary names using a character, in any of its forms (`強` counts `强`)."""
-        if self.dictionary is None:
+        """Model names using a character, in any of its forms (`強` counts `强`)."""
+        if self.models is None:
             return 0
-        counts = self.dictionary.char_counts
+        counts = self.models.char_counts
         return sum(counts.get(form, 0) for form in self.family.char_forms(ch))
 
     def latin(self, text: str) -> str:
@@ -74,7 +74,7 @@ class NameMatcher:
         return self._score[key]
 
     def _compute(self, english: str, target: str) -> float:
-        """Spelling against the English token, or against its dictionary forms in Latin (the
+        """Spelling against the English token, or against its model forms in Latin (the
         same name transliterated a little differently: Taiwan's `卡瓦諾` and `卡瓦納`). Only
         spaced scripts inflect a name (`Трампа`); in unspaced ones a longer form is another
         word run on (`柏納李` is Berners plus Lee)."""
@@ -85,8 +85,8 @@ class NameMatcher:
         best = orthographic(english, latin, rules.abjad, rules.syllabic)
         for reading, fold in rules.readings(target):
             best = max(best, orthographic(fold(english), reading, syllabic=rules.syllabic))
-        if self.dictionary is not None:
-            forms = self.dictionary.forward.get(english, ())[:5]
+        if self.models is not None and self.models.active:
+            forms = self.models.forms(english)
             inflects = self.max_ngram == 1
             if any(target == f or (inflects and len(f) > 1 and target.startswith(f)
                                    and len(target) - len(f) <= 2) for f in forms):

@@ -19,7 +19,7 @@ import regex
 
 from xel.languages import language
 from xel.names.english import name_key
-from xel.names.lexicon import SEPARATORS
+from xel.names.script import SEPARATORS
 
 # Wikidata label codes by xel language, where the ISO 639-1 code alone is not the right one.
 WIKIDATA_CODES = {

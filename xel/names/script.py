@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from xel.names.match import NameMatcher
 
 Span = tuple[int, int]
+# Between the parts of one name: spaces, dashes, middle dots, katakana `・`.
+SEPARATORS = regex.compile(r"[\s\p{Pd}\u00b7\u30fb\u2027\u2022.]+")
 # A reading must spell a whole name this closely: long strings are alike by chance more easily
 # (`kawaieyasu` is 0.83 of `tokugawaieyasu`).
 WHOLE_NAME_MIN = 0.9
@@ -122,6 +124,20 @@ class Family:
         self.lang = lang
         self.code = lang.split("-")[0]
         self.unspaced = unspaced
+
+    @property
+    def model_key(self) -> str | None:
+        """The shipped transliteration model that reads this script (`xel.names.translit`)."""
+        from xel.languages import language
+        from xel.names.translit import model_key
+
+        return model_key(language(self.lang).script)
+
+    @property
+    def reads_latin(self) -> bool:
+        """True where a Latin word in the text is a respelling for the model to read, not a
+        copy of the English name."""
+        return False
 
     def base_forms(self, word: str) -> list[str]:
         """The word and the forms it may be inflected from (`Trumpin`: `Trump`, `Trumpi`): a

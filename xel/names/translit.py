@@ -25,7 +25,7 @@ import random
 import subprocess
 import tempfile
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -133,7 +133,8 @@ class Transliterator:
     direction: Direction
     fst: Path
     sidecar: dict[str, Any]
-    alphabet: frozenset[str]  # the letters the model learned to read
+    letters: dict[str, int]  # the letters the model learned to read: in how many names each
+    seen: dict[str, frozenset[str]]  # each training input and what it was paired with
     # to English, a token with letters this script's model never saw (Urdu's ٹ, ے in Arabic
     # script, Bulgarian's ъ ...) goes to the romanized model instead of losing those letters
     fallback: bool = True
@@ -158,7 +159,7 @@ class Transliterator:
     def _foreign(self, inputs: list[str]) -> list[int]:
         if not self._uses_fallback():
             return []
-        return [i for i, w in enumerate(inputs) if w and not set(w) <= self.alphabet]
+        return [i for i, w in enumerate(inputs) if w and not set(w) <= self.letters.keys()]
 
     def _input(self, word: str) -> str:
         token = normalize(word)
@@ -258,13 +259,32 @@ def load(key: str, direction: Direction, folder: Path = MODELS) -> Transliterato
             built = Path(tmp) / "model.fst"
             _compile(corpus, built)
             os.replace(built, fst)  # atomic: a concurrent loader sees all or nothing
-    return Transliterator(key, direction, fst, sidecar, _alphabet(text.decode("utf-8")))
+    corpus = text.decode("utf-8")
+    return Transliterator(key, direction, fst, sidecar, _letters(corpus), _seen(corpus))
 
 
-def _alphabet(corpus: str) -> frozenset[str]:
-    """Input letters of an aligned corpus (`ab}x c}y|z`: the input side is before `}`)."""
-    letters = {ch for chunk in corpus.split() for ch in chunk.partition("}")[0]}
-    return frozenset(letters - {"|", "_"})
+def _seen(corpus: str) -> dict[str, frozenset[str]]:
+    """The training pairs an aligned corpus holds (`t}т r}р u}а m}м p}п`: trump, трамп; `|`
+    joins letters of one side, `_` is nothing)."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for line in corpus.splitlines():
+        chunks = [chunk.partition("}") for chunk in line.split()]
+        source = "".join(a for a, _, _ in chunks).replace("|", "").replace("_", "")
+        target = "".join(b for _, _, b in chunks).replace("|", "").replace("_", "")
+        if source and target:
+            seen[source].add(target)
+    return {k: frozenset(v) for k, v in seen.items()}
+
+
+def _letters(corpus: str) -> dict[str, int]:
+    """Input letters of an aligned corpus (`ab}x c}y|z`: the input side is before `}`), with
+    the number of training names (lines) using each."""
+    counts: Counter[str] = Counter()
+    for line in corpus.splitlines():
+        counts.update({ch for chunk in line.split() for ch in chunk.partition("}")[0]})
+    for marker in "|_":
+        counts.pop(marker, None)
+    return dict(counts)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,191 @@
+"""A language's transliteration models, as projection, triage and the baseline use them.
+
+For a language, its script family says which shipped model reads it (`Family.model_key`) and
+what the model reads for a token (`Family.model_inputs`: Bulgarian in Russian letters, Greek
+by its readings); base forms undo endings first (`Байдена`). Decoding runs the model program
+once per batch, so callers `prepare` what they will ask about, and every answer is kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from xel.config import Config
+from xel.errors import XelError
+from xel.names import family
+from xel.names.script import SEPARATORS, is_latin, to_latin
+from xel.names.translit import MODELS, Direction, Transliterator, load, normalize, romanize
+
+NBEST = 5
+# A form the model gives less than this share of its probability is noise (`雷莎` for Theresa,
+# 0.007 beside `特雷莎`, 0.959): projection does not look for it.
+MIN_FORM_SHARE = 0.02
+THRESHOLDS = "thresholds.json"
+Candidates = list[tuple[str, float]]
+
+
+def fold(text: str) -> str:
+    """English as the models write it and the English name compares: ASCII letters only."""
+    return "".join(ch for ch in to_latin(text) if ch.isalnum())
+
+
+class LanguageModels:
+    """One language's models both ways, with every decoded token kept."""
+
+    def __init__(self, lang: str, folder: Path = MODELS) -> None:
+        self.lang = lang
+        self.family = family(lang)
+        self.key = self.family.model_key
+        self.folder = folder
+        self._to: dict[str, Candidates] = {}  # model input -> English candidates
+        self._from: dict[str, Candidates] = {}  # English token -> target-script candidates
+
+    def _model(self, direction: Direction) -> Transliterator:
+        assert self.key is not None
+        return load(self.key, direction, self.folder)
+
+    @property
+    def active(self) -> bool:
+        return self.key is not None
+
+    def signature(self) -> dict[str, str]:
+        """The models' own signatures and the acceptance threshold: for stage signatures."""
+        if self.key is None:
+            return {}
+        parts = {f"{d}:{k}": v for d in ("to-english", "from-english")
+                 for k, v in self._model(d).signature().items()}
+        parts["threshold"] = f"{self.threshold():.4f}"
+        return parts
+
+    # --- decoding, batched ---------------------------------------------------------------
+
+    def inputs(self, part: str) -> list[str]:
+        """What the model reads for a projected part: each base form's model inputs."""
+        return list(dict.fromkeys(
+            v for form in self.family.base_forms(part) for v in self.family.model_inputs(form)))
+
+    def prepare(self, english: Iterable[str] = (), parts: Iterable[str] = ()) -> None:
+        """Decode in one batch per direction what will be asked about."""
+        if self.key is None:
+            return
+        tokens = sorted({t for t in english if t and t not in self._from})
+        if tokens:
+            self._from.update(zip(tokens, self._model("from-english").nbest(tokens, NBEST),
+                                  strict=True))
+        wanted = sorted({v for p in parts for v in self.inputs(p) if v and v not in self._to})
+        if wanted:
+            self._to.update(zip(wanted, self._model("to-english").nbest(wanted, NBEST),
+                                strict=True))
+
+    def forms(self, english: str) -> list[str]:
+        """The likely target-script forms of an English name token, best first, then every
+        form it had in the training pairs (Taiwan's `川普` for Trump, rarer than `特朗普`)."""
+        if self.key is None:
+            return []
+        self.prepare(english=[english])
+        decoded = [text for k, (text, p) in enumerate(self._from[english])
+                   if k == 0 or p >= MIN_FORM_SHARE]
+        seen = sorted(self._model("from-english").seen.get(normalize(english), ()))
+        return list(dict.fromkeys(decoded + seen))
+
+    def english(self, part: str) -> Candidates:
+        """English candidates for a projected part, best first, over its base forms."""
+        if self.key is None:
+            return []
+        self.prepare(parts=[part])
+        best: dict[str, float] = {}
+        for v in self.inputs(part):
+            for text, p in self._to.get(v, []):
+                best[text] = max(best.get(text, 0.0), p)
+        return sorted(best.items(), key=lambda c: -c[1])
+
+    def back_translate(self, name: str) -> str | None:
+        """The name in English, part by part (the model's best reading of each), or None
+        where a part has none."""
+        words = []
+        for part in (p for p in SEPARATORS.split(name.strip()) if p):
+            if is_latin(part) and not self.family.reads_latin:
+                words.append(part)
+                continue
+            candidates = self.english(part)
+            if not candidates:
+                return None
+            words.append(candidates[0][0].title())
+        return " ".join(words) or None
+
+    # --- agreement with an English name ----------------------------------------------------
+
+    def score(self, forms: Sequence[str], run: Sequence[str]) -> tuple[float, str]:
+        """How surely a projected part (its base forms) spells a run of English tokens: the
+        best probability either model gives the pair (`xel.names.agree.Scorer`)."""
+        if self.key is None:
+            return 0.0, ""
+        want = fold("".join(run))
+        best, how = 0.0, ""
+        part = forms[0]
+        self.prepare(english=run, parts=[part])
+        inputs = self.inputs(part)
+        for v in inputs:
+            for text, p in self._to.get(v, []):
+                if fold(text) == want and p > best:
+                    best, how = p, f"{part}→{text} {p:.2f}"
+        comparable = {self._comparable(v) for v in inputs}
+        for pieces in itertools.product(*(self._from[t] for t in run)):
+            text = "".join(c for c, _ in pieces)
+            p = 1.0
+            for _, q in pieces:
+                p *= q
+            if p > best and self._comparable(text) in comparable:
+                best, how = p, f"{'+'.join(run)}→{text} {p:.2f}"
+        return best, how
+
+    def _comparable(self, text: str) -> str:
+        """A target-script text as the from-English model writes it (`romanized` writes the
+        uroman romanization)."""
+        text = normalize(text)
+        return normalize(romanize(text)) if self.key == "romanized" else text
+
+    def threshold(self) -> float:
+        """The agreement score that accepts at >= 95% precision on the model's dev pairs."""
+        return thresholds(self.folder).get(self.key or "", 1.0)
+
+    @functools.cached_property
+    def char_counts(self) -> dict[str, int]:
+        """How many of the training pairs' target-script names use each letter: what makes a
+        Chinese character name-like (`卡` yes, `總` no)."""
+        if self.key is None:
+            return {}
+        names = {t for forms in self._model("from-english").seen.values() for t in forms}
+        return dict(Counter(ch for name in names for ch in set(name)))
+
+
+@functools.cache
+def language_models(lang: str, folder: Path = MODELS) -> LanguageModels:
+    return LanguageModels(lang, folder)
+
+
+def models_for(lang: str, config: Config) -> LanguageModels | None:
+    """The language's transliteration models (`names.models`), or None where it has none."""
+    folder = config.models_folder()
+    if folder is None:
+        return None
+    models = language_models(lang, folder)
+    return models if models.active else None
+
+
+@functools.cache
+def thresholds(folder: Path = MODELS) -> dict[str, float]:
+    """Per model, the calibrated acceptance threshold (`xel names calibrate` writes them)."""
+    path = folder / THRESHOLDS
+    if not path.is_file():
+        return {}
+    try:
+        return {k: float(v["threshold"]) for k, v in json.loads(path.read_text("utf-8")).items()}
+    except (ValueError, KeyError, TypeError) as e:
+        raise XelError(f"{path}: not a thresholds file ({e}): rebuild it with "
+                       "`xel names calibrate`") from e
