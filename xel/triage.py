@@ -132,8 +132,8 @@ def decide(projection: str, english: str, back: str, lang: str, config: TriageCo
     found = agreement(projection, english, lang, models.score if models else None)
     threshold = models.threshold() if models else 1.0
     ok = found.score >= threshold
-    return Decision(ok, found.score, f"agreement {found.score:.2f} {'>=' if ok else '<'} "
-                                     f"{threshold:.2f}: {found.why or 'parts do not pair up'}")
+    return Decision(ok, found.score, f"agreement {found.score:.3g} {'>=' if ok else '<'} "
+                                     f"{threshold:.3g}: {found.why or 'parts do not pair up'}")
 
 
 def triage_language(store: Store, config: Config, lang: str, *,

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from xel.cli import app, console
+from xel.cli import DEFAULT_CONFIG, app, console
 from xel.errors import XelError
 from xel.names import translit
 
@@ -44,3 +44,50 @@ def train_command(pairs: Path = PAIRS, out: Path = OUT, only: list[str] | None =
                               f"{row['top1']:.3f}", f"{row['top5']:.3f}")
     console.print(table)
     console.print(f"models written to {out}")
+
+
+@names_app.command("calibrate")
+def calibrate_command(pairs: Path = PAIRS, models: Path = OUT, only: list[str] | None = ONLY,
+                      seed: int = SEED, dev_fraction: float = DEV) -> None:
+    """Choose each model's acceptance threshold on its dev pairs (>= 95% precision)."""
+    from xel.names.calibrate import PRECISION, calibrate, write_thresholds
+
+    if not pairs.is_dir():
+        raise XelError(f"{pairs}: no pairs folder there: name the folder holding the "
+                       "wd_<script>_80 files with --pairs")
+    keys = only or list(translit.KEYS)
+    found = {key: calibrate(pairs, key, models, seed=seed, dev_fraction=dev_fraction)
+             for key in keys}
+    table = Table(title=f"agreement thresholds for {PRECISION:.0%} precision on dev pairs")
+    for column in ["model", "threshold", "precision", "recall", "true", "false"]:
+        table.add_column(column)
+    for key, row in found.items():
+        table.add_row(key, f"{row['threshold']:.4g}", f"{row['precision']:.3f}",
+                      f"{row['recall']:.3f}", str(row["true pairs"]), str(row["false pairs"]))
+    console.print(table)
+    console.print(f"thresholds written to {write_thresholds(found, models)}")
+
+
+@names_app.command("pairs")
+def pairs_command(
+    config: str = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML) whose KB to read"),
+    lang: str = typer.Option(..., "--lang", help="language of the labels (e.g. ell)"),
+    out: Path = typer.Option(..., "--out", help="pairs file to write (wd_ format)"),
+) -> None:
+    """Name-token pairs from the KB's labels in one language, to train a model for a script
+    xel ships none for (`xel names train --pairs FOLDER --only romanized` or your own key)."""
+    from xel.config import load_config
+    from xel.kb import KnowledgeBase
+    from xel.languages import canonical
+    from xel.names.pairs import token_pairs, wikidata_codes, write_pairs
+
+    cfg = load_config(config)
+    code = canonical(lang)
+    with KnowledgeBase.open(cfg) as kb:
+        names = kb.labels(wikidata_codes(code))
+    if not names:
+        raise XelError(f"the KB of {config} has no labels in {code} ("
+                       f"{', '.join(wikidata_codes(code))}): build it from a Wikidata dump "
+                       "(kb.format: wikidata) or JSONL with `labels`")
+    count = write_pairs(token_pairs(names, code), out)
+    console.print(f"{count} name-token pairs from {len(names)} labels written to {out}")

@@ -79,7 +79,8 @@ def agreement(projection: str, english: str, lang: str,
     def pair(k: int, run: tuple[str, ...]) -> tuple[float, str]:
         if (k, run) not in memo:
             found = spelling(forms[k], run)
-            if found[0] < 1.0 and scorer is not None and not is_latin(pieces[k]):
+            if found[0] < 1.0 and scorer is not None and (
+                    rules.reads_latin or not is_latin(pieces[k])):
                 found = max(found, scorer(forms[k], run))
             memo[(k, run)] = found
         return memo[(k, run)]

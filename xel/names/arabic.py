@@ -8,7 +8,9 @@ from xel.names.script import Family
 # Letters Persian and Urdu add to the Arabic alphabet, as Arabic writes the sounds of English
 # names (the names model learned Arabic): `ٹرمپ` is read as `ترمب`.
 TO_ARABIC = {"ٹ": "ت", "ڈ": "د", "ڑ": "ر", "ں": "ن", "ے": "ي", "ۓ": "ي", "ی": "ي", "ک": "ك",
-             "ہ": "ه", "ھ": "ه", "ۃ": "ة", "گ": "غ", "پ": "ب", "چ": "تش", "ژ": "ج", "ڤ": "ف"}
+             "ہ": "ه", "ھ": "", "ۃ": "ة", "گ": "غ", "پ": "ب", "چ": "تش", "ژ": "ج", "ڤ": "ف"}
+# Letters that write vowels (and hamza seats), and the short-vowel marks.
+VOWEL_LETTERS = frozenset("اآأإوؤيىئةءۓےی\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652")
 
 
 ARABIC_LANGUAGES = {"arb", "ara", "ary", "arz", "apc", "acm", "ajp", "aeb", "acq", "ars"}
@@ -27,3 +29,6 @@ class Arabic(Family):
     def model_inputs(self, token: str) -> list[str]:
         arabic = "".join(TO_ARABIC.get(ch, ch) for ch in token)
         return list(dict.fromkeys([token, arabic]))
+
+    def skeleton(self, text: str) -> str:
+        return "".join(ch for ch in text if ch not in VOWEL_LETTERS) or text

@@ -10,9 +10,10 @@ from xel.names.script import Family
 
 # Greek writes English sounds with letter groups whose reading depends on the word: `μπ` is b
 # in `Μπάιντεν` (Biden), mp in `Τραμπ` (Trump); `ντ` d or nd; `γκ` g or ng; `γου` w
-# (`Γουόρεν`, Warren). Each gives the Latin readings tried, the usual one in English names
-# first.
-_DIGRAPHS = {"γου": ("w", "gu"), "μπ": ("b", "mp"), "ντ": ("d", "nd"), "γκ": ("g", "ng"),
+# (`Γουόρεν`, Warren); `γι` y (`Γιονγκ`, Yong). Each gives the Latin readings tried, the
+# usual one in English names first.
+_DIGRAPHS = {"γου": ("w", "gu"), "γιου": ("yu", "ju"), "γι": ("y", "j", "gi"),
+             "μπ": ("b", "mp"), "ντ": ("d", "nd"), "γκ": ("g", "ng"),
              "τζ": ("j",), "τσ": ("ts", "ch"), "ου": ("u", "w"), "αι": ("e", "ai"),
              "ει": ("i", "ei"), "οι": ("i", "oi"), "αυ": ("av", "au"), "ευ": ("ev", "eu")}
 _LETTERS = dict(zip("αβγδεζηθικλμνξοπρστυφχψως",
@@ -28,7 +29,7 @@ def latin_readings(token: str) -> list[str]:
     parts: list[tuple[str, ...]] = []
     k = 0
     while k < len(bare):
-        for size in (3, 2):
+        for size in (4, 3, 2):
             if bare[k:k + size] in _DIGRAPHS:
                 parts.append(_DIGRAPHS[bare[k:k + size]])
                 k += size

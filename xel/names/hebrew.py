@@ -29,6 +29,10 @@ class Hebrew(Family):
     abjad = True
     proclitics = "והבלמשכ"
 
+    def skeleton(self, text: str) -> str:
+        """Without the letters that write vowels (`ו`, `י`, `א`), which spellings vary in."""
+        return "".join(ch for ch in text if ch not in "ויא") or text
+
     def edges(self, text: str, start: int, end: int, english: Sequence[str],
               matcher: NameMatcher) -> Span:
         start, end = geresh(text, start, end)

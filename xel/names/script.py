@@ -162,6 +162,12 @@ class Family:
         English token needs to compare with it (Sino-Korean readings of Han characters)."""
         return []
 
+    def skeleton(self, text: str) -> str:
+        """What two spellings of a name must share to be one: all of it; abjads leave out the
+        letters that write vowels, which languages of one script write differently (Arabic
+        `ترامب`, Urdu `ٹرمپ`)."""
+        return text
+
     def model_inputs(self, token: str) -> list[str]:
         """What the script's transliteration model reads for a token: the token, unless the
         family writes names its model never learned to read (Bulgarian `Тръмп` is read as

@@ -259,8 +259,8 @@ def load(key: str, direction: Direction, folder: Path = MODELS) -> Transliterato
             built = Path(tmp) / "model.fst"
             _compile(corpus, built)
             os.replace(built, fst)  # atomic: a concurrent loader sees all or nothing
-    corpus = text.decode("utf-8")
-    return Transliterator(key, direction, fst, sidecar, _letters(corpus), _seen(corpus))
+    pairs = text.decode("utf-8")
+    return Transliterator(key, direction, fst, sidecar, _letters(pairs), _seen(pairs))
 
 
 def _seen(corpus: str) -> dict[str, frozenset[str]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from xel.config import Config
 from xel.errors import XelError
 from xel.names import family
-from xel.names.script import SEPARATORS, is_latin, to_latin
+from xel.names.script import SEPARATORS, Family, is_latin, to_latin
 from xel.names.translit import MODELS, Direction, Transliterator, load, normalize, romanize
 
 NBEST = 5
@@ -29,6 +29,12 @@ THRESHOLDS = "thresholds.json"
 Candidates = list[tuple[str, float]]
 
 
+def single(text: str) -> str:
+    """Doubled letters written once: transcriptions differ in them (Serbian `Kenedi`, Russian
+    `Кеннеди`; Greek `Μπρετ` reads bret for Brett)."""
+    return "".join(ch for k, ch in enumerate(text) if k == 0 or ch != text[k - 1])
+
+
 def fold(text: str) -> str:
     """English as the models write it and the English name compares: ASCII letters only."""
     return "".join(ch for ch in to_latin(text) if ch.isalnum())
@@ -37,10 +43,12 @@ def fold(text: str) -> str:
 class LanguageModels:
     """One language's models both ways, with every decoded token kept."""
 
-    def __init__(self, lang: str, folder: Path = MODELS) -> None:
+    def __init__(self, lang: str, folder: Path = MODELS, key: str | None = None) -> None:
+        """The models of `lang`; with `key`, that model read with no rules of a script family
+        (as calibration reads its pairs)."""
         self.lang = lang
-        self.family = family(lang)
-        self.key = self.family.model_key
+        self.family = Family(lang, unspaced=False) if key else family(lang)
+        self.key = key or self.family.model_key
         self.folder = folder
         self._to: dict[str, Candidates] = {}  # model input -> English candidates
         self._from: dict[str, Candidates] = {}  # English token -> target-script candidates
@@ -121,18 +129,23 @@ class LanguageModels:
     # --- agreement with an English name ----------------------------------------------------
 
     def score(self, forms: Sequence[str], run: Sequence[str]) -> tuple[float, str]:
-        """How surely a projected part (its base forms) spells a run of English tokens: the
-        best probability either model gives the pair (`xel.names.agree.Scorer`)."""
+        """How surely a projected part (its base forms) spells a run of English tokens: 1 for
+        a training pair, else the best probability either model's n-best gives the pair,
+        compared on `single` spellings (`xel.names.agree.Scorer`)."""
         if self.key is None:
             return 0.0, ""
-        want = fold("".join(run))
+        want = single(fold("".join(run)))
         best, how = 0.0, ""
         part = forms[0]
         self.prepare(english=run, parts=[part])
         inputs = self.inputs(part)
+        seen_to, seen_from = self._model("to-english").seen, self._model("from-english").seen
         for v in inputs:
+            if want in {single(fold(e)) for e in seen_to.get(normalize(v), ())} or (
+                    len(run) == 1 and normalize(v) in seen_from.get(normalize(run[0]), ())):
+                return 1.0, f"{part}={'+'.join(run)} (a training pair)"
             for text, p in self._to.get(v, []):
-                if fold(text) == want and p > best:
+                if single(fold(text)) == want and p > best:
                     best, how = p, f"{part}→{text} {p:.2f}"
         comparable = {self._comparable(v) for v in inputs}
         for pieces in itertools.product(*(self._from[t] for t in run)):
@@ -146,9 +159,11 @@ class LanguageModels:
 
     def _comparable(self, text: str) -> str:
         """A target-script text as the from-English model writes it (`romanized` writes the
-        uroman romanization)."""
+        uroman romanization), in the family's `skeleton` and `single` spelling."""
         text = normalize(text)
-        return normalize(romanize(text)) if self.key == "romanized" else text
+        if self.key == "romanized":
+            text = normalize(romanize(text))
+        return single(self.family.skeleton(text))
 
     def threshold(self) -> float:
         """The agreement score that accepts at >= 95% precision on the model's dev pairs."""
