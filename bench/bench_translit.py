@@ -4,7 +4,8 @@
 Load is timed twice: cold (an empty cache folder, so the shipped corpus is decompressed and
 compiled into a WFST) and warm (the compiled WFST is reused). Speed is `nbest(tokens, n=5)` on
 dev-split tokens of the shared pairs (the romanized model reads the Russian, Arabic, ... dev
-tokens in their own scripts). Usage: `python bench/bench_translit.py [--tokens 2000]`.
+tokens in their own scripts).
+Usage: `python bench/bench_translit.py [--tokens 2000] [--only russian ...]`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def tokens(key: str, direction: translit.Direction, count: int) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tokens", type=int, default=2000)
+    parser.add_argument("--only", nargs="+", default=list(translit.KEYS), choices=translit.KEYS)
     args = parser.parse_args()
     print(f"workers={translit.WORKERS}, tokens per run={args.tokens}, n=5")
     print("| model | direction | cold load s | warm load s | tokens | seconds | names/s |")
@@ -41,7 +43,7 @@ def main() -> None:
         os.environ["XEL_CACHE"] = shared
         translit.romanize("warm up uroman")  # its tables and the fallback model load once
         translit.load("romanized", "to-english")
-        for key in translit.KEYS:
+        for key in args.only:
             for direction in translit.DIRECTIONS:
                 print(row(key, direction, tokens(key, direction, args.tokens)), flush=True)
 
