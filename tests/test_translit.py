@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -152,12 +153,13 @@ def test_shipped_models_know_a_famous_name() -> None:
     assert "трамп" in [text for text, _ in from_en.nbest(["Trump"])[0]]
     greek = translit.load("romanized", "to-english").nbest(["Τραμπ"])[0]
     assert "trump" in [text for text, _ in greek]
-    for key in translit.KEYS:
+    for key in translit.KEYS:  # every model ships, small, with its dev figures and digest
         for direction in translit.DIRECTIONS:
-            model = translit.load(key, direction)
-            assert model.sidecar["dev"] and model.signature()["tool"].startswith("phonetisaurus")
-            corpus, _ = translit.model_paths(key, direction)
+            corpus, sidecar_path = translit.model_paths(key, direction)
+            sidecar = json.loads(sidecar_path.read_text(encoding="utf-8"))
+            assert sidecar["dev"] and sidecar["tool"].startswith("phonetisaurus")
             assert corpus.stat().st_size < 5_000_000
+            assert hashlib.sha256(corpus.read_bytes()).hexdigest() == sidecar["model_sha256"]
 
 
 @pytest.mark.slow

@@ -127,7 +127,8 @@ def _compile(corpus: Path, fst: Path) -> None:
 
 @dataclass
 class Transliterator:
-    """One model in one direction; `nbest` decodes a batch of tokens in one process call."""
+    """One model in one direction. `nbest` starts the decoder, which reads the whole WFST
+    (up to a second or two), once per core per call: pass all of a stage's tokens at once."""
 
     key: str
     direction: Direction
