@@ -338,3 +338,78 @@ def test_report_counts_are_integers_and_costs_dollars(built: tuple[Path, Config]
     html = html_table(raw)
     assert ">153<" in html and "153.0" not in html and "$1.20" in html and "$0.00" in html
     assert "1.000" in html  # a share stays a share
+
+
+def test_stages_lists_every_stage_before_the_first_build(tmp_path: Path,
+                                                         tiny_config: Any) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    write_corpus(tmp_path)
+    config = tiny_config(tmp_path)
+    result = CliRunner().invoke(app, ["stages", str(config_file(config, tmp_path / "t.yaml"))])
+    assert result.exit_code == 0, result.output
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert names == ["import", "ner", "queries", "kb", "link", "el", "align:deu",
+                     "project:deu", "triage:deu", "names:deu", "expert", "partition", "export",
+                     "report"]
+    assert all("never run" in line for line in result.stdout.splitlines())
+    assert "project:deu     never run   after align:deu, ner" in result.stdout
+    assert "run: xel project --lang deu" in result.stdout
+    assert not config.resolve(config.store).exists()  # listing created no store
+
+
+def collection_bytes(root: Path) -> dict[str, bytes]:
+    return files(root / "work" / "out" / "collection")
+
+
+def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstream(
+        built: tuple[Path, Config], tmp_path: Path, tiny_config: Any) -> None:
+    from hits import results
+    from hits.store import Submission, batches, field_name, items, record_submission
+    from hits.workflow import review_batch
+    from xel.pipeline import status
+
+    root, _ = built
+    copy = tmp_path / "tiny"
+    shutil.copytree(root, copy)  # corpus, KB, store and collection
+    config = tiny_config(copy)
+    before = collection_bytes(copy)
+    with Store(config.resolve(config.store)) as store:
+        assert {s.state for s in status(store, config)} == {"done"}
+        # A late worker, right on the known answers, disagrees with the crowd on one query:
+        # under `unanimous` that query's link is no longer decided.
+        el = next(b for b in batches(store) if b.kind == "el")
+        hit_id = store.scalar("SELECT hit_id FROM hit_hits WHERE batch_id = ? ORDER BY ordinal",
+                              (el.batch_id,))
+        links = results.links(store, config.hits.policy, gold=False)
+        answers, changed = {}, None
+        for item in items(store, hit_id):
+            link = links.get(item.query_id)
+            label = item.gold_answer if item.gold else link.label if link else "NIL"
+            if link and not item.gold and changed is None:
+                label, changed = "NEI", item.query_id
+            answers[field_name(item.position)] = str(label)
+        assert changed is not None
+        record_submission(store, hit_id, Submission("LATE-1", "LATE", answers, 2.0, 1.0, "{}"))
+        review_batch(store, config, el.batch_id)
+        stale = {s.name: s for s in status(store, config) if s.state != "done"}
+        assert stale["el"].why == "results changed"
+        assert stale["partition"].why == "after el" and set(stale) == {
+            "el", "partition", "export", "report"}
+
+        said: list[str] = []
+        build(store, config, crowd="simulated", say=said.append)
+        assert changed not in results.links(store, config.hits.policy)
+    ran = {m[1]: m[2] == "done" for m in map(re.compile(r"^(\S+): (done|skipped)").match, said)
+           if m}
+    assert {name for name, rerun in ran.items() if rerun} == {"el", "partition", "export",
+                                                              "report"}
+    assert {name for name, rerun in ran.items() if not rerun} == {
+        "import", "ner", "queries", "kb", "link", "align:deu", "project:deu", "triage:deu",
+        "names:deu", "expert"}
+    after = collection_bytes(copy)
+    assert after != before
+    english = [json.loads(line) for path in sorted((copy / "work/out/collection/eng").glob(
+        "*.jsonl")) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert changed not in {r["query_id"] for r in english}
