@@ -395,8 +395,9 @@ def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstre
         review_batch(store, config, el.batch_id)
         stale = {s.name: s for s in status(store, config) if s.state != "done"}
         assert stale["el"].why == "results changed"
-        assert stale["partition"].why == "after el" and set(stale) == {
-            "el", "partition", "export", "report"}
+        assert stale["partition"].why == "after:el changed"
+        assert (stale["export"].why, stale["report"].why) == ("after partition", "after export")
+        assert set(stale) == {"el", "partition", "export", "report"}
 
         said: list[str] = []
         build(store, config, crowd="simulated", say=said.append)

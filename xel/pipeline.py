@@ -412,14 +412,17 @@ def changed(old: str, new: Signature) -> str:
 def status(store: Store, config: Config) -> list[Status]:
     """Every stage instance of the config in order, with its state and why: `done`, `stale`
     (and which part of its signature changed, or which upstream stage reruns first), `never
-    run`, `waiting` (crowd batches out with people) or `unknown` (its inputs cannot be read)."""
+    run`, `waiting` (crowd batches out with people) or `unknown` (its inputs cannot be read).
+
+    Runs nothing and writes nothing. A crowd stage whose results changed since `xel build`
+    recorded them is stale, but what reads it is judged by its results as they are now."""
     found: list[Status] = []
-    states: dict[str, str] = {}
+    settled: dict[str, bool] = {}  # would downstream stages see this instance as it is now?
     langs: list[str] = []
     for stage in PIPELINE:
         if stage.per_language and not langs:
             try:
-                langs = (target_languages(store) if states.get("import") == "done"
+                langs = (target_languages(store) if settled.get("import")
                          else read_source(config).languages[1:])
             except XelError as e:
                 found.append(Status(f"{stage.name}:*", stage, "unknown", str(e), None))
@@ -427,20 +430,21 @@ def status(store: Store, config: Config) -> list[Status]:
         for code in langs if stage.per_language else [""]:
             name = stage.instance(code)
             row = recorded(store, config, stage, code)
-            state, why = _state(store, config, stage, code, langs, row, states)
-            states[name] = state
+            state, why = _state(store, config, stage, code, langs, row, settled)
+            settled[name] = state == "done" or (stage.crowd and state in ("stale", "never run")
+                                                and not why.startswith("after "))
             found.append(Status(name, stage, state, why, row))
     return found
 
 
 def _state(store: Store, config: Config, stage: Stage, lang: str, langs: list[str],
-           row: Any, states: dict[str, str]) -> tuple[str, str]:
-    if stage.crowd:
+           row: Any, settled: dict[str, bool]) -> tuple[str, str]:
+    if stage.crowd and stage.name != "expert":
         batches = results.open_batches(store, "el" if stage.name == "el" else "name", lang)
-        if stage.name != "expert" and batches:
+        if batches:
             return "waiting", f"batches {', '.join(batches)} are out with people"
     behind = [up.instance(code) for up, code in upstream_of(stage, lang, langs)
-              if states.get(up.instance(code)) != "done"]
+              if not settled.get(up.instance(code))]
     if behind:
         shown = ", ".join(behind[:3]) + (f" and {len(behind) - 3} more" if len(behind) > 3
                                           else "")
@@ -451,9 +455,9 @@ def _state(store: Store, config: Config, stage: Stage, lang: str, langs: list[st
         return "unknown", str(e)
     if row is None:
         return "never run", ""
-    outputs = stage.outputs(config) if stage.outputs else []
     if row["digest"] != sig.digest:
         return "stale", f"{changed(row['signature'], sig)} changed"
-    if missing := [str(p) for p in outputs if not p.exists()]:
+    missing = [str(p) for p in (stage.outputs(config) if stage.outputs else []) if not p.exists()]
+    if missing:
         return "stale", f"{', '.join(missing)} is missing"
     return "done", ""

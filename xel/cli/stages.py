@@ -39,7 +39,7 @@ def stages_command(
         if s.row is not None and s.state in ("done", "stale"):
             when = dt.datetime.fromtimestamp(s.row["finished_at"], dt.UTC)
             counts = ", ".join(f"{k} {v}" for k, v in json.loads(s.row["summary"]).items())
-            line.append(f"  ({when:%Y-%m-%d %H:%M}: {counts})", "dim")
+            line.append(f"  ({when:%Y-%m-%d %H:%M}{': ' + counts if counts else ''})", "dim")
         elif s.state != "done":
             line.append(f"  run: {s.stage.how(s.name.partition(':')[2])}", "dim")
         out.print(line, soft_wrap=True)
