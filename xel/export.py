@@ -116,7 +116,7 @@ class NameOutcome(Protocol):
 
 
 @dataclass(frozen=True)
-class Crowd:
+class CrowdResults:
     """The crowd's results the collection is made from; `xel.pipeline` reads them from `hits`
     (`hits.results`), so this module never reads the crowd's tables."""
 
@@ -126,7 +126,7 @@ class Crowd:
 
 
 def collection_records(store: Store, config: Config,
-                       crowd: Crowd) -> tuple[list[Record], Counter[str]]:
+                       crowd: CrowdResults) -> tuple[list[Record], Counter[str]]:
     """Every query of the finished collection, English and each target language, and a count
     of why queries were left out."""
     parts = read_partitions(store)
@@ -335,7 +335,7 @@ def collection_folder(config: Config) -> Path:
     return config.resolve(config.output) / "collection"
 
 
-def export_collection(store: Store, config: Config, crowd: Crowd, signature: str,
+def export_collection(store: Store, config: Config, crowd: CrowdResults, signature: str,
                       provenance: Sequence[str]) -> Work:
     """The export stage: write the collection folder beside the old one and swap it in; the
     writer only returns the counts. `signature` and `provenance` (the signatures of the stages

@@ -27,7 +27,7 @@ from markupsafe import Markup  # noqa: E402
 from hits import results  # noqa: E402
 from hits.cost import cost  # noqa: E402
 from xel.config import Config  # noqa: E402
-from xel.export import Crowd, Record, collection_records  # noqa: E402
+from xel.export import CrowdResults, Record, collection_records  # noqa: E402
 from xel.partition import read_partitions  # noqa: E402
 from xel.queries import DDL as QUERIES_DDL  # noqa: E402
 from xel.queries import read_queries  # noqa: E402
@@ -237,9 +237,9 @@ def html_table(df: pd.DataFrame, index: bool = False) -> Markup:
                                           float_format=lambda x: f"{x:.3f}", na_rep="–"))
 
 
-def crowd_results(store: Store, config: Config) -> Crowd:
+def crowd_results(store: Store, config: Config) -> CrowdResults:
     """What the crowd decided, as the export reads it."""
-    return Crowd(results.links(store, config.hits.policy), results.name_outcomes(store),
+    return CrowdResults(results.links(store, config.hits.policy), results.name_outcomes(store),
                  results.votes(store))
 
 
