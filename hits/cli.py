@@ -8,6 +8,7 @@ text: names, paths and messages are never read as rich markup.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -21,7 +22,8 @@ from hits import curate
 from hits.backends import get_backend
 from hits.make import make_el_batch, make_name_batch
 from hits.reference import read_reference
-from hits.report import compare_policies, cost_so_far, gold_table
+from hits.report import compare_policies, cost_so_far
+from hits.results import refusals, rejections, simulated, worker_gold
 from hits.store import batch, batches, open_tables
 from hits.workflow import (
     aggregate_el,
@@ -128,10 +130,10 @@ def review(
 
 
 def _report(store: Store, config: Config, truth: dict[str, str] | None) -> None:
-    if store.scalar("SELECT MAX(simulated) FROM hit_assignments"):
+    if simulated(store):
         out.print(SIMULATED)
     table = Table("batch", "worker", "gold", "accuracy", "dropped", title="Gold accuracy")
-    for w in gold_table(store):
+    for w in worker_gold(store):
         table.add_row(w.batch_id, w.worker, f"{w.gold_correct}/{w.gold_items}",
                       "-" if w.accuracy is None else f"{w.accuracy:.0%}",
                       "dropped" if w.dropped else "")
@@ -146,11 +148,11 @@ def _report(store: Store, config: Config, truth: dict[str, str] | None) -> None:
     for lang in sorted({b.lang for b in batches(store) if b.kind == "name"
                         and b.state in ("sent", "aggregated")}):
         out.print(f"names {lang}: {aggregate_names(store, config, lang)}")
-    refused = store.query("SELECT reason, COUNT(*) FROM refusals GROUP BY reason ORDER BY 2 DESC")
+    refused = Counter(r.reason for r in refusals(store))
     if refused:
         out.print("refused by hits serve (not stored): "
-                  + ", ".join(f"{n} {reason}" for reason, n in refused))
-    rejected = store.scalar("SELECT COUNT(*) FROM payments WHERE decision = 'reject'")
+                  + ", ".join(f"{n} {reason}" for reason, n in refused.most_common()))
+    rejected = sum(r.assignments for r in rejections(store))
     out.print(f"assignments rejected (not paid): {rejected}")
     out.print(f"cost so far (approved on MTurk): ${cost_so_far(store)}")
 

@@ -8,29 +8,21 @@ outcome E. The same queue goes out and comes back as CSV for experts working off
 from __future__ import annotations
 
 import csv
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hits.store import open_tables
-from xel.corpus import DDL as CORPUS_DDL
-from xel.corpus import source_language
+from hits.results import expert_pending
+from xel.corpus import document, source_language
 from xel.errors import XelError
-from xel.queries import DDL as QUERIES_DDL
+from xel.queries import read_queries
 from xel.store import Store
-from xel.triage import DDL as TRIAGE_DDL
+from xel.triage import read_triage
 
 DISCARD = "DISCARD"
 CSV_FIELDS = ["lang", "query_id", "english_name", "doc_id", "projection", "back_translation",
               "answers", "decision"]
-
-
-def _declare(store: Store) -> None:
-    for ddl in (CORPUS_DDL, QUERIES_DDL, TRIAGE_DDL):
-        store.declare(ddl)
-    open_tables(store)
 
 
 @dataclass(frozen=True)
@@ -48,20 +40,18 @@ class Case:
 
 def pending(store: Store, lang: str | None = None) -> list[Case]:
     """Queued disagreements without an expert decision, in query order."""
-    _declare(store)
-    rows = store.query(
-        "SELECT x.lang, x.query_id, x.answers, q.name, q.doc_id, t.projection, "
-        "t.back_translation FROM expert_queue x JOIN queries q USING (query_id) "
-        "LEFT JOIN triage t ON t.lang = x.lang AND t.query_id = x.query_id "
-        "WHERE (? IS NULL OR x.lang = ?) AND NOT EXISTS (SELECT 1 FROM name_outcomes o WHERE "
-        "o.lang = x.lang AND o.query_id = x.query_id AND o.outcome = 'E') "
-        "ORDER BY x.lang, q.ordinal", (lang, lang),
-    )
-    return [
-        Case(r["lang"], r["query_id"], r["name"], r["doc_id"], r["projection"] or "",
-             r["back_translation"] or "", [tuple(a) for a in json.loads(r["answers"])])
-        for r in rows
-    ]
+    queries = {q.query_id: q for q in read_queries(store)}
+    triaged = {(t.lang, t.query_id): t for t in read_triage(store, lang)}
+    cases = []
+    for x in expert_pending(store, lang):
+        q = queries.get(x.query_id)
+        if q is None:
+            continue
+        t = triaged.get((x.lang, x.query_id))
+        cases.append((x.lang, q.ordinal, Case(
+            x.lang, x.query_id, q.name, q.doc_id, t.projection if t else "",
+            (t.back_translation if t else None) or "", x.answers)))
+    return [c for _, _, c in sorted(cases, key=lambda c: (c[0], c[1]))]
 
 
 def case(store: Store, lang: str, query_id: str) -> Case:
@@ -69,13 +59,6 @@ def case(store: Store, lang: str, query_id: str) -> Case:
         if c.query_id == query_id:
             return c
     raise XelError(f"{lang}:{query_id} is not waiting for an expert (decided, or never queued)")
-
-
-def document(store: Store, lang: str, doc_id: str) -> list[tuple[int, str]]:
-    """(seg, text) of a document in one language."""
-    rows = store.query("SELECT seg, text FROM sentences WHERE lang = ? AND doc_id = ? "
-                       "ORDER BY pos", (lang, doc_id))
-    return [(r[0], r[1]) for r in rows]
 
 
 def english_document(store: Store, doc_id: str) -> list[tuple[int, str]]:

@@ -21,15 +21,10 @@ from hits.reference import read_reference
 from hits.store import DDL, STATES, insert_rows
 from xel.config import Config
 from xel.errors import XelError
-from xel.link import DDL as LINK_DDL
-from xel.queries import DDL as QUERIES_DDL
+from xel.link import read_candidates, read_kb_entries
+from xel.queries import read_queries
 from xel.store import Store
-from xel.triage import DDL as TRIAGE_DDL
-
-
-def declare_inputs(store: Store) -> None:
-    for ddl in (QUERIES_DDL, LINK_DDL, TRIAGE_DDL, DDL):
-        store.declare(ddl)
+from xel.triage import read_triage
 
 
 def name_task(lang: str, query_id: str) -> str:
@@ -42,42 +37,35 @@ def task_query(task: str, lang: str) -> str:
 
 
 def candidate_ids(store: Store, query_id: str) -> list[str]:
-    rows = store.query(
-        "SELECT kb_id FROM candidates WHERE query_id = ? ORDER BY rank LIMIT 3", (query_id,)
-    )
-    return [r[0] for r in rows]
+    """The linker's top three candidates of a query, best first."""
+    return [c.kb_id for c in read_candidates(store, query_id).get(query_id, [])[:3]]
 
 
 def el_gold(store: Store, config: Config) -> dict[str, str]:
     """Query id -> known answer (see the module docstring for where they come from)."""
-    declare_inputs(store)
+    queries = read_queries(store)
     if config.hits.gold:
         known = read_reference(config.resolve(config.hits.gold))
-        queries = {r[0] for r in store.query("SELECT query_id FROM queries")}
-        return {q: a for q, a in known.items() if q in queries}
-    pops = [r[0] for r in store.query("SELECT popularity FROM kb_entries") if r[0] is not None]
+        asked = {q.query_id for q in queries}
+        return {q: a for q, a in known.items() if q in asked}
+    entries = read_kb_entries(store)
+    pops = [e.popularity for e in entries.values() if e.popularity is not None]
     floor = statistics.median(pops) if pops else 0.0
+    candidates = read_candidates(store)
     gold = {}
-    for q in store.query("SELECT query_id, name FROM queries ORDER BY ordinal"):
-        rows = store.query(
-            "SELECT c.kb_id, e.name, e.popularity FROM candidates c JOIN kb_entries e "
-            "USING (kb_id) WHERE c.query_id = ? ORDER BY c.rank LIMIT 3", (q["query_id"],)
-        )
-        exact = [r for r in rows if r["name"].casefold() == q["name"].casefold()]
-        if (len(exact) == 1 and rows[0]["kb_id"] == exact[0]["kb_id"]
-                and (exact[0]["popularity"] or 0.0) >= floor):
-            gold[q["query_id"]] = exact[0]["kb_id"]
+    for q in queries:
+        top = [entries[c.kb_id] for c in candidates.get(q.query_id, []) if c.kb_id in entries][:3]
+        exact = [e for e in top if e.name.casefold() == q.name.casefold()]
+        if (len(exact) == 1 and top[0].kb_id == exact[0].kb_id
+                and (exact[0].popularity or 0.0) >= floor):
+            gold[q.query_id] = exact[0].kb_id
     return gold
 
 
 def name_gold(store: Store, lang: str) -> dict[str, str]:
     """Task -> projection, for the round-trip-accepted (A1) projections of one language."""
-    declare_inputs(store)
-    rows = store.query(
-        "SELECT query_id, projection FROM triage WHERE lang = ? AND outcome = 'A1' "
-        "AND projection != '' ORDER BY query_id", (lang,)
-    )
-    return {name_task(lang, r[0]): r[1] for r in rows}
+    return {name_task(lang, t.query_id): t.projection for t in read_triage(store, lang)
+            if t.outcome == "A1" and t.projection != ""}
 
 
 def pending_tasks(store: Store, candidates: Sequence[str], needed: int, max_asks: int) -> list[str]:
@@ -180,9 +168,9 @@ def _write_batch(
 
 def make_el_batch(store: Store, config: Config) -> str | None:
     """A new batch of entity-linking HITs for the queries still needing judgments, or None."""
-    declare_inputs(store)
+    store.declare(DDL)
     gold = el_gold(store, config)
-    queries = [r[0] for r in store.query("SELECT query_id FROM queries ORDER BY ordinal")]
+    queries = [q.query_id for q in read_queries(store)]
     tasks = pending_tasks(store, [q for q in queries if q not in gold],
                           config.hits.assignments, _max_asks(config))
     if not tasks:
@@ -195,13 +183,10 @@ def make_el_batch(store: Store, config: Config) -> str | None:
 
 def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
     """A new batch of name-curation HITs for one language's projections to curate, or None."""
-    declare_inputs(store)
+    store.declare(DDL)
     gold = name_gold(store, lang)
-    rows = store.query(
-        "SELECT query_id FROM triage WHERE lang = ? AND outcome = 'curate' ORDER BY query_id",
-        (lang,),
-    )
-    tasks = pending_tasks(store, [name_task(lang, r[0]) for r in rows],
+    curate = [t.query_id for t in read_triage(store, lang) if t.outcome == "curate"]
+    tasks = pending_tasks(store, [name_task(lang, q) for q in curate],
                           config.hits.assignments, _max_asks(config))
     if not tasks:
         return None

@@ -16,10 +16,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from hits.store import EL_CHOICES, Item, batch, field_name, items, open_tables
-from xel.corpus import DDL as CORPUS_DDL
-from xel.corpus import source_language
+from xel.corpus import document, source_language
 from xel.errors import XelError
 from xel.languages import language
+from xel.link import read_kb_entries
+from xel.queries import Query, read_queries
 from xel.store import Store
 
 _WORD = re.compile(r"\w+")
@@ -77,42 +78,34 @@ def name_tokens(name: str) -> set[str]:
     return {t.casefold() for t in _WORD.findall(name)}
 
 
-def _query(store: Store, query_id: str) -> Any:
-    row = store.query("SELECT * FROM queries WHERE query_id = ?", (query_id,))
-    if not row:
+def _query(store: Store, query_id: str) -> Query:
+    found = read_queries(store, query_id)
+    if not found:
         raise XelError(f"query {query_id!r} is in a HIT but not in the queries table")
-    return row[0]
+    return found[0]
 
 
 def el_item(store: Store, item: Item, max_description: int) -> dict[str, Any]:
     """What an entity-linking item shows: the passage around the mention and the candidates."""
     q = _query(store, item.query_id)
     source = source_language(store)
-    rows = store.query(
-        "SELECT seg, text FROM sentences WHERE lang = ? AND doc_id = ? AND seg BETWEEN ? AND ? "
-        "ORDER BY seg", (source, q["doc_id"], q["seg"] - 1, q["seg"] + 1),
-    )
     passage: list[Part] = []
-    for r in rows:
+    for seg, text in document(store, source, q.doc_id):
+        if not q.seg - 1 <= seg <= q.seg + 1:
+            continue
         if passage:
             passage.append(Part(" ", False))
-        if r["seg"] == q["seg"]:
-            passage += marked(r["text"], q["start"], q["end"])
+        if seg == q.seg:
+            passage += marked(text, q.start, q.end)
         else:
-            passage.append(Part(r["text"], False))
-    entries = {
-        r["kb_id"]: r
-        for r in store.query(
-            f"SELECT kb_id, name, description FROM kb_entries WHERE kb_id IN "
-            f"({', '.join('?' * len(item.shown))})", item.shown,
-        )
-    }
+            passage.append(Part(text, False))
+    entries = read_kb_entries(store, item.shown)
     candidates = [
-        {"kb_id": k, "name": entries[k]["name"],
-         "description": entries[k]["description"][:max_description]}
+        {"kb_id": k, "name": entries[k].name,
+         "description": entries[k].description[:max_description]}
         for k in item.shown if k in entries
     ]
-    return {"position": item.position, "field": field_name(item.position), "name": q["name"],
+    return {"position": item.position, "field": field_name(item.position), "name": q.name,
             "passage": passage, "candidates": candidates}
 
 
@@ -120,26 +113,21 @@ def name_item(store: Store, item: Item, lang: str) -> dict[str, Any]:
     """What a curation item shows: English sentences sharing a token with the name, aligned."""
     q = _query(store, item.query_id)
     source = source_language(store)
-    tokens = name_tokens(q["name"])
-    rows = store.query(
-        "SELECT e.seg, e.text AS english, t.text AS target FROM sentences e JOIN sentences t "
-        "ON t.seg = e.seg AND t.lang = ? WHERE e.lang = ? AND e.doc_id = ? ORDER BY e.seg",
-        (lang, source, q["doc_id"]),
-    )
+    tokens = name_tokens(q.name)
+    targets = dict(document(store, lang, q.doc_id))
     pairs = [
-        {"seg": r["seg"], "english": marked_tokens(r["english"], tokens), "target": r["target"]}
-        for r in rows if tokens & name_tokens(r["english"])
+        {"seg": seg, "english": marked_tokens(english, tokens), "target": targets[seg]}
+        for seg, english in document(store, source, q.doc_id)
+        if seg in targets and tokens & name_tokens(english)
     ]
-    return {"position": item.position, "field": field_name(item.position), "name": q["name"],
+    return {"position": item.position, "field": field_name(item.position), "name": q.name,
             "pairs": pairs}
 
 
 def offered(store: Store, item: Item) -> list[str]:
     """The answers an entity-linking item offers: its candidates as shown (those in the KB),
     then none of the above, not enough information, not a person."""
-    known = {r[0] for r in store.query(
-        f"SELECT kb_id FROM kb_entries WHERE kb_id IN ({', '.join('?' * len(item.shown))})",
-        item.shown)}
+    known = read_kb_entries(store, item.shown)
     return [k for k in item.shown if k in known] + list(EL_CHOICES)
 
 
@@ -154,7 +142,6 @@ def render_hit(
 ) -> str:
     """The HTML page of one HIT; `mturk` adds the assignmentId field MTurk's form needs."""
     open_tables(store)
-    store.declare(CORPUS_DDL)
     batch_id = store.scalar("SELECT batch_id FROM hit_hits WHERE hit_id = ?", (hit_id,))
     if batch_id is None:
         raise XelError(f"no HIT {hit_id!r} in {store.path}")

@@ -1,4 +1,4 @@
-"""Figures for `hits review` and `hits simulate`: gold accuracy, agreement per policy, cost."""
+"""Figures for `hits review` and `hits simulate`: agreement per policy, cost so far."""
 
 from __future__ import annotations
 
@@ -40,25 +40,6 @@ def compare_policies(store: Store, config: Config, truth: dict[str, str] | None 
             sum(right) / len(right) if right else None,
         ))
     return sorted(rows, key=lambda r: chosen.index(r.policy) if r.policy in chosen else 0)
-
-
-@dataclass(frozen=True)
-class WorkerRow:
-    batch_id: str
-    worker: str
-    gold_items: int
-    gold_correct: int
-    accuracy: float | None
-    dropped: bool
-
-
-def gold_table(store: Store) -> list[WorkerRow]:
-    open_tables(store)
-    return [
-        WorkerRow(r["batch_id"], r["worker"], r["gold_items"], r["gold_correct"], r["accuracy"],
-                  bool(r["dropped"]))
-        for r in store.query("SELECT * FROM worker_gold ORDER BY batch_id, accuracy, worker")
-    ]
 
 
 def cost_so_far(store: Store) -> Decimal:

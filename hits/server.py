@@ -35,10 +35,17 @@ from starlette.staticfiles import StaticFiles
 
 from hits import curate
 from hits.cost import CENT, per_assignment
-from hits.make import declare_inputs
 from hits.render import offered, render, render_hit, shown_targets
-from hits.store import MISSING, Submission, batches, field_name, items, record_submission
-from xel.corpus import DDL as CORPUS_DDL
+from hits.store import (
+    MISSING,
+    Submission,
+    batches,
+    field_name,
+    items,
+    open_tables,
+    record_submission,
+)
+from xel.corpus import document
 from xel.errors import XelError
 from xel.languages import language
 from xel.store import Store
@@ -66,17 +73,14 @@ REFUSALS = {
 
 
 def open_store(path: str) -> Store:
-    """A store with every table the app reads declared (declaring inside a transaction would
-    commit it: sqlite3's executescript does)."""
-    store = Store(path)
-    store.declare(CORPUS_DDL)
-    declare_inputs(store)
-    return store
+    """A store with the crowd's tables declared (xel's tables are declared by the functions
+    that read them)."""
+    return open_tables(Store(path))
 
 
 def person_link(store: Store, person: str, role: str) -> str:
     """The token of a person's link in a role, made on first use."""
-    declare_inputs(store)
+    open_tables(store)
     with store.transaction():
         token = store.scalar("SELECT token FROM local_people WHERE person = ? AND role = ?",
                              (person, role))
@@ -218,8 +222,7 @@ def submit(store: Store, link: str, hit_id: str, fields: list[tuple[str, str]], 
            now: float, cross_origin: bool = False) -> Outcome:
     """Check a posted HIT form and store it, or record why it was refused: one immediate
     transaction, so the count of a HIT's assignments is read and raised atomically."""
-    store.declare(CORPUS_DDL)
-    declare_inputs(store)
+    open_tables(store)
     values = answer_values(fields)
     page = next((v for k, v in fields if k == PAGE_FIELD), "")
     with store.transaction():
@@ -400,7 +403,7 @@ def create_app(store_path: str, max_description: int = 2000,
         english = dict(curate.english_document(store, case.doc_id))
         rows = [{"seg": seg, "english": english.get(seg, ""), "target": text,
                  "tokens": tokens(text)}
-                for seg, text in curate.document(store, lang, case.doc_id)]
+                for seg, text in document(store, lang, case.doc_id)]
         return _page(render("expert_case.html", title=case.name, case=case, rows=rows,
                             lang=lang, language=language(lang).name, base=base,
                             action=f"{base}/{target}", page=page))

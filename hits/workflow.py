@@ -16,7 +16,7 @@ from typing import Any
 from hits.aggregate import get_aggregator, name_outcome
 from hits.backends import CrowdBackend, HitRequest, get_backend
 from hits.cost import cost
-from hits.make import declare_inputs, el_gold, make_el_batch, make_name_batch, task_query
+from hits.make import el_gold, make_el_batch, make_name_batch, task_query
 from hits.quality import kept_judgments, score_batch
 from hits.store import (
     NIL,
@@ -31,7 +31,9 @@ from hits.store import (
 )
 from xel.config import Config
 from xel.errors import XelError
+from xel.link import read_candidates
 from xel.store import Store
+from xel.triage import read_triage
 
 NOT_LINKS = (NOT_ENOUGH_INFO, NOT_A_PERSON)
 # Asked before real money is spent: gets what it would cost, says whether to go on.
@@ -219,11 +221,11 @@ def send_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
 def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dict[str, int]:
     """Write `links` for one policy (replacing its earlier rows) from the kept judgments,
     plus the known answers of gold queries under policy 'gold'."""
-    declare_inputs(store)
+    open_tables(store)
     policy = policy or config.hits.policy
     data = kept_judgments(store, "el")
-    ranks = {(r[0], r[1]): f"rank:{r[2]}" for r in store.query(
-        "SELECT query_id, kb_id, rank FROM candidates")}
+    ranks = {(c.query_id, c.kb_id): f"rank:{c.rank}"
+             for ranked in read_candidates(store).values() for c in ranked}
     # Models learn one confusion matrix over labels shared by all tasks, so a KB id is
     # aggregated as the linker's rank of that candidate and mapped back afterwards.
     data["label"] = [ranks.get((t, label), label)
@@ -256,15 +258,15 @@ def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dic
 def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
     """Write `name_outcomes` for one language: A1/D1 from triage, A2/A3/D2 from the crowd
     (Figure 4), and disagreements into `expert_queue`. Expert decisions (E) are never replaced."""
-    declare_inputs(store)
+    open_tables(store)
     data = kept_judgments(store, "name", lang)
+    triaged = [t for t in read_triage(store, lang) if t.outcome in ("A1", "D1")]
     now = time.time()
     counts: dict[str, int] = {}
     with store.transaction():
-        store.execute(
-            "INSERT OR IGNORE INTO name_outcomes SELECT lang, query_id, outcome, "
-            "NULLIF(projection, ''), 'triage', 0, ? FROM triage WHERE lang = ? AND outcome IN "
-            "('A1', 'D1')", (now, lang),
+        store.executemany(
+            "INSERT OR IGNORE INTO name_outcomes VALUES (?, ?, ?, ?, 'triage', 0, ?)",
+            [(t.lang, t.query_id, t.outcome, t.projection or None, now) for t in triaged],
         )
         for task, group in data.groupby("task"):
             if len(group) < config.hits.assignments:

@@ -9,7 +9,9 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree as ET
 
 import boto3
@@ -21,18 +23,9 @@ from typer.testing import CliRunner
 
 from hits.backends.mturk import ENDPOINTS
 from xel.build import build
-from xel.config import (
-    Config,
-    CorpusConfig,
-    HitsConfig,
-    KbConfig,
-    SimulatedCrowdConfig,
-)
-from xel.corpus import import_corpus
+from xel.config import Config
 from xel.errors import XelError
-from xel.export import export_collection
-from xel.ner import run_ner
-from xel.queries import run_queries
+from xel.pipeline import run
 from xel.report import for_display, html_table
 from xel.score import read_gold, read_run, score
 from xel.store import Store
@@ -78,22 +71,27 @@ def write_corpus(root: Path) -> None:
     (root / "kb.jsonl").write_text("".join(json.dumps(p) + "\n" for p in KB), encoding="utf-8")
 
 
-def make_config(root: Path) -> Config:
-    return Config(
-        name="tiny", root=str(root), store="work/xel.sqlite", output="work/out",
-        corpus=CorpusConfig(path="corpus", format="moses", source="eng",
-                            files={"eng": "c.en", "deu": "c.de"}, doc_ids="docs"),
-        kb=KbConfig(path="kb.jsonl", index="work/kb.sqlite"),
-        hits=HitsConfig(gold="gold.tsv", simulated=SimulatedCrowdConfig(truth="truth.tsv")),
-    )
+@pytest.fixture(scope="session")
+def tiny_config(make_config: Any) -> Callable[[Path], Config]:
+    """`tiny_config(root)`: the tiny collection's config, with the simulated crowd's truth and
+    known answers in `truth.tsv` and `gold.tsv`."""
+
+    def config(root: Path) -> Config:
+        return make_config(root, name="tiny", store="work/xel.sqlite", output="work/out",
+                           corpus={"path": "corpus", "format": "moses", "source": "eng",
+                                   "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
+                           kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
+                           hits={"gold": "gold.tsv", "simulated": {"truth": "truth.tsv"}})
+
+    return config
 
 
 def write_truth(root: Path, config: Config) -> None:
     """The simulated crowd's truth (every query's KB id) and the known answers of a few."""
     with Store(config.resolve(config.store)) as store:
-        import_corpus(store, config)
-        run_ner(store, config)
-        run_queries(store, config)
+        run(store, config, ["import"])
+        run(store, config, ["ner"])
+        run(store, config, ["queries"])
         rows = store.query("SELECT query_id, name FROM queries")
     truth = sorted((r["query_id"], PEOPLE[r["name"]][1]) for r in rows)
     (root / "truth.tsv").write_text("".join(f"{q}\t{a}\n" for q, a in truth), encoding="utf-8")
@@ -102,10 +100,10 @@ def write_truth(root: Path, config: Config) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Config]:
+def built(tmp_path_factory: pytest.TempPathFactory, tiny_config: Any) -> tuple[Path, Config]:
     root = tmp_path_factory.mktemp("tiny")
     write_corpus(root)
-    config = make_config(root)
+    config = tiny_config(root)
     write_truth(root, config)
     with Store(config.resolve(config.store)) as store:
         result = build(store, config, crowd="simulated", say=lambda _: None)
@@ -144,7 +142,7 @@ def test_export_files_agree_with_each_other_and_the_documents(built: tuple[Path,
 
 
 def test_rebuild_is_byte_identical_and_skips_work(built: tuple[Path, Config],
-                                                 tmp_path: Path) -> None:
+                                                 tmp_path: Path, tiny_config: Any) -> None:
     root, config = built
     out = root / "work" / "out" / "collection"
     before = files(out)
@@ -157,7 +155,7 @@ def test_rebuild_is_byte_identical_and_skips_work(built: tuple[Path, Config],
     shutil.copytree(root / "corpus", other / "corpus")
     for name in ("kb.jsonl", "truth.tsv", "gold.tsv"):
         shutil.copy(root / name, other / name)
-    again = make_config(other)
+    again = tiny_config(other)
     with Store(again.resolve(again.store)) as store:
         build(store, again, crowd="simulated", say=lambda _: None)
     assert files(other / "work" / "out" / "collection") == before
@@ -166,10 +164,10 @@ def test_rebuild_is_byte_identical_and_skips_work(built: tuple[Path, Config],
 def test_gold_run_scores_perfectly(built: tuple[Path, Config], tmp_path: Path) -> None:
     root, _ = built
     collection = root / "work" / "out" / "collection"
-    run = tmp_path / "run.tab"
-    run.write_text("".join(p.read_text(encoding="utf-8")
-                           for p in sorted(collection.glob("*/*.tab"))), encoding="utf-8")
-    scores = score(read_gold(collection), read_run(run))
+    answers = tmp_path / "run.tab"
+    answers.write_text("".join(p.read_text(encoding="utf-8")
+                               for p in sorted(collection.glob("*/*.tab"))), encoding="utf-8")
+    scores = score(read_gold(collection), read_run(answers))
     assert scores and all(s.success_at_1 == 1.0 for s in scores)
 
 
@@ -200,9 +198,9 @@ def test_report_in_a_real_browser(built: tuple[Path, Config]) -> None:
     assert dialogs == []
 
 
-def test_build_with_people_stops_and_says_how_to_go_on(tmp_path: Path) -> None:
+def test_build_with_people_stops_and_says_how_to_go_on(tmp_path: Path, tiny_config: Any) -> None:
     write_corpus(tmp_path)
-    config = make_config(tmp_path)
+    config = tiny_config(tmp_path)
     write_truth(tmp_path, config)
     with Store(config.resolve(config.store)) as store:
         first = build(store, config, crowd="local", say=lambda _: None)
@@ -220,6 +218,7 @@ KILLED_EXPORT = """
 import os, signal, sys
 import xel.export as ex
 from xel.config import load_config
+from xel.pipeline import run
 from xel.store import Store
 
 cfg = load_config(sys.argv[1])
@@ -236,7 +235,7 @@ def jsonl_then_die(records):
 
 ex.jsonl = jsonl_then_die
 with Store(cfg.resolve(cfg.store)) as store:
-    ex.export_collection(store, cfg, force=True)
+    run(store, cfg, ["export"], force=True)
 """
 
 
@@ -258,14 +257,15 @@ def test_a_killed_export_leaves_the_old_collection_whole_and_its_leftovers_go(
     assert list(out.parent.glob(".collection-new-*"))
     (out.parent / "tmpk1ll3dxx" / "collection" / "eng").mkdir(parents=True)  # older versions'
     with Store(config.resolve(config.store)) as store:
-        export_collection(store, config, force=True)
+        run(store, config, ["export"], force=True)
     assert sorted(p.name for p in out.parent.iterdir()) == ["collection", "report.html"]
     assert files(out) == before
 
 
-def test_a_corpus_without_queries_is_an_error_naming_the_filter(tmp_path: Path) -> None:
+def test_a_corpus_without_queries_is_an_error_naming_the_filter(tmp_path: Path,
+                                                                tiny_config: Any) -> None:
     write_corpus(tmp_path)
-    config = make_config(tmp_path)
+    config = tiny_config(tmp_path)
     config.queries.min_documents = 100
     with Store(config.resolve(config.store)) as store, pytest.raises(XelError) as error:
         build(store, config, crowd="simulated", say=lambda _: None)
@@ -276,12 +276,12 @@ def test_a_corpus_without_queries_is_an_error_naming_the_filter(tmp_path: Path) 
 
 
 def test_build_goes_live_only_with_live_and_a_confirmation(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_config: Any) -> None:
     from xel.cli import _load_commands, app
 
     _load_commands()
     write_corpus(tmp_path)
-    config = make_config(tmp_path)
+    config = tiny_config(tmp_path)
     write_truth(tmp_path, config)
     config.hits.crowd = "mturk"
     config.hits.mturk.environment = "live"
@@ -316,7 +316,7 @@ def test_build_goes_live_only_with_live_and_a_confirmation(
     assert "waiting for people" in accepted.output
     with Store(config.resolve(config.store)) as store:
         assert store.scalar("SELECT environment FROM hit_batches") == "live"
-    on_simulated = runner.invoke(app, ["build", str(config_file(make_config(tmp_path),
+    on_simulated = runner.invoke(app, ["build", str(config_file(tiny_config(tmp_path),
                                                                 tmp_path / "sim.yaml")),
                                        "--live"])
     assert "--live is for the mturk crowd" in str(on_simulated.exception)
@@ -338,3 +338,79 @@ def test_report_counts_are_integers_and_costs_dollars(built: tuple[Path, Config]
     html = html_table(raw)
     assert ">153<" in html and "153.0" not in html and "$1.20" in html and "$0.00" in html
     assert "1.000" in html  # a share stays a share
+
+
+def test_stages_lists_every_stage_before_the_first_build(tmp_path: Path,
+                                                         tiny_config: Any) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    write_corpus(tmp_path)
+    config = tiny_config(tmp_path)
+    result = CliRunner().invoke(app, ["stages", str(config_file(config, tmp_path / "t.yaml"))])
+    assert result.exit_code == 0, result.output
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert names == ["import", "ner", "queries", "kb", "link", "el", "align:deu",
+                     "project:deu", "triage:deu", "names:deu", "expert", "partition", "export",
+                     "report"]
+    assert all("never run" in line for line in result.stdout.splitlines())
+    assert "project:deu     never run   after align:deu, ner" in result.stdout
+    assert "run: xel project --lang deu" in result.stdout
+    assert not config.resolve(config.store).exists()  # listing created no store
+
+
+def collection_bytes(root: Path) -> dict[str, bytes]:
+    return files(root / "work" / "out" / "collection")
+
+
+def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstream(
+        built: tuple[Path, Config], tmp_path: Path, tiny_config: Any) -> None:
+    from hits import results
+    from hits.store import Submission, batches, field_name, items, record_submission
+    from hits.workflow import review_batch
+    from xel.pipeline import status
+
+    root, _ = built
+    copy = tmp_path / "tiny"
+    shutil.copytree(root, copy)  # corpus, KB, store and collection
+    config = tiny_config(copy)
+    before = collection_bytes(copy)
+    with Store(config.resolve(config.store)) as store:
+        assert {s.state for s in status(store, config)} == {"done"}
+        # A late worker, right on the known answers, disagrees with the crowd on one query:
+        # under `unanimous` that query's link is no longer decided.
+        el = next(b for b in batches(store) if b.kind == "el")
+        hit_id = store.scalar("SELECT hit_id FROM hit_hits WHERE batch_id = ? ORDER BY ordinal",
+                              (el.batch_id,))
+        links = results.links(store, config.hits.policy, gold=False)
+        answers, changed = {}, None
+        for item in items(store, hit_id):
+            link = links.get(item.query_id)
+            label = item.gold_answer if item.gold else link.label if link else "NIL"
+            if link and not item.gold and changed is None:
+                label, changed = "NEI", item.query_id
+            answers[field_name(item.position)] = str(label)
+        assert changed is not None
+        record_submission(store, hit_id, Submission("LATE-1", "LATE", answers, 2.0, 1.0, "{}"))
+        review_batch(store, config, el.batch_id)
+        stale = {s.name: s for s in status(store, config) if s.state != "done"}
+        assert stale["el"].why == "results changed"
+        assert stale["partition"].why == "after:el changed"
+        assert (stale["export"].why, stale["report"].why) == ("after partition", "after export")
+        assert set(stale) == {"el", "partition", "export", "report"}
+
+        said: list[str] = []
+        build(store, config, crowd="simulated", say=said.append)
+        assert changed not in results.links(store, config.hits.policy)
+    ran = {m[1]: m[2] == "done" for m in map(re.compile(r"^(\S+): (done|skipped)").match, said)
+           if m}
+    assert {name for name, rerun in ran.items() if rerun} == {"el", "partition", "export",
+                                                              "report"}
+    assert {name for name, rerun in ran.items() if not rerun} == {
+        "import", "ner", "queries", "kb", "link", "align:deu", "project:deu", "triage:deu",
+        "names:deu", "expert"}
+    after = collection_bytes(copy)
+    assert after != before
+    english = [json.loads(line) for path in sorted((copy / "work/out/collection/eng").glob(
+        "*.jsonl")) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert changed not in {r["query_id"] for r in english}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
-from test_hits_fixtures import build, sim_config
 from typer.testing import CliRunner
 
 import hits.cli
@@ -51,8 +51,8 @@ def test_a_long_error_is_not_wrapped(tmp_path: Path, monkeypatch: pytest.MonkeyP
                                 "  queries.min_token: unknown key: did you mean 'min_tokens'?"]
 
 
-def test_tables_show_names_literally(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=12, n_gold=4)
+def test_tables_show_names_literally(tmp_path: Path, crowd_store: Any, sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=12, n_gold=4)
     cfg = sim_config(tmp_path)
     path = tmp_path / "c.yaml"
     path.write_text(yaml.safe_dump(cfg.model_dump(mode="json", exclude={"source_file"})))

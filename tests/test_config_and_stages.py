@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,12 +72,47 @@ def test_stage_is_skipped_when_signature_unchanged(tmp_path: Path) -> None:
         return {"rows": 1}
 
     sig = Signature("demo", {"config": "a"})
-    assert not run_stage(store, sig, work).skipped
-    again = run_stage(store, sig, work)
+    assert not run_stage(store, sig, lambda: work).skipped
+    again = run_stage(store, sig, lambda: work)
     assert again.skipped and again.summary == {"rows": 1} and len(calls) == 1
-    assert not run_stage(store, Signature("demo", {"config": "b"}), work).skipped
+    assert not run_stage(store, Signature("demo", {"config": "b"}), lambda: work).skipped
     assert len(calls) == 2
     assert store.query("SELECT signature FROM stages")[0][0] == "demo|config=b"
+
+
+def test_a_stage_whose_file_is_gone_reruns(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite")
+    out = tmp_path / "out.txt"
+    calls = []
+
+    def prepare() -> Callable[[Store], dict[str, int]]:
+        calls.append(1)
+        out.write_text("x")
+        return lambda s: {"files": 1}
+
+    sig = Signature("file", {"config": "a"})
+    assert not run_stage(store, sig, prepare, outputs=[out]).skipped
+    assert run_stage(store, sig, prepare, outputs=[out]).skipped
+    out.unlink()
+    assert not run_stage(store, sig, prepare, outputs=[out]).skipped and len(calls) == 2
+
+
+def test_declaring_tables_inside_a_transaction_keeps_it(tmp_path: Path) -> None:
+    """sqlite3's executescript commits first; `declare` must not, or a crash after it would
+    leave half a stage behind."""
+    store = Store(tmp_path / "s.sqlite")
+    store.declare("CREATE TABLE IF NOT EXISTS t (x INTEGER);")
+    ddl = ("-- a comment; with a semicolon\nCREATE TABLE IF NOT EXISTS u (y TEXT);\n"
+           "CREATE INDEX IF NOT EXISTS u_y ON u(y);")
+    with pytest.raises(RuntimeError), store.transaction():
+        store.execute("INSERT INTO t VALUES (1)")
+        store.declare(ddl)
+        store.execute("INSERT INTO u VALUES ('a')")
+        raise RuntimeError("killed mid-stage")
+    assert store.scalar("SELECT COUNT(*) FROM t") == 0
+    assert not store.query("SELECT name FROM sqlite_master WHERE name = 'u'")
+    store.declare(ddl)  # rolled back with the transaction, so declared again
+    assert store.scalar("SELECT COUNT(*) FROM u") == 0
 
 
 def test_crash_inside_a_stage_leaves_nothing_half_written(tmp_path: Path) -> None:
@@ -88,7 +124,7 @@ def test_crash_inside_a_stage_leaves_nothing_half_written(tmp_path: Path) -> Non
         raise RuntimeError("killed mid-stage")
 
     with pytest.raises(RuntimeError):
-        run_stage(store, Signature("demo", {}), crash)
+        run_stage(store, Signature("demo", {}), lambda: crash)
     assert store.scalar("SELECT COUNT(*) FROM t") == 0
     assert store.stage_digest("demo") is None
     # A second connection (another process) sees the same.

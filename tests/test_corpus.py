@@ -3,42 +3,42 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from xel.config import Config, CorpusConfig, KbConfig
-from xel.corpus import document_text, import_corpus, sentences, target_languages
+from xel.config import Config
+from xel.corpus import document_text, sentences, target_languages
 from xel.errors import XelError
 from xel.languages import canonical, is_unspaced, language
+from xel.pipeline import run
+from xel.stages import StageRun
 from xel.store import Store
 
 HOSTILE = '<script>alert(1)</script> "><img src=x onerror=alert(1)> Mr Smith'
 
 
-def make_config(tmp: Path, **corpus: object) -> Config:
-    return Config(
-        name="t",
-        root=str(tmp),
-        store=str(tmp / "store.sqlite"),
-        corpus=CorpusConfig.model_validate(corpus),
-        kb=KbConfig(path="kb.jsonl"),
-    )
+def imported(store: Store, config: Config) -> StageRun:
+    """Run the import stage."""
+    [done] = run(store, config, ["import"])
+    return done
 
 
-def moses(tmp: Path, files: dict[str, bytes], doc_ids: bytes) -> Config:
+def moses(make_config: Any, tmp: Path, files: dict[str, bytes], doc_ids: bytes) -> Config:
     for name, data in files.items():
         (tmp / name).write_bytes(data)
     (tmp / "docs.txt").write_bytes(doc_ids)
-    return make_config(tmp, path=str(tmp), format="moses", source="en",
-                       files={name.split(".")[-1]: name for name in files},
-                       doc_ids="docs.txt")
+    return make_config(tmp, corpus={"path": str(tmp), "format": "moses", "source": "en",
+                                     "files": {name.split(".")[-1]: name for name in files},
+                                     "doc_ids": "docs.txt"})
 
 
-def test_ntrex_import_keeps_documents_offsets_and_codes(shared_data: Path, tmp_path: Path) -> None:
-    config = make_config(tmp_path, path=str(shared_data / "ntrex128"),
-                         languages=["de", "zh-TW", "sr-Latn"])
+def test_ntrex_import_keeps_documents_offsets_and_codes(shared_data: Path, tmp_path: Path,
+                                                        make_config: Any) -> None:
+    config = make_config(tmp_path, corpus={"path": str(shared_data / "ntrex128"),
+                                           "languages": ["de", "zh-TW", "sr-Latn"]})
     with Store(tmp_path / "s.sqlite") as store:
-        run = import_corpus(store, config)
+        run = imported(store, config)
         assert run.summary == {"segments": 1997, "documents": 123, "languages": 4}
         assert target_languages(store) == ["deu", "zho-TW", "srp-Latn"]
         first = store.query("SELECT * FROM documents ORDER BY ordinal LIMIT 1")[0]
@@ -52,7 +52,7 @@ def test_ntrex_import_keeps_documents_offsets_and_codes(shared_data: Path, tmp_p
             doc = document_text(store, lang, "bbc.381790")
             for r in rows:
                 assert doc[r["start"]:r["start"] + len(r["text"])] == r["text"]
-        assert import_corpus(store, config).skipped
+        assert imported(store, config).skipped
 
 
 def test_language_codes_and_aliases() -> None:
@@ -70,20 +70,20 @@ def test_language_codes_and_aliases() -> None:
         language("german!")
 
 
-def test_moses_reader_keeps_hostile_text_verbatim(tmp_path: Path) -> None:
-    config = moses(tmp_path, {
+def test_moses_reader_keeps_hostile_text_verbatim(tmp_path: Path, make_config: Any) -> None:
+    config = moses(make_config, tmp_path, {
         "c.en": f"Hello Anna Smith.\r\n{HOSTILE}\n\nBye.\n".encode(),
         "c.de": "Hallo Anna Smith.\nX\n\nTschüss.\n".encode(),
     }, b"d1\nd1\nd2\nd2\n")
     with Store(tmp_path / "s.sqlite") as store:
-        import_corpus(store, config)
+        imported(store, config)
         eng = sentences(store, "eng")
         assert [t for _, _, t in eng] == ["Hello Anna Smith.", HOSTILE, "", "Bye."]
         assert [d for _, d, _ in eng] == ["d1", "d1", "d2", "d2"]
         assert document_text(store, "deu", "d2") == "\nTschüss."
 
 
-def test_wmt_xml_reader(tmp_path: Path) -> None:
+def test_wmt_xml_reader(tmp_path: Path, make_config: Any) -> None:
     xml = """<?xml version="1.0" encoding="utf-8"?>
 <dataset id="wmttest2022"><collection id="general">
  <doc id="news.1" origlang="en">
@@ -99,23 +99,23 @@ def test_wmt_xml_reader(tmp_path: Path) -> None:
 </collection></dataset>"""
     path = tmp_path / "test.xml"
     path.write_text(xml, encoding="utf-8")
-    config = make_config(tmp_path, path=str(path), format="wmt-xml", source="en")
+    config = make_config(tmp_path, corpus={"path": str(path), "format": "wmt-xml", "source": "en"})
     with Store(tmp_path / "s.sqlite") as store:
-        run = import_corpus(store, config)
+        run = imported(store, config)
         assert run.summary["documents"] == 2
         assert [t for _, _, t in sentences(store, "deu")] == ["Angela Merkel sprach.",
                                                              "Ein Tag.", ""]
         assert sentences(store, "eng")[1][2] == "A <b> tag."
 
 
-def test_wmt_xml_refuses_entity_expansion(tmp_path: Path) -> None:
+def test_wmt_xml_refuses_entity_expansion(tmp_path: Path, make_config: Any) -> None:
     path = tmp_path / "bomb.xml"
     path.write_text('<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa">]>'
                     '<dataset><doc id="x"><src lang="en"><seg id="1">&a;</seg></src></doc>'
                     "</dataset>")
-    config = make_config(tmp_path, path=str(path), format="wmt-xml", source="en")
+    config = make_config(tmp_path, corpus={"path": str(path), "format": "wmt-xml", "source": "en"})
     with Store(tmp_path / "s.sqlite") as store, pytest.raises(XelError, match="unsafe XML"):
-        import_corpus(store, config)
+        imported(store, config)
 
 
 @pytest.mark.parametrize(
@@ -135,22 +135,22 @@ def test_wmt_xml_refuses_entity_expansion(tmp_path: Path) -> None:
     ],
 )
 def test_bad_input_names_file_and_line_and_writes_nothing(
-    tmp_path: Path, files: dict[str, bytes], doc_ids: bytes, message: str
+    tmp_path: Path, files: dict[str, bytes], doc_ids: bytes, message: str, make_config: Any
 ) -> None:
     (tmp_path / "good").mkdir()
-    good = moses(tmp_path / "good", {"c.en": b"Good.\n", "c.de": b"Gut.\n"}, b"g\n")
+    good = moses(make_config, tmp_path / "good", {"c.en": b"Good.\n", "c.de": b"Gut.\n"}, b"g\n")
     store = Store(tmp_path / "s.sqlite")
-    import_corpus(store, good)
+    imported(store, good)
     before = store.stage_digest("import")
     (tmp_path / "bad").mkdir()
     with pytest.raises(XelError, match=message):
-        import_corpus(store, moses(tmp_path / "bad", files, doc_ids))
+        imported(store, moses(make_config, tmp_path / "bad", files, doc_ids))
     # The failed import left the earlier corpus and its signature untouched.
     assert [t for _, _, t in sentences(store, "eng")] == ["Good."]
     assert store.stage_digest("import") == before
 
 
-def test_missing_corpus_path_says_how_to_get_it(tmp_path: Path) -> None:
-    config = make_config(tmp_path, path="nowhere")
+def test_missing_corpus_path_says_how_to_get_it(tmp_path: Path, make_config: Any) -> None:
+    config = make_config(tmp_path, corpus={"path": "nowhere"})
     with Store(tmp_path / "s.sqlite") as store, pytest.raises(XelError, match="corpus download"):
-        import_corpus(store, config)
+        imported(store, config)

@@ -163,8 +163,13 @@ def test_eval_cli_on_parallel_conll_gold(tmp_path: Path) -> None:
                                       "--conll-tgt", str(de), "--lang", "de", "--json",
                                       str(out)])
     assert result.exit_code == 0, result.output
-    rows = json.loads(out.read_text())
+    figures = json.loads(out.read_text())
+    rows = figures["rows"]
     assert [r["projection"] for r in rows] == ["paper", "xel"]
+    # The figures carry what produced them (sacrebleu's habit), printed and in the JSON.
+    signature = figures["signature"]
+    assert signature.startswith("eval-projection|") and "|gold:conll-en=" in signature
+    assert "|mentions=ner,caps|" in signature and f"signature: {signature}" in result.output
     xel = rows[1]
     assert xel["mentions"] == 36 and xel["AER"] is None and xel["left out"] == 0
     assert xel["fully correct"] == 36
@@ -172,7 +177,10 @@ def test_eval_cli_on_parallel_conll_gold(tmp_path: Path) -> None:
                                       "--conll-tgt", str(de), "--lang", "deu", "--json",
                                       str(out)])
     assert result.exit_code == 0, result.output
-    triage = json.loads(out.read_text())[0]["triage"]
+    figures = json.loads(out.read_text())
+    triage = figures["rows"][0]["triage"]
+    assert figures["signature"].startswith("eval-triage|") and "|triage=" in figures["signature"]
+    assert figures["signature"] != signature  # triage settings and code are in it too
     assert triage["accepted"] == 36 and triage["precision %"] == 100.0
 
 
@@ -244,7 +252,9 @@ def test_annotated_spans_score_the_collection_projections(tmp_path: Path) -> Non
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold),
                                       "--json", str(out)])
     assert result.exit_code == 0, result.output
-    paper, xel = json.loads(out.read_text())
+    figures = json.loads(out.read_text())
+    paper, xel = figures["rows"]
+    assert "|gold:spans=" in figures["signature"] and "|collection=" in figures["signature"]
     assert (paper["projection"], xel["projection"]) == ("paper", "xel")
     assert paper["mentions"] == xel["mentions"] == 2 and xel["left out"] == 1  # NOT_PERSON
     # paper: `梅首相 (Theresa May` and `強生說` hold the names and more;

@@ -7,9 +7,9 @@ from pathlib import Path
 from test_queries import small_config
 
 from xel.config import ExecutorConfig
-from xel.corpus import import_corpus
 from xel.executors import executor
-from xel.ner import chunks, run_ner
+from xel.ner import chunks
+from xel.pipeline import run
 from xel.store import Store
 
 
@@ -28,13 +28,13 @@ def test_dask_local_cluster_gives_the_local_result_in_order(tmp_path: Path) -> N
     config = small_config(tmp_path)
     config.ner.chunk_size = 1
     with Store(tmp_path / "s.sqlite") as store:
-        import_corpus(store, config)
-        run_ner(store, config)
+        run(store, config, ["import"])
+        run(store, config, ["ner"])
         local = store.query("SELECT seg, start, end, name_key FROM mentions ORDER BY mention_id")
         config.executor = ExecutorConfig(name="dask", workers=2)
         with executor(config.executor) as ex:
             assert ex.map(square, list(range(20)), "squares") == [x * x for x in range(20)]
-        run_ner(store, config, force=True)
+        run(store, config, ["ner"], force=True)
         dask = store.query("SELECT seg, start, end, name_key FROM mentions ORDER BY mention_id")
     assert [tuple(r) for r in dask] == [tuple(r) for r in local]
     assert len(local) >= 5

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import yaml
-from test_hits_fixtures import build, sim_config
 from typer.testing import CliRunner
 
 from hits.cli import app
 from hits.store import batches
 from hits.workflow import aggregate_names
+from xel.config import Config
 
 runner = CliRunner()
 
 
-def write_config(tmp_path: Path, **hits: object) -> Path:
-    cfg = sim_config(tmp_path, **hits)
+def write_config(cfg: Config, tmp_path: Path) -> Path:
     path = tmp_path / "collection.yaml"
     path.write_text(yaml.safe_dump(cfg.model_dump(mode="json", exclude={"source_file"})))
     return path
@@ -29,9 +29,10 @@ def run(*args: str) -> str:
     return result.output
 
 
-def test_make_publish_collect_review_with_the_simulated_crowd(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=40, n_gold=8)
-    config = str(write_config(tmp_path))
+def test_make_publish_collect_review_with_the_simulated_crowd(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=40, n_gold=8)
+    config = str(write_config(sim_config(tmp_path), tmp_path))
     assert "made el-001: 8 HITs x 3 assignments x $0.20" in run("make", "-c", config)
     assert "published 8 HIT(s)" in run("publish", "el-001", "--backend", "simulated",
                                        "-c", config)
@@ -46,9 +47,10 @@ def test_make_publish_collect_review_with_the_simulated_crowd(tmp_path: Path) ->
     assert [b.state for b in batches(store)] == ["aggregated"]
 
 
-def test_simulate_and_curate_round_trip_through_csv(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=60)
-    config = str(write_config(tmp_path))
+def test_simulate_and_curate_round_trip_through_csv(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=60)
+    config = str(write_config(sim_config(tmp_path), tmp_path))
     report = run("simulate", "--kind", "name", "--lang", "deu", "-c", config)
     assert "SIMULATED" in report
     exported = tmp_path / "cases.csv"
@@ -71,9 +73,9 @@ def test_simulate_and_curate_round_trip_through_csv(tmp_path: Path) -> None:
     assert store.scalar("SELECT COUNT(*) FROM name_outcomes WHERE outcome = 'E'") == 2
 
 
-def test_bad_input_is_a_one_line_error(tmp_path: Path) -> None:
-    build(tmp_path, n_queries=12, n_gold=4)
-    config = str(write_config(tmp_path, mturk={"environment": "live"}))
+def test_bad_input_is_a_one_line_error(tmp_path: Path, crowd_store: Any, sim_config: Any) -> None:
+    crowd_store(tmp_path, n_queries=12, n_gold=4)
+    config = str(write_config(sim_config(tmp_path, mturk={"environment": "live"}), tmp_path))
     run("make", "-c", config)
     result = runner.invoke(app, ["publish", "el-001", "--backend", "mturk", "-c", config])
     assert result.exit_code != 0

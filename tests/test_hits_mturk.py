@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -23,7 +23,6 @@ from botocore.exceptions import (
     ReadTimeoutError,
 )
 from botocore.stub import ANY, Stubber
-from test_hits_fixtures import HOSTILE, build, config, sim_config
 
 from hits.backends.mturk import (
     ENDPOINTS,
@@ -55,16 +54,25 @@ def client() -> Any:
     )
 
 
-def setup(tmp_path: Path, client: Any, n_queries: int = 12) -> tuple[Store, Config, str,
-                                                                      MturkBackend, list[float]]:
-    store, _, _ = build(tmp_path, n_queries=n_queries, n_gold=4)
-    cfg = sim_config(tmp_path, mturk={"locales": ["US", "GB"],
-                                      "failed_gold_qualification": "3FAILEDGOLDQUAL"})
-    batch_id = make_el_batch(store, cfg)
-    assert batch_id
-    sleeps: list[float] = []
-    backend = mturk_backend(store, cfg, client=client, sleep=sleeps.append)
-    return store, cfg, batch_id, backend, sleeps
+Setup = Callable[..., tuple[Store, Config, str, MturkBackend, list[float]]]
+
+
+@pytest.fixture
+def mturk_setup(tmp_path: Path, client: Any, crowd_store: Any, sim_config: Any) -> Setup:
+    """`mturk_setup(n_queries=12)`: a crowd collection with an EL batch made, and an MTurk backend
+    on the stubbed client (its sleeps recorded)."""
+
+    def make(n_queries: int = 12) -> tuple[Store, Config, str, MturkBackend, list[float]]:
+        store, _, _ = crowd_store(tmp_path, n_queries=n_queries, n_gold=4)
+        cfg = sim_config(tmp_path, mturk={"locales": ["US", "GB"],
+                                          "failed_gold_qualification": "3FAILEDGOLDQUAL"})
+        batch_id = make_el_batch(store, cfg)
+        assert batch_id
+        sleeps: list[float] = []
+        backend = mturk_backend(store, cfg, client=client, sleep=sleeps.append)
+        return store, cfg, batch_id, backend, sleeps
+
+    return make
 
 
 def create_params(token: str) -> dict[str, Any]:
@@ -93,8 +101,8 @@ def fail_first(client: Any, operation: str, errors: list[Exception]) -> None:
 
 
 def test_publish_retries_throttling_service_and_network_errors(
-        tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, sleeps = setup(tmp_path, client, n_queries=12)
+        tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
+    store, cfg, batch_id, backend, sleeps = mturk_setup(n_queries=12)
     hits = tokens(store)
     assert len(hits) == 2
     url = ENDPOINTS["sandbox"]
@@ -125,8 +133,8 @@ def test_publish_retries_throttling_service_and_network_errors(
 
 
 def test_backoff_is_capped_and_giving_up_says_what_to_rerun(
-        tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, _, _ = setup(tmp_path, client, n_queries=8)
+        tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
+    store, cfg, batch_id, _, _ = mturk_setup(n_queries=8)
     sleeps: list[float] = []
     backend = MturkBackend(store, cfg, client, sleep=sleeps.append, attempts=9)
     with Stubber(client) as stub:
@@ -142,8 +150,9 @@ def test_backoff_is_capped_and_giving_up_says_what_to_rerun(
     assert store.scalar("SELECT COUNT(*) FROM hit_hits WHERE external_id IS NOT NULL") == 0
 
 
-def test_a_refused_connection_is_retried_then_reported(tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, sleeps = setup(tmp_path, client, n_queries=8)
+def test_a_refused_connection_is_retried_then_reported(tmp_path: Path, client: Any,
+        mturk_setup: Setup) -> None:
+    store, cfg, batch_id, backend, sleeps = mturk_setup(n_queries=8)
     published(store, cfg, batch_id, backend, client)
     fail_first(client, "ListAssignmentsForHIT",
                [EndpointConnectionError(endpoint_url=ENDPOINTS["sandbox"])] * 6)
@@ -153,8 +162,8 @@ def test_a_refused_connection_is_retried_then_reported(tmp_path: Path, client: A
     assert len(sleeps) == 5
 
 
-def test_client_errors_are_not_retried(tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, sleeps = setup(tmp_path, client)
+def test_client_errors_are_not_retried(tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
+    store, cfg, batch_id, backend, sleeps = mturk_setup()
     with Stubber(client) as stub:
         stub.add_client_error("create_hit", "RequestError", "Reward too low", 400)
         with pytest.raises(Exception, match="Reward too low"):
@@ -168,8 +177,8 @@ class Killed(Exception):
 
 
 def test_crash_between_create_hit_calls_creates_no_duplicate(
-        tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=12)
+        tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
+    store, cfg, batch_id, backend, _ = mturk_setup(n_queries=12)
     (hit1, token1), (hit2, token2) = tokens(store)
     real_publish = backend.publish
     calls = []
@@ -233,8 +242,8 @@ def crashed_after_create(store: Store, cfg: Config, batch_id: str, backend: Mtur
 
 
 def test_a_duplicate_without_the_hit_id_is_found_with_list_hits(
-        tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+        tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
+    store, cfg, batch_id, backend, _ = mturk_setup(n_queries=8)
     token = crashed_after_create(store, cfg, batch_id, backend, client)
     with Stubber(client) as stub:
         hit_exists(stub, token, "The HIT already exists. (1624047673908)")
@@ -250,10 +259,10 @@ def test_a_duplicate_without_the_hit_id_is_found_with_list_hits(
 
 
 def test_a_token_older_than_a_day_is_looked_up_before_creating_again(
-        tmp_path: Path, client: Any) -> None:
+        tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
     """MTurk forgets a UniqueRequestToken after 24 hours: a retry then would create a second
     HIT, so the backend lists the requester's HITs for the token first."""
-    store, cfg, batch_id, _, _ = setup(tmp_path, client, n_queries=8)
+    store, cfg, batch_id, _, _ = mturk_setup(n_queries=8)
     now = [1_700_000_000.0]
     backend = MturkBackend(store, cfg, client, sleep=lambda _: None, clock=lambda: now[0])
     token = crashed_after_create(store, cfg, batch_id, backend, client)
@@ -267,8 +276,8 @@ def test_a_token_older_than_a_day_is_looked_up_before_creating_again(
 
 
 def test_an_old_token_whose_hit_is_not_listed_is_created_again(
-        tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, _, _ = setup(tmp_path, client, n_queries=8)
+        tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
+    store, cfg, batch_id, _, _ = mturk_setup(n_queries=8)
     now = [1_700_000_000.0]
     backend = MturkBackend(store, cfg, client, sleep=lambda _: None, clock=lambda: now[0])
     (hit, token), = tokens(store)
@@ -323,8 +332,8 @@ def published(store: Store, cfg: Config, batch_id: str, backend: MturkBackend,
 
 
 def test_collect_pages_and_a_crash_mid_collection_loses_nothing(
-        tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+        tmp_path: Path, client: Any, mturk_setup: Setup) -> None:
+    store, cfg, batch_id, backend, _ = mturk_setup(n_queries=8)
     published(store, cfg, batch_id, backend, client)
     assert store.scalar("SELECT COUNT(*) FROM hit_hits") == 1
     with Stubber(client) as stub:
@@ -352,8 +361,9 @@ def test_collect_pages_and_a_crash_mid_collection_loses_nothing(
     assert batch(store, batch_id).state == "collected"
 
 
-def test_send_approves_and_treats_already_done_as_done(tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+def test_send_approves_and_treats_already_done_as_done(tmp_path: Path, client: Any,
+        mturk_setup: Setup) -> None:
+    store, cfg, batch_id, backend, _ = mturk_setup(n_queries=8)
     published(store, cfg, batch_id, backend, client)
     with Stubber(client) as stub:
         stub.add_response("list_assignments_for_hit",
@@ -394,9 +404,10 @@ def test_send_approves_and_treats_already_done_as_done(tmp_path: Path, client: A
     assert store.scalar("SELECT COUNT(*) FROM payments WHERE sent_at IS NULL") == 0
 
 
-def test_html_question_posts_to_the_sandbox_and_escapes_corpus_text(
-        tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+def test_html_question_posts_to_the_sandbox_and_escapes_corpus_text(tmp_path: Path, client: Any,
+        mturk_setup: Setup, hostile: Any) -> None:
+    script, img = hostile
+    store, cfg, batch_id, backend, _ = mturk_setup(n_queries=8)
     sent: list[dict[str, Any]] = []
     client.meta.events.register("provide-client-params.mturk.CreateHIT",
                                 lambda params, **_: sent.append(params))
@@ -407,15 +418,15 @@ def test_html_question_posts_to_the_sandbox_and_escapes_corpus_text(
     assert xml.startswith("<HTMLQuestion") and "<![CDATA[<!DOCTYPE html>" in xml
     assert f'action="{SUBMIT_URLS["sandbox"]}"' in xml
     assert 'name="assignmentId"' in xml and "ASSIGNMENT_ID_NOT_AVAILABLE" in xml
-    for hostile in HOSTILE:
-        assert hostile not in xml
+    for text in hostile:
+        assert text not in xml
     requirements = sent[0]["QualificationRequirements"]
     assert {"QualificationTypeId": "3FAILEDGOLDQUAL", "Comparator": "DoesNotExist",
             "ActionsGuarded": "DiscoverPreviewAndAccept"} in requirements
 
 
-def test_qualifications_from_config(tmp_path: Path) -> None:
-    cfg = config(tmp_path, mturk={"min_approval_rate": 97, "locales": ["US"],
+def test_qualifications_from_config(tmp_path: Path, crowd_config: Any) -> None:
+    cfg = crowd_config(tmp_path, mturk={"min_approval_rate": 97, "locales": ["US"],
                                       "exclude_qualifications": ["3XYZ"]})
     found = qualifications(cfg.hits.mturk)
     assert [q["Comparator"] for q in found] == ["GreaterThanOrEqualTo", "In", "DoesNotExist"]
@@ -430,8 +441,9 @@ def test_answer_xml_parsing() -> None:
         parse_answer("<broken")
 
 
-def test_live_needs_the_config_and_the_flag(tmp_path: Path, client: Any) -> None:
-    store, _, _ = build(tmp_path, n_queries=8)
+def test_live_needs_the_config_and_the_flag(tmp_path: Path, client: Any, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=8)
     live = sim_config(tmp_path, mturk={"environment": "live"})
     with pytest.raises(XelError, match="pass --live"):
         mturk_backend(store, live, client=client)
@@ -442,21 +454,22 @@ def test_live_needs_the_config_and_the_flag(tmp_path: Path, client: Any) -> None
     assert backend.environment == "live"
 
 
-def test_missing_credentials_is_a_clear_error(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_credentials_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        crowd_store: Any, sim_config: Any) -> None:
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
                  "AWS_PROFILE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
-    store, _, _ = build(tmp_path, n_queries=8)
+    store, _, _ = crowd_store(tmp_path, n_queries=8)
     with pytest.raises(XelError, match="no AWS credentials"):
         mturk_backend(store, sim_config(tmp_path))
 
 
-def test_a_batch_stays_with_its_environment(tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+def test_a_batch_stays_with_its_environment(tmp_path: Path, client: Any, mturk_setup: Setup,
+        sim_config: Any) -> None:
+    store, cfg, batch_id, backend, _ = mturk_setup(n_queries=8)
     published(store, cfg, batch_id, backend, client)
     live = sim_config(tmp_path, mturk={"environment": "live"})
     live_backend = mturk_backend(store, live, client=client, live=True)
@@ -466,8 +479,9 @@ def test_a_batch_stays_with_its_environment(tmp_path: Path, client: Any) -> None
             step()
 
 
-def test_bonus_block_and_expire_calls(tmp_path: Path, client: Any) -> None:
-    store, cfg, batch_id, backend, _ = setup(tmp_path, client, n_queries=8)
+def test_bonus_block_and_expire_calls(tmp_path: Path, client: Any, mturk_setup: Setup,
+        sim_config: Any) -> None:
+    store, cfg, batch_id, backend, _ = mturk_setup(n_queries=8)
     published(store, cfg, batch_id, backend, client)
     with Stubber(client) as stub:
         stub.add_response("send_bonus", {}, {
@@ -531,8 +545,9 @@ def local_client(url: str) -> Any:
                                           connect_timeout=0.5))
 
 
-def test_html_503_bare_500_and_a_read_timeout_are_retried(
-        tmp_path: Path, endpoint: tuple[str, list[tuple[float, int, str, bytes]]]) -> None:
+def test_html_503_bare_500_and_a_read_timeout_are_retried(tmp_path: Path,
+        endpoint: tuple[str, list[tuple[float, int, str, bytes]]], crowd_store: Any,
+        sim_config: Any) -> None:
     url, replies = endpoint
     html_503 = (0.0, 503, "text/html", b"<html><body>503 Service Temporarily Unavailable</body>"
                                        b"</html>")
@@ -540,7 +555,7 @@ def test_html_503_bare_500_and_a_read_timeout_are_retried(
     with pytest.raises(ClientError) as error:  # botocore's own reading of it: code '503'
         local_client(url).get_account_balance()
     assert error.value.response["Error"]["Code"] == "503"
-    store, _, _ = build(tmp_path, n_queries=8)
+    store, _, _ = crowd_store(tmp_path, n_queries=8)
     sleeps: list[float] = []
     backend = MturkBackend(store, sim_config(tmp_path), local_client(url), sleep=sleeps.append)
     replies += [
@@ -553,11 +568,12 @@ def test_html_503_bare_500_and_a_read_timeout_are_retried(
     assert len(sleeps) == 3 and replies == []
 
 
-def test_nothing_listening_is_retried_then_reported(tmp_path: Path) -> None:
+def test_nothing_listening_is_retried_then_reported(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
     with socket.socket() as s:  # a port with nothing listening: connections are refused
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    store, _, _ = build(tmp_path, n_queries=8)
+    store, _, _ = crowd_store(tmp_path, n_queries=8)
     sleeps: list[float] = []
     backend = MturkBackend(store, sim_config(tmp_path), local_client(f"http://127.0.0.1:{port}"),
                            sleep=sleeps.append, attempts=3)

@@ -12,10 +12,9 @@ from hits.reference import write_reference
 from hits.render import render_hit
 from hits.workflow import run_round
 from xel.config import Config
-from xel.corpus import import_corpus
 from xel.kb import build_kb
-from xel.link import link_queries
 from xel.names.english import name_key
+from xel.pipeline import run
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import embedders
 from xel.store import Store
@@ -86,11 +85,11 @@ def test_simulated_rounds_on_ntrex(shared_data: Path, tmp_path: Path) -> None:
                  "simulated": {"truth": str(tmp_path / "truth.tsv")}},
     })
     store = Store(tmp_path / "xel.sqlite")
-    import_corpus(store, config)
+    run(store, config, ["import"])
     build_kb(config)
     el_truth = add_queries(store)
     assert len(el_truth) >= 10
-    link_queries(store, config)
+    run(store, config, ["link"])
     name_truth = add_triage(store)
     trump = sorted(q for q, a in el_truth.items() if a == TRUMP)
     write_reference(tmp_path / "gold.tsv", {q: TRUMP for q in trump[:2]})

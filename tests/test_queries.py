@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 
 from xel.config import Config, CorpusConfig, KbConfig, QueriesConfig
-from xel.corpus import import_corpus
 from xel.errors import XelError
 from xel.names.english import name_key
-from xel.ner import run_ner
+from xel.pipeline import run
 from xel.queries import (
     Mention,
     apply_filters,
@@ -22,7 +21,6 @@ from xel.queries import (
     longest_only,
     query_id,
     read_review,
-    run_queries,
 )
 from xel.store import Store
 
@@ -93,9 +91,9 @@ def small_config(tmp: Path, **queries: object) -> Config:
 def test_changing_a_filter_reruns_only_what_depends_on_it(tmp_path: Path) -> None:
     config = small_config(tmp_path)
     with Store(tmp_path / "s.sqlite") as store:
-        import_corpus(store, config)
-        assert not run_ner(store, config).skipped
-        first = run_queries(store, config)
+        run(store, config, ["import"])
+        assert not run(store, config, ["ner"])[0].skipped
+        first = run(store, config, ["queries"])[0]
         assert not first.skipped
         names = {r[0] for r in store.query("SELECT name FROM queries")}
         assert names == {"Jane Roe", "Kim Jong Un", "John Doe"}
@@ -104,11 +102,11 @@ def test_changing_a_filter_reruns_only_what_depends_on_it(tmp_path: Path) -> Non
         assert store.scalar("SELECT COUNT(*) FROM queries WHERE name_key = 'kim jong un'") == 2
         assert not store.scalar("SELECT COUNT(*) FROM queries WHERE name LIKE '%''s'")
 
-        assert run_ner(store, config).skipped
-        assert run_queries(store, config).skipped
+        assert run(store, config, ["ner"])[0].skipped
+        assert run(store, config, ["queries"])[0].skipped
         stricter = small_config(tmp_path, max_per_name=1)
-        assert run_ner(store, stricter).skipped
-        rerun = run_queries(store, stricter)
+        assert run(store, stricter, ["ner"])[0].skipped
+        rerun = run(store, stricter, ["queries"])[0]
         assert not rerun.skipped
         assert rerun.summary["queries"] == 3
 
@@ -116,8 +114,8 @@ def test_changing_a_filter_reruns_only_what_depends_on_it(tmp_path: Path) -> Non
 def test_review_export_then_apply(tmp_path: Path) -> None:
     config = small_config(tmp_path)
     with Store(tmp_path / "s.sqlite") as store:
-        import_corpus(store, config)
-        run_ner(store, config)
+        run(store, config, ["import"])
+        run(store, config, ["ner"])
         review = tmp_path / "names.tsv"
         assert export_review(store, review) >= 3
         rows = review.read_text(encoding="utf-8").splitlines()
@@ -125,8 +123,8 @@ def test_review_export_then_apply(tmp_path: Path) -> None:
                   for r in rows]
         review.write_text("\n".join(edited) + "\n", encoding="utf-8")
         reviewed = small_config(tmp_path, review=str(review))
-        run = run_queries(store, reviewed)
-        assert not run.skipped
+        done = run(store, reviewed, ["queries"])[0]
+        assert not done.skipped
         names = {r[0] for r in store.query("SELECT name FROM queries")}
         assert names == {"Jane Roe", "Kim Jong Un"}
         steps = [r["filter"] for r in store.query("SELECT filter FROM attrition ORDER BY step")]
@@ -138,11 +136,11 @@ def test_ntrex_queries(shared_data: Path, tmp_path: Path) -> None:
                     corpus=CorpusConfig(path=str(shared_data / "ntrex128"), languages=["deu"]),
                     kb=KbConfig(path="kb.jsonl"))
     with Store(tmp_path / "s.sqlite") as store:
-        import_corpus(store, config)
-        ner = run_ner(store, config)
+        run(store, config, ["import"])
+        ner = run(store, config, ["ner"])[0]
         assert 850 <= ner.summary["mentions"] <= 1050  # the data README: about 940
-        run = run_queries(store, config)
-        assert run.summary["names"] >= 40 and run.summary["queries"] >= 100
+        done = run(store, config, ["queries"])[0]
+        assert done.summary["names"] >= 40 and done.summary["queries"] >= 100
         names = [r[0] for r in store.query("SELECT name FROM queries")]
         assert not [n for n in names if n.endswith(("'s", "’s", "'"))]
         assert all(len(n.split()) >= 2 for n in names)

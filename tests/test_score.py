@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from xel.errors import XelError
-from xel.score import baseline_answer, latin, read_gold, read_run, score, table
+from xel.score import baseline_answer, latin, read_gold, read_run, score, score_signature, table
 
 
 def collection(tmp: Path) -> Path:
@@ -95,3 +95,32 @@ def test_baseline_on_real_kb(shared_data: Path, tmp_path: Path) -> None:
         assert baseline_run(coll, kb, tmp_path / "run.tab") == 4
     answers = read_run(tmp_path / "run.tab")
     assert answers == {"d1": "enwiki:2941511", "d2": "NIL", "b1": "NIL", "b2": "NIL"}
+
+
+def test_score_prints_its_signature_and_writes_it_with_the_figures(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    coll = collection(tmp_path / "c")
+    (coll / "README.md").write_text("# x\n\n- signature: `export|after:partition=ab|xel=1`\n")
+    run = tmp_path / "run.tab"
+    run.write_text("q1\tE1\nq2\tNIL\n")
+    out = tmp_path / "scores.json"
+    result = CliRunner().invoke(app, ["score", str(coll), str(run), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(out.read_text())
+    signature = figures["signature"]
+    assert f"signature: {signature}" in result.output
+    parts = dict(p.split("=", 1) for p in signature.split("|")[1:])
+    assert signature.startswith("score|") and parts["nil"] == "counted"
+    assert parts["metric"] == "success@1" and parts["collection"] != "unsigned"
+    deu = next(s for s in figures["scores"] if (s["lang"], s["partition"]) == ("deu", "all"))
+    assert deu["queries"] == 4 and deu["success_at_1"] == 0.5
+    # Another run, or another collection, is another signature.
+    run.write_text("q1\tE1\n")
+    again = score_signature(coll, run)
+    assert again.parts["run"] != parts["run"] and again.parts["gold"] == parts["gold"]
+    (coll / "deu" / "test.tab").write_text("q1\tE9\tPER\n")
+    assert score_signature(coll, run).parts["gold"] != parts["gold"]

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_project import bare_config, small_store
+from test_project import as_if_run, bare_config, projected, small_store
 
 from xel.config import Config
 from xel.errors import XelError
-from xel.project import project_languages
+from xel.pipeline import run
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import translators
+from xel.stages import StageRun
 from xel.store import Store
 from xel.translate import (
     Translation,
@@ -24,7 +25,7 @@ from xel.translate import (
     round_trip_key,
     translate,
 )
-from xel.triage import locate, triage_languages
+from xel.triage import locate
 
 
 def test_locate_prefers_rank_then_the_query_sentence_and_whole_words() -> None:
@@ -136,9 +137,14 @@ def test_googletrans_offline_fails_fast_and_falls_back_or_stops(silent_server: s
             translate(store, ["Путин"], "rus", stop)
 
 
+def triaged(store: Store, config: Any, langs: list[str] | None = None) -> dict[str, StageRun]:
+    """Triage each language (its own stage); the runs by language."""
+    return {r.name.partition(":")[2]: r for r in run(store, config, ["triage"], langs=langs)}
+
+
 def test_triage_stage_outcomes(tmp_path: Path) -> None:
     store, config = small_store(tmp_path)
-    project_languages(store, config)
+    projected(store, config)
     store.declare(QUERIES_DDL)
     queries = [("q1", "Donald Trump", "donald trump", "d1", 0, 0),
                ("q2", "Angela Merkel", "angela merkel", "d2", 16, 15),
@@ -148,7 +154,7 @@ def test_triage_stage_outcomes(tmp_path: Path) -> None:
         store.execute("INSERT INTO queries VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?)",
                       (qid, name, key, doc, mention, seg, k))
     store.record_stage("queries", "test", "queries|test", {})
-    runs = triage_languages(store, config)
+    runs = triaged(store, config)
     assert runs["deu"].summary == {"queries": 4, "backend": "offline", "A1": 3, "D1": 1,
                                    "curate": 0}
     rows = {r["query_id"]: r for r in store.query("SELECT * FROM triage")}
@@ -161,13 +167,13 @@ def test_triage_stage_outcomes(tmp_path: Path) -> None:
     assert q1["outcome"] == "A1" and q1["backend"] == "offline"
     counts = store.query("SELECT * FROM projection_counts WHERE lang = 'deu'")[0]
     assert (counts["queries"], counts["a1"], counts["d1"], counts["curate"]) == (4, 3, 1, 0)
-    assert triage_languages(store, config, ["deu"])["deu"].skipped
+    assert triaged(store, config, ["deu"])["deu"].skipped
 
 
 def test_triage_needs_projection_and_queries(tmp_path: Path) -> None:
     store, config = small_store(tmp_path, repeat=1)
     with pytest.raises(XelError, match="xel project --lang deu"):
-        triage_languages(store, config)
+        triaged(store, config)
 
 
 def test_project_and_triage_commands(tmp_path: Path) -> None:
@@ -179,7 +185,7 @@ def test_project_and_triage_commands(tmp_path: Path) -> None:
     store.declare(QUERIES_DDL)
     store.execute("INSERT INTO queries VALUES ('q1', 'Angela Merkel', 'angela merkel', 'd1', 2,"
                   " 1, 0, 13, 0)")
-    store.record_stage("queries", "test", "queries|test", {})
+    as_if_run(store, config, "queries")
     store.close()
     _load_commands()
     runner = CliRunner()

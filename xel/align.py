@@ -1,10 +1,14 @@
-"""Word aligners behind one interface, and symmetrization of two directional alignments.
+"""Word aligners behind one interface, symmetrization, and the align stage.
 
 An aligner takes the tokens of every sentence pair of a language pair (source tokens, target
 tokens) and returns one set of links `(source index, target index)` per pair. `eflomal` (the
 default) learns from all pairs of the collection in both directions and is run as the separate
 program `eflomal-align` (it is GPLv3; xel does not import it); `simalign` reads contextual
 embeddings from a transformer the user has on disk.
+
+The stage `align:<lang>` tokenizes English and `lang` and aligns all their sentence pairs,
+storing tokens and links (`alignments`) for projection; languages go to the executor a few at
+a time.
 """
 
 from __future__ import annotations
@@ -15,12 +19,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from xel.config import AlignConfig
+import xel.tokenizers
+from xel.config import AlignConfig, Config, TokenizeConfig
+from xel.corpus import DDL as CORPUS_DDL
+from xel.corpus import sentences, source_language
 from xel.errors import XelError
+from xel.executors import executor
 from xel.registry import aligners
+from xel.stages import Work, code_digest, digest_of, versions
+from xel.store import Store
+from xel.tokenizers import Span, tokenizer_for, tokenizer_name
 
 Link = tuple[int, int]
 Links = set[Link]
@@ -217,3 +230,117 @@ def aer(predicted: Sequence[Links], sure: Sequence[Links], possible: Sequence[Li
     hits_s = sum(len(p & x) for p, x in zip(predicted, sure, strict=True))
     hits_p = sum(len(p & (x | y)) for p, x, y in zip(predicted, possible, sure, strict=True))
     return 1.0 - (hits_s + hits_p) / (a + s) if a + s else 0.0
+
+
+# --- the align stage ----------------------------------------------------------------------
+
+DDL = """
+-- Tokens as `start:end` character spans, links as Pharaoh `i-j` (source-target) pairs.
+CREATE TABLE IF NOT EXISTS alignments (
+    lang       TEXT NOT NULL,
+    seg        INTEGER NOT NULL,
+    src_tokens TEXT NOT NULL,
+    tgt_tokens TEXT NOT NULL,
+    links      TEXT NOT NULL,
+    PRIMARY KEY (lang, seg)
+) WITHOUT ROWID;
+"""
+
+
+def encode_spans(spans: Sequence[Span]) -> str:
+    return " ".join(f"{s}:{e}" for s, e in spans)
+
+
+def decode_spans(text: str) -> list[Span]:
+    return [(int(s), int(e)) for s, _, e in (x.partition(":") for x in text.split())]
+
+
+# Taken when the code is imported, so a long run's signatures describe the code it runs even
+# if the files change on disk meanwhile.
+ALIGN_CODE = code_digest(xel.tokenizers, sys.modules[__name__])
+
+
+def align_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
+    return {"tokenize": digest_of(config.tokenize), "align": digest_of(config.align),
+            "tokenizer:src": tokenizer_name(source_language(store), config.tokenize),
+            "tokenizer:tgt": tokenizer_name(lang, config.tokenize),
+            "code": ALIGN_CODE,
+            **versions("eflomal", "sentencepiece", "jieba", "simalign", "regex")}
+
+
+@dataclass(frozen=True)
+class AlignJob:
+    """One language pair's sentences and settings: what an executor needs to align it."""
+
+    source: str
+    lang: str
+    src_texts: list[str]
+    tgt_texts: list[str]
+    tokenize: TokenizeConfig
+    align: AlignConfig
+
+
+@dataclass(frozen=True)
+class Aligned:
+    src_spans: list[list[Span]]
+    tgt_spans: list[list[Span]]
+    links: list[Links]
+
+
+def align_texts(job: AlignJob) -> Aligned:
+    """Tokenize both sides and align every pair (runs in an executor's worker)."""
+    src_tok = tokenizer_for(job.source, job.src_texts, job.tokenize)
+    tgt_tok = tokenizer_for(job.lang, job.tgt_texts, job.tokenize)
+    src_spans = [src_tok(t) for t in job.src_texts]
+    tgt_spans = [tgt_tok(t) for t in job.tgt_texts]
+    links = align([[t[s:e] for s, e in sp] for t, sp in zip(job.src_texts, src_spans, strict=True)],
+                  [[t[s:e] for s, e in sp] for t, sp in zip(job.tgt_texts, tgt_spans, strict=True)],
+                  job.align)
+    return Aligned(src_spans, tgt_spans, links)
+
+
+def align_job(store: Store, config: Config, lang: str) -> tuple[list[int], AlignJob]:
+    """The segments and the job for aligning `lang` with the source language."""
+    source = source_language(store)
+    src = sentences(store, source)
+    tgt = {seg: text for seg, _, text in sentences(store, lang)}
+    if not tgt:
+        raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
+    segs = [seg for seg, _, _ in src]
+    return segs, AlignJob(source, lang, [text for _, _, text in src],
+                          [tgt.get(seg, "") for seg in segs], config.tokenize, config.align)
+
+
+def write_alignment(segs: list[int], job: AlignJob, result: Aligned) -> Work:
+    def work(s: Store) -> dict[str, Any]:
+        s.execute("DELETE FROM alignments WHERE lang = ?", (job.lang,))
+        s.executemany(
+            "INSERT INTO alignments VALUES (?, ?, ?, ?, ?)",
+            [(job.lang, seg, encode_spans(a), encode_spans(b), format_links(x))
+             for seg, a, b, x in zip(segs, result.src_spans, result.tgt_spans, result.links,
+                                     strict=True)])
+        return {"pairs": len(segs), "links": sum(len(x) for x in result.links),
+                "empty_targets": sum(not t.strip() for t in job.tgt_texts)}
+
+    return work
+
+
+def align_languages(store: Store, config: Config,
+                    langs: list[str]) -> Iterator[tuple[str, Work]]:
+    """The align stage of several languages on the configured executor: each language's
+    writer as soon as its group is aligned.
+
+    Languages go to the executor a few at a time (twice its workers), so memory holds only
+    those languages' sentences; the runner commits each as its own stage.
+    """
+    store.declare(CORPUS_DDL)
+    store.declare(DDL)
+    step = 2 * config.executor.workers
+    with executor(config.executor) as ex:
+        for start in range(0, len(langs), step):
+            group = langs[start:start + step]
+            prepared = [align_job(store, config, lang) for lang in group]
+            results = ex.map(align_texts, [job for _, job in prepared],
+                             f"align languages {start + 1}-{start + len(group)} of {len(langs)}")
+            for lang, (segs, job), result in zip(group, prepared, results, strict=True):
+                yield lang, write_alignment(segs, job, result)

@@ -22,7 +22,7 @@ from xel.errors import XelError
 from xel.languages import canonical, language
 from xel.progress import progress
 from xel.registry import corpus_readers
-from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, versions
+from xel.stages import Work, digest_of, file_digest, versions
 from xel.store import Store
 from xel.textfile import read_lines
 
@@ -233,19 +233,20 @@ def read_source(config: Config) -> CorpusSource:
     return corpus_readers.get(config.corpus.format)(path, config.corpus)
 
 
-def import_signature(config: Config) -> tuple[Signature, CorpusSource]:
+def import_signature(store: Store, config: Config) -> dict[str, str]:
+    """The corpus settings and the digest of every file read."""
     source = read_source(config)
     parts = {"config": digest_of(config.corpus), **versions()}
     for code, file in source.files.items():
         parts[f"file:{code}"] = file_digest(file)
-    return Signature("import", parts), source
+    return parts
 
 
-def import_corpus(store: Store, config: Config, *, force: bool = False) -> StageRun:
-    """Read the configured corpus into the store (skipped when files and settings are unchanged)."""
+def import_corpus(store: Store, config: Config) -> Work:
+    """The import stage: read the configured corpus; its writer replaces the store's corpus."""
     store.declare(DDL)
-    signature, source = import_signature(config)
-    return run_stage(store, signature, lambda s: _write(s, source), force=force)
+    source = read_source(config)
+    return lambda s: _write(s, source)
 
 
 def _write(store: Store, source: CorpusSource) -> dict[str, Any]:
@@ -356,6 +357,14 @@ def sentences(store: Store, lang: str) -> list[tuple[int, str, str]]:
         "SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg", (lang,)
     )
     return [(r["seg"], r["doc_id"], r["text"]) for r in rows]
+
+
+def document(store: Store, lang: str, doc_id: str) -> list[tuple[int, str]]:
+    """(seg, text) of a document's sentences in one language, in order."""
+    store.declare(DDL)
+    rows = store.query("SELECT seg, text FROM sentences WHERE lang = ? AND doc_id = ? "
+                       "ORDER BY pos", (lang, doc_id))
+    return [(r[0], r[1]) for r in rows]
 
 
 def document_text(store: Store, lang: str, doc_id: str) -> str:

@@ -15,26 +15,28 @@ sentences alone are too few for eflomal).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import regex
 
-from xel.align import Links, aer, align
+from xel.align import ALIGN_CODE, Links, aer, align
 from xel.config import Config
 from xel.corpus import read_source
 from xel.errors import XelError
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.match import NameMatcher
 from xel.names.transliterate import models_for
-from xel.project import Pair, function_words, make_matcher, project_mention
+from xel.project import PROJECT_CODE, Pair, function_words, make_matcher, project_mention
+from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.store import Store
 from xel.tokenizers import tokenizer_for
 from xel.translate import translate
-from xel.triage import decide
+from xel.triage import TRIAGE_CODE, decide
 
 CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
 
@@ -590,3 +592,46 @@ def evaluate_span_gold(store: Store, path: Path, config: Config,
                 row["triage"] = evaluate_triage(outcomes, lang, cfg, store)
             out.append(row)
     return out
+
+
+# --- the signature of a figure ------------------------------------------------------------
+
+
+def path_digest(path: Path) -> str:
+    """A file's content digest, or a folder's (every file in it, by relative name)."""
+    if path.is_dir():
+        return digest_of([(str(p.relative_to(path)), file_digest(p))
+                          for p in sorted(path.rglob("*")) if p.is_file()])
+    return file_digest(path)
+
+
+def projections_digest(store: Store) -> str:
+    """The recorded signatures of a collection's project and triage stages, as one digest."""
+    return digest_of(sorted((r["name"], r["digest"]) for r in store.stages()
+                            if r["name"].startswith(("project:", "triage:"))))
+
+
+def eval_signature(kind: str, config: Config, gold: Mapping[str, Path | None],
+                   options: Mapping[str, object], collection: str | None = None) -> Signature:
+    """What produced an evaluation's figures, printed with them (sacrebleu's habit): the gold
+    files' digests, the options, the config sections that project and triage, the code and
+    package versions, and for figures on a collection's own projections the digest of its
+    project and triage stages (`projections_digest`)."""
+    parts = {f"gold:{name}": path_digest(path) for name, path in gold.items() if path}
+    parts.update({name: str(value) for name, value in options.items()})
+    parts.update({"tokenize": digest_of(config.tokenize), "align": digest_of(config.align),
+                  "project": digest_of(config.project), "names": digest_of(config.names)})
+    models = config.models_folder()
+    if models is not None:
+        parts["models"] = path_digest(models)
+    code = [ALIGN_CODE, PROJECT_CODE, code_digest(sys.modules[__name__])]
+    if kind == "triage":
+        parts["triage"] = digest_of(config.triage)
+        code.append(TRIAGE_CODE)
+    if options.get("corpus") == "yes":
+        parts["corpus"] = digest_of(config.corpus)
+    if collection is not None:
+        parts["collection"] = collection
+    parts["code"] = digest_of(code)
+    parts.update(versions("eflomal", "PyICU", "spacy", "rapidfuzz", "googletrans"))
+    return Signature(f"eval-{kind}", parts)

@@ -24,15 +24,20 @@ import re
 import shutil
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from xml.etree import ElementTree as ET
 
 from xel.config import Config
 from xel.corpus import document_text, source_language
-from xel.stages import Signature, StageRun, digest_of, upstream, versions
+from xel.link import read_kb_entries
+from xel.partition import read_partitions
+from xel.queries import Query, read_queries
+from xel.stages import Work, digest_of, versions
 from xel.store import Store
+from xel.triage import read_triage
 
 NIL = "NIL"
 KEPT_OUTCOMES = ("A1", "A2", "A3", "E")
@@ -79,80 +84,108 @@ def doc_offsets(store: Store, lang: str, seg: int, start: int, end: int) -> tupl
     return base + start, base + end - 1
 
 
-def _votes(store: Store, task: str) -> dict[str, int]:
-    rows = store.query("SELECT label, COUNT(*) FROM judgments WHERE task = ? AND gold = 0"
-                       " GROUP BY label ORDER BY label", (task,))
-    return {r[0]: r[1] for r in rows}
+# --- what the crowd decided, as the export reads it ------------------------------------------
 
 
-def collection_records(store: Store, config: Config) -> tuple[list[Record], Counter[str]]:
+class Link(Protocol):
+    """A query's link as the crowd decided it (or its known answer)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def kb_id(self) -> str | None: ...
+    @property
+    def support(self) -> float: ...
+    @property
+    def simulated(self) -> bool: ...
+
+
+class NameOutcome(Protocol):
+    """What became of a query in one language: A1/D1 (triage), A2/A3/D2 (crowd), E (expert)."""
+
+    @property
+    def lang(self) -> str: ...
+    @property
+    def query_id(self) -> str: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def simulated(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class CrowdResults:
+    """The crowd's results the collection is made from; `xel.pipeline` reads them from `hits`
+    (`hits.results`), so this module never reads the crowd's tables."""
+
+    links: Mapping[str, Link]  # query id -> link under the policy, else the known answer
+    outcomes: Sequence[NameOutcome]  # ordered by language and query id
+    votes: Mapping[str, dict[str, int]]  # task -> label -> non-gold judgments
+
+
+def collection_records(store: Store, config: Config,
+                       crowd: CrowdResults) -> tuple[list[Record], Counter[str]]:
     """Every query of the finished collection, English and each target language, and a count
     of why queries were left out."""
-    policy = config.hits.policy
-    # A query's link is the crowd's under the configured policy, or else its known answer
-    # (gold items' answers were given, not asked).
-    links = {r["query_id"]: r for r in store.query(
-        "SELECT query_id, label, kb_id, support, simulated FROM links WHERE policy IN (?, 'gold')"
-        " ORDER BY policy = ?", (policy, policy))}
-    parts = {r[0]: r[1] for r in store.query("SELECT query_id, partition FROM partitions")}
-    kb_names = {r[0]: r[1] for r in store.query("SELECT kb_id, name FROM kb_entries")}
+    parts = read_partitions(store)
+    kb_names = {kb_id: e.name for kb_id, e in read_kb_entries(store).items()}
+    triaged = {(t.lang, t.query_id): t for t in read_triage(store)}
     source = source_language(store)
     left_out: Counter[str] = Counter()
     records: list[Record] = []
-    english: dict[str, Any] = {}
-    for q in store.query("SELECT * FROM queries ORDER BY ordinal"):
-        link = links.get(q["query_id"])
+    english: dict[str, tuple[Query, Link]] = {}
+    for q in read_queries(store):
+        link = crowd.links.get(q.query_id)
         if link is None:
             left_out["eng: no crowd agreement"] += 1
             continue
-        if link["label"] not in (NIL,) and link["kb_id"] is None:
-            left_out[f"eng: crowd said {link['label']}"] += 1
+        if link.label not in (NIL,) and link.kb_id is None:
+            left_out[f"eng: crowd said {link.label}"] += 1
             continue
-        english[q["query_id"]] = (q, link)
-        beg, end = doc_offsets(store, source, q["seg"], q["start"], q["end"])
-        records.append(_record(source, q, link, parts, kb_names, q["name"], beg, end, "source",
-                               None, _votes(store, q["query_id"])))
-    rows = store.query("SELECT n.lang, n.query_id, n.outcome, n.name, n.simulated,"
-                       " t.back_translation, t.seg, t.start, t.end, t.projection"
-                       " FROM name_outcomes n LEFT JOIN triage t USING (lang, query_id)"
-                       " ORDER BY n.lang, n.query_id")
+        english[q.query_id] = (q, link)
+        beg, end = doc_offsets(store, source, q.seg, q.start, q.end)
+        records.append(_record(source, q, link, parts, kb_names, q.name, beg, end, "source",
+                               None, crowd.votes.get(q.query_id, {})))
     texts: dict[tuple[str, str], str] = {}
-    for r in rows:
-        if r["query_id"] not in english:
+    for n in crowd.outcomes:
+        if n.query_id not in english:
             continue
-        if r["outcome"] not in KEPT_OUTCOMES or not r["name"]:
-            left_out[f"{r['lang']}: {r['outcome']}"] += 1
+        if n.outcome not in KEPT_OUTCOMES or not n.name:
+            left_out[f"{n.lang}: {n.outcome}"] += 1
             continue
-        q, link = english[r["query_id"]]
-        if r["name"] == r["projection"] and r["seg"] is not None:
-            beg, end = doc_offsets(store, r["lang"], r["seg"], r["start"], r["end"])
+        q, link = english[n.query_id]
+        t = triaged.get((n.lang, n.query_id))
+        if t is not None and n.name == t.projection and t.seg is not None:
+            beg, end = doc_offsets(store, n.lang, t.seg, t.start or 0, t.end or 0)
         else:
-            key = (r["lang"], q["doc_id"])
+            key = (n.lang, q.doc_id)
             if key not in texts:
-                texts[key] = document_text(store, r["lang"], q["doc_id"])
-            at = texts[key].find(r["name"])  # a curated name, located where it first occurs
+                texts[key] = document_text(store, n.lang, q.doc_id)
+            at = texts[key].find(n.name)  # a curated name, located where it first occurs
             if at < 0:
-                left_out[f"{r['lang']}: curated name not in the document"] += 1
+                left_out[f"{n.lang}: curated name not in the document"] += 1
                 continue
-            beg, end = at, at + len(r["name"]) - 1
-        records.append(_record(r["lang"], q, link, parts, kb_names, r["name"], beg, end,
-                               r["outcome"], r["back_translation"],
-                               _votes(store, f"{r['lang']}:{r['query_id']}"),
-                               simulated=bool(r["simulated"])))
+            beg, end = at, at + len(n.name) - 1
+        records.append(_record(n.lang, q, link, parts, kb_names, n.name, beg, end,
+                               n.outcome, t.back_translation if t else None,
+                               crowd.votes.get(f"{n.lang}:{n.query_id}", {}),
+                               simulated=bool(n.simulated)))
     records.sort(key=lambda rec: (rec.lang != source, rec.lang, rec.partition, rec.id))
     return records, left_out
 
 
-def _record(lang: str, q: Any, link: Any, parts: dict[str, str], kb_names: dict[str, str],
+def _record(lang: str, q: Query, link: Link, parts: dict[str, str], kb_names: dict[str, str],
             name: str, beg: int, end: int, outcome: str, back: str | None,
             votes: dict[str, int], simulated: bool = False) -> Record:
-    kb_id = link["kb_id"] or NIL
+    kb_id = link.kb_id or NIL
     return Record(
-        id=export_id(lang, q["query_id"]), lang=lang, partition=parts.get(q["query_id"], "test"),
-        query_id=q["query_id"], name=name, doc_id=q["doc_id"], beg=beg, end=end, kb_id=kb_id,
-        kb_name=kb_names.get(kb_id), english_name=q["name"], outcome=outcome,
-        back_translation=back, link_support=round(float(link["support"]), 6),
-        votes=votes, simulated=simulated or bool(link["simulated"]),
+        id=export_id(lang, q.query_id), lang=lang, partition=parts.get(q.query_id, "test"),
+        query_id=q.query_id, name=name, doc_id=q.doc_id, beg=beg, end=end, kb_id=kb_id,
+        kb_name=kb_names.get(kb_id), english_name=q.name, outcome=outcome,
+        back_translation=back, link_support=round(float(link.support), 6),
+        votes=votes, simulated=simulated or bool(link.simulated),
     )
 
 
@@ -185,7 +218,7 @@ def safe_name(doc_id: str) -> str:
 
 
 def datasheet(config: Config, store: Store, records: list[Record], left_out: Counter[str],
-              signature: Signature) -> str:
+              signature: str, provenance: Sequence[str]) -> str:
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
         counts[r.lang][r.partition] += 1
@@ -209,12 +242,10 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
         f"- crowd policy: `{config.hits.policy}`, gold threshold {config.hits.threshold}",
         f"- partition: {json.dumps(config.partition.shares)} seed {config.partition.seed}, "
         f"grouped by {config.partition.group}",
-        f"- signature: `{signature.text}`",
+        f"- signature: `{signature}`",
         "", "Stages that produced it:", "",
     ]
-    for row in sorted(store.stages(), key=lambda r: r["name"]):
-        if row["name"] != "export":
-            lines.append(f"- `{row['signature']}`")
+    lines += [f"- `{text}`" for text in provenance]
     lines += ["", "## Queries", "",
               "| language | " + " | ".join(partitions) + " | non-NIL | NIL |",
               "|---|" + "---|" * (len(partitions) + 2)]
@@ -237,18 +268,8 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
     return "\n".join(lines)
 
 
-def export_signature(store: Store, config: Config) -> Signature:
-    parts = {
-        "after:partition": upstream(store, "partition", "xel build"),
-        "crowd": digest_of([tuple(r) for r in store.query(
-            "SELECT query_id, policy, label FROM links WHERE policy IN (?, 'gold')"
-            " ORDER BY query_id, policy", (config.hits.policy,))]
-            + [tuple(r) for r in store.query(
-                "SELECT lang, query_id, outcome, name FROM name_outcomes ORDER BY 1, 2")]),
-        "config": digest_of({"policy": config.hits.policy}),
-        **versions(),
-    }
-    return Signature("export", parts)
+def export_signature(store: Store, config: Config) -> dict[str, str]:
+    return {"config": digest_of({"policy": config.hits.policy}), **versions()}
 
 
 NEW_PREFIX, OLD_PREFIX = ".collection-new-", ".collection-old-"
@@ -293,7 +314,7 @@ def remove_leftovers(parent: Path) -> list[Path]:
 
 
 def write_collection(out: Path, config: Config, store: Store, records: list[Record],
-                     left_out: Counter[str], signature: Signature) -> None:
+                     left_out: Counter[str], signature: str, provenance: Sequence[str]) -> None:
     by_file: dict[tuple[str, str], list[Record]] = defaultdict(list)
     for r in records:
         by_file[(r.lang, r.partition)].append(r)
@@ -306,22 +327,26 @@ def write_collection(out: Path, config: Config, store: Store, records: list[Reco
         for doc_id in sorted({r.doc_id for r in recs}):
             (folder / "docs" / f"{safe_name(doc_id)}.txt").write_text(
                 document_text(store, lang, doc_id) + "\n", encoding="utf-8")
-    (out / "README.md").write_text(datasheet(config, store, records, left_out, signature),
-                                   encoding="utf-8")
+    (out / "README.md").write_text(
+        datasheet(config, store, records, left_out, signature, provenance), encoding="utf-8")
 
 
-def export_collection(store: Store, config: Config, *, force: bool = False) -> StageRun:
-    """Write the collection folder; skipped when nothing it is made from has changed."""
-    signature = export_signature(store, config)
-    dest = config.resolve(config.output) / "collection"
+def collection_folder(config: Config) -> Path:
+    return config.resolve(config.output) / "collection"
+
+
+def export_collection(store: Store, config: Config, crowd: CrowdResults, signature: str,
+                      provenance: Sequence[str]) -> Work:
+    """The export stage: write the collection folder beside the old one and swap it in; the
+    writer only returns the counts. `signature` and `provenance` (the signatures of the stages
+    it is made from) go into the datasheet."""
+    dest = collection_folder(config)
     dest.parent.mkdir(parents=True, exist_ok=True)
     remove_leftovers(dest.parent)
-    if not force and store.stage_digest("export") == signature.digest and dest.is_dir():
-        return StageRun("export", True, store.stage_summary("export"))
-    records, left_out = collection_records(store, config)
+    records, left_out = collection_records(store, config, crowd)
     out = Path(tempfile.mkdtemp(prefix=NEW_PREFIX, dir=dest.parent))
     try:
-        write_collection(out, config, store, records, left_out, signature)
+        write_collection(out, config, store, records, left_out, signature, provenance)
         out.chmod(0o755)  # mkdtemp makes it private; the collection is for sharing
         swap_in(out, dest)
     except BaseException:
@@ -329,6 +354,4 @@ def export_collection(store: Store, config: Config, *, force: bool = False) -> S
         raise
     summary = {"queries": len(records), "languages": len({r.lang for r in records}),
                "left_out": sum(left_out.values())}
-    with store.transaction():
-        store.record_stage("export", signature.digest, signature.text, summary)
-    return StageRun("export", False, summary)
+    return lambda s: summary

@@ -30,7 +30,7 @@ from xel.errors import XelError
 from xel.names.english import name_key
 from xel.progress import progress
 from xel.registry import kb_readers
-from xel.stages import Signature, StageRun, file_digest, run_stage, versions
+from xel.stages import Signature, StageRun, Work, file_digest, run_stage, versions
 from xel.store import Store
 from xel.textfile import decode_line
 
@@ -340,24 +340,29 @@ def index_path(config: Config) -> Path:
     return config.resolve(config.kb.index)
 
 
-def kb_signature(config: Config) -> Signature:
+def kb_signature(store: Store, config: Config) -> dict[str, str]:
+    """Source file digest, format, index schema and versions (`store` is the index's own)."""
     source = config.resolve(config.kb.path)
     if not source.is_file():
         raise XelError(f"KB file {source} not found (kb.path in {config.source_file or 'config'})")
-    parts = {"file": file_digest(source), "format": config.kb.format, "schema": SCHEMA}
-    return Signature("kb", {**parts, **versions()})
+    return {"file": file_digest(source), "format": config.kb.format, "schema": SCHEMA,
+            **versions()}
+
+
+def index_kb(store: Store, config: Config) -> Work:
+    """The kb stage: its writer fills the index (`store`, the KB's own) from `kb.path`."""
+    store.declare(DDL)
+    reader = kb_readers.get(config.kb.format)
+    source = config.resolve(config.kb.path)
+    return lambda s: _write(s, source, reader(source))
 
 
 def build_kb(config: Config, *, force: bool = False) -> StageRun:
-    """Build the KB index from `kb.path` (skipped when source, format and xel are unchanged)."""
-    signature = kb_signature(config)
-    reader = kb_readers.get(config.kb.format)
-    source = config.resolve(config.kb.path)
+    """Build the KB index alone (`xel kb build`): skipped when source, format and xel are
+    unchanged. The kb stage has no upstream, so this is all the pipeline would do."""
     with Store(index_path(config)) as store:
-        store.declare(DDL)
-        return run_stage(
-            store, signature, lambda s: _write(s, source, reader(source)), force=force
-        )
+        signature = Signature("kb", kb_signature(store, config))
+        return run_stage(store, signature, lambda: index_kb(store, config), force=force)
 
 
 def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str, Any]:

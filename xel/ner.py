@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import xel.names.english
-from xel.config import Config, NerConfig
+from xel.config import Config
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
 from xel.names.english import clean_spaces, name_key, split_name
-from xel.stages import Signature, StageRun, code_digest, digest_of, run_stage, upstream, versions
+from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
 DDL = """
@@ -108,12 +108,11 @@ def find_mentions(
 NER_CODE = code_digest(sys.modules[__name__], xel.names.english)
 
 
-def ner_signature(store: Store, config: NerConfig) -> Signature:
-    parts = {"after:import": upstream(store, "import", "xel corpus import"),
-             "config": digest_of(config), "code": NER_CODE, **versions("spacy")}
-    if config.model != "blank":
-        parts.update(versions(config.model.replace("_", "-")))
-    return Signature("ner", parts)
+def ner_signature(store: Store, config: Config) -> dict[str, str]:
+    parts = {"config": digest_of(config.ner), "code": NER_CODE, **versions("spacy")}
+    if config.ner.model != "blank":
+        parts.update(versions(config.ner.model.replace("_", "-")))
+    return parts
 
 
 @functools.lru_cache(maxsize=2)
@@ -138,13 +137,11 @@ def chunks(sents: list[tuple[int, str, str]], size: int) -> list[list[tuple[int,
     return [c for c in out if c]
 
 
-def run_ner(store: Store, config: Config, *, force: bool = False) -> StageRun:
-    """Find English person mentions in every source sentence; skipped when unchanged."""
+def run_ner(store: Store, config: Config) -> Work:
+    """The ner stage: find English person mentions in every source sentence (on the
+    executor); its writer replaces the store's mentions."""
     store.declare(CORPUS_DDL)
     store.declare(DDL)
-    signature = ner_signature(store, config.ner)
-    if not force and store.stage_digest("ner") == signature.digest:
-        return StageRun("ner", True, store.stage_summary("ner"))
     load_pipeline(config.ner.model)  # fail here, clearly, if the model is missing
     source = source_language(store)
     rows = store.query(
@@ -169,4 +166,4 @@ def run_ner(store: Store, config: Config, *, force: bool = False) -> StageRun:
         return {"sentences": len(sents), "words": words, "mentions": len(found),
                 "names": len({m.name_key for m in found})}
 
-    return run_stage(store, signature, work, force=True)
+    return work

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from xel.config import Config, PartitionConfig
-from xel.stages import Signature, StageRun, digest_of, run_stage, upstream, versions
+from xel.stages import Work, digest_of, versions
 from xel.store import Store
 
 DDL = """
@@ -65,28 +66,17 @@ def assign(items: list[Item], shares: dict[str, float], seed: int) -> dict[str, 
     return result
 
 
-def partition_signature(store: Store, config: Config, links_policy: str | None) -> Signature:
-    parts = {"after:queries": upstream(store, "queries", "xel queries"),
-             "config": digest_of(config.partition), **versions()}
-    if links_policy and config.partition.group == "entity":
-        parts["links"] = digest_of([tuple(r) for r in store.query(
-            "SELECT query_id, kb_id FROM links WHERE policy = ? ORDER BY query_id",
-            (links_policy,))])
-    return Signature("partition", parts)
+def partition_signature(store: Store, config: Config) -> dict[str, str]:
+    return {"config": digest_of(config.partition), **versions()}
 
 
-def run_partition(store: Store, config: Config, *, links_policy: str | None = None,
-                  force: bool = False) -> StageRun:
-    """Partition every query; entity groups use the links of `links_policy`."""
+def run_partition(store: Store, config: Config, kb_of: Mapping[str, str | None]) -> Work:
+    """The partition stage: its writer assigns every query a partition; entity groups use
+    `kb_of`, each query's KB id as the crowd linked it (the pipeline reads it from `hits`)."""
     store.declare(DDL)
     cfg: PartitionConfig = config.partition
-    signature = partition_signature(store, config, links_policy)
 
     def work(s: Store) -> dict[str, Any]:
-        kb_of: dict[str, str | None] = {}
-        if links_policy:
-            kb_of = {r[0]: r[1] for r in s.query(
-                "SELECT query_id, kb_id FROM links WHERE policy = ?", (links_policy,))}
         rows = s.query("SELECT query_id, name_key FROM queries ORDER BY ordinal")
         items = [Item(r[0], group_key(r[0], r[1], kb_of.get(r[0]), cfg.group)) for r in rows]
         result = assign(items, cfg.shares, cfg.seed)
@@ -95,4 +85,10 @@ def run_partition(store: Store, config: Config, *, links_policy: str | None = No
                       [(i.query_id, result[i.query_id], i.group) for i in items])
         return dict(Counter(result.values()))
 
-    return run_stage(store, signature, work, force=force)
+    return work
+
+
+def read_partitions(store: Store) -> dict[str, str]:
+    """query_id -> partition."""
+    store.declare(DDL)
+    return {r[0]: r[1] for r in store.query("SELECT query_id, partition FROM partitions")}

@@ -1,8 +1,8 @@
-"""Align every language with English and project each English person mention onto it.
+"""Project each English person mention onto every language, through the word alignment.
 
-Per language, two stages: `align:<lang>` tokenizes both sides and word-aligns all sentence
-pairs (tokens and links are stored, so projection never re-tokenizes), and `project:<lang>`
-projects every English person mention. The paper's projection (Lawrie et al. 2015) is the
+Per language, the stage `project:<lang>` reads the tokens and links the `align:<lang>` stage
+stored (`xel.align`, so projection never re-tokenizes) and projects every English person
+mention. The paper's projection (Lawrie et al. 2015) is the
 shortest target span covering every token aligned to the mention; on ~2k sentence pairs the
 alignment of rare names is weak, so the name-aware refinements (on by default, each switchable)
 use what the name looks like: target tokens orthographically close to the English name tokens
@@ -24,45 +24,23 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import xel.align
 import xel.names
-import xel.tokenizers
-from xel.align import Links, align, format_links, parse_links
-from xel.config import AlignConfig, Config, ProjectConfig, TokenizeConfig
-from xel.corpus import DDL as CORPUS_DDL
-from xel.corpus import sentences, source_language, target_languages
-from xel.errors import XelError
-from xel.executors import executor
-from xel.languages import canonical, language
+from xel.align import DDL as ALIGN_DDL
+from xel.align import Links, decode_spans, parse_links
+from xel.config import Config, ProjectConfig
+from xel.corpus import source_language
+from xel.languages import language
 from xel.names import family
 from xel.names.english import tokens as name_tokens
 from xel.names.match import WORDLIKE, NameMatcher
 from xel.names.script import is_latin, whole_characters
 from xel.names.transliterate import models_for
 from xel.ner import DDL as NER_DDL
-from xel.progress import progress
-from xel.stages import (
-    Signature,
-    StageRun,
-    code_digest,
-    digest_of,
-    run_stage,
-    upstream,
-    versions,
-)
+from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
-from xel.tokenizers import Span, tokenizer_for, tokenizer_name
+from xel.tokenizers import Span
 
 DDL = """
--- Tokens as `start:end` character spans, links as Pharaoh `i-j` (source-target) pairs.
-CREATE TABLE IF NOT EXISTS alignments (
-    lang       TEXT NOT NULL,
-    seg        INTEGER NOT NULL,
-    src_tokens TEXT NOT NULL,
-    tgt_tokens TEXT NOT NULL,
-    links      TEXT NOT NULL,
-    PRIMARY KEY (lang, seg)
-) WITHOUT ROWID;
 -- One row per (language, English person mention); start/end are characters in the target
 -- sentence `seg`; `failed` = 1 when the projection is empty (then text is '').
 CREATE TABLE IF NOT EXISTS projections (
@@ -107,14 +85,6 @@ CREATE TABLE IF NOT EXISTS projection_counts (
 
 
 # --- tokens and spans -----------------------------------------------------------------------
-
-
-def encode_spans(spans: Sequence[Span]) -> str:
-    return " ".join(f"{s}:{e}" for s, e in spans)
-
-
-def decode_spans(text: str) -> list[Span]:
-    return [(int(s), int(e)) for s, _, e in (x.partition(":") for x in text.split())]
 
 
 def covered(spans: Sequence[Span], start: int, end: int) -> list[int]:
@@ -472,122 +442,16 @@ def _trim_unnamelike(pair: Pair, span: tuple[int, int], matcher: NameMatcher,
 
 # Taken when the code is imported, so a long run's signatures describe the code it runs even
 # if the files change on disk meanwhile.
-ALIGN_CODE = code_digest(xel.tokenizers, xel.align)
 PROJECT_CODE = code_digest(sys.modules[__name__], xel.names)
 
 
-def align_signature(store: Store, config: Config, lang: str) -> Signature:
-    parts = {"after:import": upstream(store, "import", "xel corpus import"),
-             "tokenize": digest_of(config.tokenize), "align": digest_of(config.align),
-             "tokenizer:src": tokenizer_name(source_language(store), config.tokenize),
-             "tokenizer:tgt": tokenizer_name(lang, config.tokenize),
-             "code": ALIGN_CODE,
-             **versions("eflomal", "sentencepiece", "jieba", "simalign", "regex")}
-    return Signature(f"align:{lang}", parts)
-
-
-@dataclass(frozen=True)
-class AlignJob:
-    """One language pair's sentences and settings: what an executor needs to align it."""
-
-    source: str
-    lang: str
-    src_texts: list[str]
-    tgt_texts: list[str]
-    tokenize: TokenizeConfig
-    align: AlignConfig
-
-
-@dataclass(frozen=True)
-class Aligned:
-    src_spans: list[list[Span]]
-    tgt_spans: list[list[Span]]
-    links: list[Links]
-
-
-def align_texts(job: AlignJob) -> Aligned:
-    """Tokenize both sides and align every pair (runs in an executor's worker)."""
-    src_tok = tokenizer_for(job.source, job.src_texts, job.tokenize)
-    tgt_tok = tokenizer_for(job.lang, job.tgt_texts, job.tokenize)
-    src_spans = [src_tok(t) for t in job.src_texts]
-    tgt_spans = [tgt_tok(t) for t in job.tgt_texts]
-    links = align([[t[s:e] for s, e in sp] for t, sp in zip(job.src_texts, src_spans, strict=True)],
-                  [[t[s:e] for s, e in sp] for t, sp in zip(job.tgt_texts, tgt_spans, strict=True)],
-                  job.align)
-    return Aligned(src_spans, tgt_spans, links)
-
-
-def align_job(store: Store, config: Config, lang: str) -> tuple[list[int], AlignJob]:
-    """The segments and the job for aligning `lang` with the source language."""
-    source = source_language(store)
-    src = sentences(store, source)
-    tgt = {seg: text for seg, _, text in sentences(store, lang)}
-    if not tgt:
-        raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
-    segs = [seg for seg, _, _ in src]
-    return segs, AlignJob(source, lang, [text for _, _, text in src],
-                          [tgt.get(seg, "") for seg in segs], config.tokenize, config.align)
-
-
-def write_alignment(store: Store, signature: Signature, segs: list[int], job: AlignJob,
-                    result: Aligned) -> StageRun:
-    def work(s: Store) -> dict[str, Any]:
-        s.execute("DELETE FROM alignments WHERE lang = ?", (job.lang,))
-        s.executemany(
-            "INSERT INTO alignments VALUES (?, ?, ?, ?, ?)",
-            [(job.lang, seg, encode_spans(a), encode_spans(b), format_links(x))
-             for seg, a, b, x in zip(segs, result.src_spans, result.tgt_spans, result.links,
-                                     strict=True)])
-        return {"pairs": len(segs), "links": sum(len(x) for x in result.links),
-                "empty_targets": sum(not t.strip() for t in job.tgt_texts)}
-
-    return run_stage(store, signature, work, force=True)
-
-
-def align_languages(store: Store, config: Config, langs: list[str], *,
-                    force: bool = False) -> dict[str, StageRun]:
-    """Align every language whose alignment is missing or stale, on the configured executor.
-
-    Languages go to the executor a few at a time (twice its workers), so memory holds only
-    those languages' sentences; each is written, as its own stage, as soon as its group is done.
-    """
-    store.declare(CORPUS_DDL)
-    store.declare(DDL)
-    runs: dict[str, StageRun] = {}
-    todo = []
-    for lang in langs:
-        signature = align_signature(store, config, lang)
-        if not force and store.stage_digest(signature.stage) == signature.digest:
-            runs[lang] = StageRun(signature.stage, True, store.stage_summary(signature.stage))
-        else:
-            todo.append((lang, signature))
-    step = 2 * config.executor.workers
-    with executor(config.executor) as ex:
-        for start in range(0, len(todo), step):
-            group = todo[start:start + step]
-            prepared = [align_job(store, config, lang) for lang, _ in group]
-            results = ex.map(align_texts, [job for _, job in prepared],
-                             f"align languages {start + 1}-{start + len(group)} of {len(todo)}")
-            for (lang, signature), (segs, job), result in zip(group, prepared, results,
-                                                               strict=True):
-                runs[lang] = write_alignment(store, signature, segs, job, result)
-    return runs
-
-
-def align_language(store: Store, config: Config, lang: str, *, force: bool = False) -> StageRun:
-    """Tokenize English and `lang` and align all their sentence pairs (one stage per language)."""
-    return align_languages(store, config, [lang], force=force)[lang]
-
-
-def project_signature(store: Store, config: Config, lang: str) -> Signature:
-    parts = {"after:align": upstream(store, f"align:{lang}", f"xel project --lang {lang}"),
-             "after:ner": upstream(store, "ner", "xel queries"),
-             "project": digest_of(config.project), "code": PROJECT_CODE,
+def project_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
+    parts = {"project": digest_of(config.project), "code": PROJECT_CODE,
              **versions("rapidfuzz", "PyICU", "spacy")}
     models = models_for(lang, config)
     if models is not None:
         parts.update(models.signature())
-    return Signature(f"project:{lang}", parts)
+    return parts
 
 
 def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
@@ -611,14 +475,12 @@ def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> Name
     return NameMatcher(lang, models, config.project.min_similarity)
 
 
-def project_language(store: Store, config: Config, lang: str, *,
-                     force: bool = False) -> StageRun:
-    """Project every English person mention onto `lang` and rank projections per name."""
+def project_language(store: Store, config: Config, lang: str) -> Work:
+    """The project stage of `lang`: project every English person mention onto it; the writer
+    stores the projections and ranks them per name."""
     store.declare(NER_DDL)
+    store.declare(ALIGN_DDL)
     store.declare(DDL)
-    signature = project_signature(store, config, lang)
-    if not force and store.stage_digest(signature.stage) == signature.digest:
-        return StageRun(signature.stage, True, store.stage_summary(signature.stage))
     pairs = load_pairs(store, lang)
     mentions = store.query(
         "SELECT mention_id, seg, start, end, name, name_key FROM mentions ORDER BY mention_id")
@@ -657,7 +519,7 @@ def project_language(store: Store, config: Config, lang: str, *,
                    summary["names"]))
         return summary
 
-    return run_stage(store, signature, work, force=True)
+    return work
 
 
 def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, group: bool,
@@ -702,24 +564,3 @@ def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, gro
             g = groups[rules.inflection_key(text) if group else text]
             out.append((key, rank, text, counts[text], g))
     return out
-
-
-def resolve_languages(store: Store, langs: list[str] | None) -> list[str]:
-    """Canonical codes of the requested languages (all targets of the corpus by default)."""
-    known = target_languages(store)
-    if not known:
-        raise XelError(f"no corpus in {store.path}: run `xel corpus import` first")
-    if not langs:
-        return known
-    return [canonical(code, known) for code in langs]
-
-
-def project_languages(store: Store, config: Config, langs: list[str] | None = None, *,
-                      force: bool = False) -> dict[str, StageRun]:
-    """Align and project every requested language; each language is its own resumable stage."""
-    store.declare(CORPUS_DDL)
-    store.declare(DDL)
-    chosen = resolve_languages(store, langs)
-    align_languages(store, config, chosen, force=force)
-    return {lang: project_language(store, config, lang, force=force)
-            for lang in progress(chosen, "project languages")}

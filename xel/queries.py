@@ -20,7 +20,7 @@ from xel.errors import XelError
 from xel.link import DDL as LINK_DDL
 from xel.names.english import name_key
 from xel.ner import DDL as NER_DDL
-from xel.stages import Signature, StageRun, digest_of, file_digest, run_stage, upstream, versions
+from xel.stages import Work, digest_of, file_digest, versions
 from xel.store import Store
 from xel.textfile import read_lines
 
@@ -226,19 +226,18 @@ def export_review(store: Store, path: Path) -> int:
 # --- the stage ----------------------------------------------------------------------------
 
 
-def queries_signature(store: Store, config: Config) -> Signature:
-    parts = {"after:ner": upstream(store, "ner", "xel queries"),
-             "config": digest_of(config.queries), **versions()}
+def queries_signature(store: Store, config: Config) -> dict[str, str]:
+    parts = {"config": digest_of(config.queries), **versions()}
     if config.queries.review:
         parts["review"] = file_digest(config.resolve(config.queries.review))
-    return Signature("queries", parts)
+    return parts
 
 
-def run_queries(store: Store, config: Config, *, force: bool = False) -> StageRun:
-    """Turn person mentions into queries with the configured filters; skipped when unchanged."""
+def run_queries(store: Store, config: Config) -> Work:
+    """The queries stage: its writer turns person mentions into queries with the configured
+    filters, recording what each filter removed."""
     store.declare(NER_DDL)
     store.declare(DDL)
-    signature = queries_signature(store, config)
     review = config.resolve(config.queries.review) if config.queries.review else None
     not_persons = read_review(review) if review else set()
 
@@ -266,7 +265,54 @@ def run_queries(store: Store, config: Config, *, force: bool = False) -> StageRu
         return {"mentions": len(mentions), "queries": len(first),
                 "names": len({k for k, _ in first})}
 
-    return run_stage(store, signature, work, force=force)
+    return work
+
+
+# --- reading back ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Query:
+    """An English query: a name at its first mention in one document."""
+
+    query_id: str
+    name: str
+    name_key: str
+    doc_id: str
+    mention_id: int
+    seg: int
+    start: int
+    end: int
+    ordinal: int
+
+
+def read_queries(store: Store, query_id: str | None = None) -> list[Query]:
+    """Every query in corpus order (or the one with `query_id`, if there is one)."""
+    store.declare(DDL)
+    rows = store.query("SELECT query_id, name, name_key, doc_id, mention_id, seg, start, end,"
+                       " ordinal FROM queries WHERE ? IS NULL OR query_id = ? ORDER BY ordinal",
+                       (query_id, query_id))
+    return [Query(*tuple(r)) for r in rows]
+
+
+def no_queries(store: Store) -> str:
+    """Why there are no queries, from the queries stage's attrition: which filter removed the
+    last person mentions (or that NER found none)."""
+    store.declare(DDL)
+    steps = store.query("SELECT filter, mentions_before, mentions_after, names_before FROM "
+                        "attrition ORDER BY step")
+    found = steps[0]["mentions_before"] if steps else 0
+    if not found:
+        return ("no queries: NER found no person mentions in the English side of the corpus "
+                "(check corpus.source and that the English files hold English text)")
+    last = next((s for s in steps if s["mentions_after"] == 0), steps[-1])
+    trail = "; ".join(f"{s['filter']}: {s['mentions_before']} -> {s['mentions_after']}"
+                      for s in steps)
+    return (f"no queries: NER found {found} person mentions, and the filter "
+            f"'{last['filter']}' removed the last {last['mentions_before']} (mentions left after "
+            f"each filter: {trail}). Loosen that filter in the config's `queries:` section "
+            "(min_tokens, min_documents, longest_only, max_per_name, review) or use a larger "
+            "corpus")
 
 
 def write_queries_file(store: Store, path: Path) -> int:

@@ -2,13 +2,18 @@
 
 Each section is a pure function from the store to a pandas DataFrame, and each figure a small
 matplotlib plot inlined as SVG, so the page opens offline and shows what is there so far: a
-report made before the crowd has answered says so instead of failing.
+report made before the crowd has answered says so instead of failing. With `xel.build` and
+`xel.pipeline` this module is the top layer: it reads xel's stages and the crowd's results
+(`hits.results`) alike.
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import matplotlib
@@ -19,32 +24,33 @@ import pandas as pd  # noqa: E402
 from jinja2 import Environment, PackageLoader, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
+from hits import results  # noqa: E402
 from hits.cost import cost  # noqa: E402
-from hits.store import DDL as HITS_DDL  # noqa: E402
 from xel.config import Config  # noqa: E402
-from xel.corpus import DDL as CORPUS_DDL  # noqa: E402
-from xel.export import Record, collection_records  # noqa: E402
-from xel.link import DDL as LINK_DDL  # noqa: E402
-from xel.ner import DDL as NER_DDL  # noqa: E402
-from xel.partition import DDL as PARTITION_DDL  # noqa: E402
+from xel.export import CrowdResults, Record, collection_records  # noqa: E402
+from xel.partition import read_partitions  # noqa: E402
 from xel.queries import DDL as QUERIES_DDL  # noqa: E402
+from xel.queries import read_queries  # noqa: E402
+from xel.stages import Work, code_digest, digest_of, file_digest  # noqa: E402
 from xel.store import Store  # noqa: E402
-from xel.triage import DDL as TRIAGE_DDL  # noqa: E402
+from xel.triage import read_triage  # noqa: E402
 
 OUTCOMES = ["A1", "A2", "A3", "E", "D1", "D2", "pending"]
 COLOURS = {"A1": "#1b7837", "A2": "#5aae61", "A3": "#a6dba0", "E": "#762a83",
            "D1": "#d6604d", "D2": "#f4a582", "pending": "#bababa"}
-
-
-def declare_all(store: Store) -> None:
-    for ddl in (CORPUS_DDL, NER_DDL, QUERIES_DDL, LINK_DDL, TRIAGE_DDL, HITS_DDL, PARTITION_DDL):
-        store.declare(ddl)
+TEMPLATE = Path(__file__).parent / "templates" / "report.html"
+REPORT_CODE = digest_of([code_digest(sys.modules[__name__]), file_digest(TEMPLATE)])
 
 
 def frame(store: Store, sql: str, params: tuple[object, ...] = ()) -> pd.DataFrame:
     rows = store.query(sql, params)
     return pd.DataFrame([tuple(r) for r in rows],
                         columns=list(rows[0].keys()) if rows else None)
+
+
+def rows_frame(rows: Sequence[object], columns: list[str]) -> pd.DataFrame:
+    """Typed rows (dataclasses) as a DataFrame with the given columns."""
+    return pd.DataFrame([asdict(r) for r in rows] or None, columns=columns)  # type: ignore[call-overload]
 
 
 # --- sections -------------------------------------------------------------------------------
@@ -60,15 +66,11 @@ def english_attrition(store: Store, policy: str) -> pd.DataFrame:
         rows.append({"step": f"filter: {s.filter}",
                      "removed": int(s.mentions_before - s.mentions_after),
                      "left": int(s.mentions_after)})
-    queries = store.scalar("SELECT COUNT(*) FROM queries") or 0
+    queries = len(read_queries(store))
     rows.append({"step": "queries (one per name and document)", "removed": 0, "left": queries})
     # Each query's link: the crowd's under the policy, else its known (gold) answer.
-    labels = frame(store, "SELECT label, COUNT(*) AS n FROM links l WHERE policy = ? OR"
-                          " (policy = 'gold' AND NOT EXISTS (SELECT 1 FROM links c WHERE"
-                          " c.query_id = l.query_id AND c.policy = ?)) GROUP BY label",
-                   (policy, policy))
-    if len(labels):
-        decided = dict(zip(labels["label"], labels["n"], strict=True))
+    decided = Counter(link.label for link in results.links(store, policy).values())
+    if decided:
         left = queries
         for label, why in (("NOT_PERSON", "crowd: not a person"),
                            ("NEI", "crowd: not enough information")):
@@ -82,23 +84,24 @@ def english_attrition(store: Store, policy: str) -> pd.DataFrame:
 
 def language_outcomes(store: Store) -> pd.DataFrame:
     """Figure 9: per language, how many queries each outcome accepted or discarded."""
-    outcomes = frame(store, "SELECT lang, outcome, COUNT(*) AS n FROM name_outcomes"
-                            " GROUP BY lang, outcome")
-    pending = frame(store, "SELECT t.lang, COUNT(*) AS n FROM triage t LEFT JOIN name_outcomes"
-                           " o USING (lang, query_id) WHERE o.outcome IS NULL GROUP BY t.lang")
-    table = pd.DataFrame(0, index=sorted(set(outcomes.get("lang", []))
-                                         | set(pending.get("lang", []))), columns=OUTCOMES)
-    for r in outcomes.itertuples():
-        table.loc[r.lang, r.outcome] = r.n
-    for r in pending.itertuples():
-        table.loc[r.lang, "pending"] = r.n
+    decided = results.name_outcomes(store)
+    known = {(o.lang, o.query_id) for o in decided}
+    counts = Counter((o.lang, o.outcome) for o in decided)
+    counts.update((t.lang, "pending") for t in read_triage(store)
+                  if (t.lang, t.query_id) not in known)
+    table = pd.DataFrame(0, index=sorted({lang for lang, _ in counts}), columns=OUTCOMES)
+    for (lang, outcome), n in counts.items():
+        table.loc[lang, outcome] = n
     return table
 
 
 def round_trip(store: Store) -> pd.DataFrame:
     """Figure 8: per language, the share of projections whose back-translation matched."""
-    t = frame(store, "SELECT lang, SUM(outcome = 'A1') AS exact, SUM(outcome != 'D1') AS"
-                     " projected, COUNT(*) AS queries FROM triage GROUP BY lang ORDER BY lang")
+    by_lang: dict[str, Counter[str]] = {}
+    for row in read_triage(store):
+        by_lang.setdefault(row.lang, Counter())[row.outcome] += 1
+    t = pd.DataFrame([{"lang": lang, "exact": c["A1"], "projected": c.total() - c["D1"],
+                       "queries": c.total()} for lang, c in sorted(by_lang.items())])
     if len(t):
         t["exact_rate"] = t["exact"] / t["projected"].where(t["projected"] > 0)
     return t
@@ -120,21 +123,20 @@ def per_language(records: list[Record]) -> pd.DataFrame:
 
 def worker_accuracy(store: Store) -> pd.DataFrame:
     """Figure 7: each worker's accuracy on gold items in each batch."""
-    return frame(store, "SELECT batch_id, worker, gold_items, accuracy, dropped FROM worker_gold"
-                        " WHERE accuracy IS NOT NULL")
+    return rows_frame([w for w in results.worker_gold(store) if w.accuracy is not None],
+                      ["batch_id", "worker", "gold_items", "accuracy", "dropped"])
 
 
 def time_on_task(store: Store) -> pd.DataFrame:
     """Figure 6: seconds per assignment, by HIT type."""
-    return frame(store, "SELECT b.kind, a.submitted_at - a.accepted_at AS seconds FROM"
-                        " hit_assignments a JOIN hit_batches b USING (batch_id)"
-                        " WHERE a.accepted_at IS NOT NULL")
+    return rows_frame(results.timings(store), ["kind", "seconds"])
 
 
 def refused(store: Store) -> pd.DataFrame:
     """Submissions the local server refused (never stored as judgments): who, what, why, when."""
-    table = frame(store, "SELECT refused_at, worker, hit_id AS hit, reason, detail FROM refusals"
-                         " ORDER BY refused_at, refusal_id")
+    table = rows_frame(results.refusals(store),
+                       ["refused_at", "worker", "hit_id", "reason", "detail"])
+    table = table.rename(columns={"hit_id": "hit"})
     if len(table):
         table.insert(0, "when (UTC)", pd.to_datetime(table.pop("refused_at"), unit="s")
                      .dt.strftime("%Y-%m-%d %H:%M:%S"))
@@ -143,21 +145,16 @@ def refused(store: Store) -> pd.DataFrame:
 
 def rejected(store: Store) -> pd.DataFrame:
     """Assignments rejected (not paid), per batch, worker and reason."""
-    return frame(store, "SELECT batch_id AS batch, worker, COUNT(*) AS assignments, reason"
-                        " FROM payments WHERE decision = 'reject'"
-                        " GROUP BY batch_id, worker, reason ORDER BY batch_id, worker")
+    return rows_frame(results.rejections(store),
+                      ["batch_id", "worker", "assignments", "reason"]).rename(
+        columns={"batch_id": "batch"})
 
 
 def crowd_cost(store: Store) -> pd.DataFrame:
     """Cost so far per batch: approved rewards plus MTurk's commission."""
-    rows = []
-    for b in store.query("SELECT batch_id, kind, reward, assignments, environment,"
-                         " (SELECT COUNT(*) FROM hit_hits h WHERE h.batch_id = b.batch_id) AS"
-                         " hits FROM hit_batches b ORDER BY batch_id"):
-        rows.append({"batch": b["batch_id"], "kind": b["kind"], "environment": b["environment"],
-                     "hits": b["hits"],
-                     "cost": float(cost(b["reward"], b["assignments"], b["hits"]))})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"batch": b.batch_id, "kind": b.kind, "environment": b.environment,
+                          "hits": b.hits, "cost": float(cost(b.reward, b.assignments, b.hits))}
+                         for b in results.batch_sizes(store)])
 
 
 # --- figures ---------------------------------------------------------------------------------
@@ -240,14 +237,20 @@ def html_table(df: pd.DataFrame, index: bool = False) -> Markup:
                                           float_format=lambda x: f"{x:.3f}", na_rep="–"))
 
 
+def crowd_results(store: Store, config: Config) -> CrowdResults:
+    """What the crowd decided, as the export reads it."""
+    return CrowdResults(results.links(store, config.hits.policy), results.name_outcomes(store),
+                 results.votes(store))
+
+
 def sections(store: Store, config: Config) -> list[Section]:
-    declare_all(store)
+    store.declare(QUERIES_DDL)
     out = []
     attrition = english_attrition(store, config.hits.policy)
     out.append(Section("Attrition (as Lawrie et al.'s Table 3)",
                        "What each step removed on the English side.", html_table(attrition)))
-    records = collection_records(store, config)[0] if store.scalar(
-        "SELECT COUNT(*) FROM partitions") else []
+    records = (collection_records(store, config, crowd_results(store, config))[0]
+               if read_partitions(store) else [])
     table4 = per_language(records)
     out.append(Section(
         "Queries per language (Table 4)",
@@ -308,17 +311,32 @@ def sections(store: Store, config: Config) -> list[Section]:
     return out
 
 
-def simulated(store: Store) -> bool:
-    return bool(store.scalar("SELECT MAX(simulated) FROM hit_assignments"))
+def report_path(config: Config) -> Path:
+    return config.resolve(config.output) / "report.html"
 
 
-def write_report(store: Store, config: Config, path: Path) -> Path:
-    """Render the report to `path` (HTML, self-contained)."""
+def report_signature(store: Store, config: Config) -> dict[str, str]:
+    """The report's own inputs beyond its upstream: what the crowd did, and its code."""
+    return {"crowd": digest_of(results.activity(store)), "code": REPORT_CODE,
+            "config": digest_of({"policy": config.hits.policy, "threshold": config.hits.threshold,
+                                 "reject_below": config.hits.reject_below})}
+
+
+def write_report(store: Store, config: Config, path: Path, provenance: Sequence[str]) -> Path:
+    """Render the report to `path` (HTML, self-contained), listing the signatures of the
+    stages it shows (`provenance`)."""
     env = Environment(loader=PackageLoader("xel", "templates"),
                       autoescape=select_autoescape(["html"]))
     page = env.get_template("report.html").render(
-        name=config.name, sections=sections(store, config), simulated=simulated(store),
-        signature=[r["signature"] for r in sorted(store.stages(), key=lambda r: r["name"])])
+        name=config.name, sections=sections(store, config), simulated=results.simulated(store),
+        signature=list(provenance))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path
+
+
+def report(store: Store, config: Config, provenance: Sequence[str]) -> Work:
+    """The report stage: write the page; the writer only returns its size."""
+    page = write_report(store, config, report_path(config), provenance)
+    sections = page.read_text(encoding="utf-8").count("<section")
+    return lambda s: {"sections": sections}

@@ -8,18 +8,23 @@ al.'s Table 6. A query the run does not answer counts as wrong (and is reported 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import icu
 
 from xel.errors import XelError
 from xel.kb import KnowledgeBase
+from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.textfile import read_lines
 
 NIL = "NIL"
+EXPORT_SIGNATURE = re.compile(r"^- signature: `(export\|[^`]*)`", re.M)
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,31 @@ def score(gold: list[Gold], answers: dict[str, str]) -> list[Score]:
         scores.append(Score(lang, part, len(items), sum(right), len(in_kb), sum(in_kb),
                             len(nil), sum(nil), sum(g.query_id not in answers for g in items)))
     return scores
+
+
+def as_dict(s: Score) -> dict[str, object]:
+    """A score with its rates, for JSON."""
+    return {**asdict(s), "success_at_1": s.success_at_1, "in_kb_accuracy": s.in_kb_accuracy,
+            "nil_accuracy": s.nil_accuracy}
+
+
+def score_signature(collection: Path, run: Path) -> Signature:
+    """What produced a score, printed with it (sacrebleu's habit): the collection (its export
+    signature, from the datasheet, and its gold files), the run's files, the scoring rules and
+    the code, e.g. `score|code=..|collection=..|gold=..|metric=success@1|missing=wrong|...`."""
+    runs = sorted(p for p in run.rglob("*") if p.is_file()) if run.is_dir() else [run]
+    sheet = collection / "README.md"
+    found = EXPORT_SIGNATURE.search(sheet.read_text(encoding="utf-8")) if sheet.is_file() else None
+    parts = {
+        "collection": (hashlib.sha256(found.group(1).encode()).hexdigest()[:16] if found
+                       else "unsigned"),
+        "gold": digest_of([(str(p.relative_to(collection)), file_digest(p))
+                           for p in sorted(collection.glob("*/*.tab"))]),
+        "run": digest_of([file_digest(p) for p in runs]),
+        "metric": "success@1", "nil": "counted", "missing": "wrong",
+        "code": code_digest(sys.modules[__name__]), **versions(),
+    }
+    return Signature("score", parts)
 
 
 def table(scores: list[Score]) -> str:

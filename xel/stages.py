@@ -2,8 +2,9 @@
 
 A signature is every setting that produced a stage's output (as sacrebleu's): input
 checksums, the config section, model and package versions, and the digests of the stages it
-reads from. A stage whose signature is unchanged is skipped; because a downstream signature
-contains its upstream digests, changing one stage reruns exactly what depends on it.
+reads from (added by `xel.pipeline`, which knows each stage's upstream). A stage whose
+signature is unchanged is skipped; because a downstream signature contains its upstream
+digests, changing one stage reruns exactly what depends on it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -19,8 +20,11 @@ from types import ModuleType
 from typing import Any
 
 from xel import __version__
-from xel.errors import XelError
 from xel.store import Store
+
+# What a stage writes, given the store: it runs inside the transaction that records the stage
+# and returns the summary (counts) stored beside the signature.
+Work = Callable[[Store], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,13 @@ class StageRun:
     name: str
     skipped: bool
     summary: dict[str, Any]
+    waiting: tuple[str, ...] = ()  # crowd stages: what waits for people (stops the build)
+    notes: tuple[str, ...] = ()  # what the build should say about it
+
+
+def parse_signature(text: str) -> dict[str, str]:
+    """The parts of a signature's text (`stage|key=value|...`), to say what changed."""
+    return {key: value for key, _, value in (p.partition("=") for p in text.split("|")[1:])}
 
 
 def digest_of(value: Any) -> str:
@@ -92,30 +103,36 @@ def versions(*packages: str) -> dict[str, str]:
     return found
 
 
-def upstream(store: Store, stage: str, command: str) -> str:
-    """The digest of a stage this one reads from, or an error saying how to produce it."""
-    digest = store.stage_digest(stage)
-    if digest is None:
-        raise XelError(f"stage {stage!r} has not run on {store.path}: run `{command}` first")
-    return digest
+def is_current(store: Store, signature: Signature, outputs: Sequence[Path] = ()) -> bool:
+    """Whether the stage ran with this signature and every file it writes is there."""
+    return (store.stage_digest(signature.stage) == signature.digest
+            and all(Path(p).exists() for p in outputs))
+
+
+def commit(store: Store, signature: Signature, work: Work) -> StageRun:
+    """Run `work` and record the stage in one transaction, so a crash leaves the stage absent
+    or complete, never half-written."""
+    with store.transaction():
+        summary = work(store)
+        store.record_stage(signature.stage, signature.digest, signature.text, summary)
+    return StageRun(signature.stage, False, summary)
 
 
 def run_stage(
     store: Store,
     signature: Signature,
-    work: Callable[[Store], dict[str, Any]],
+    prepare: Callable[[], Work],
     *,
     force: bool = False,
+    outputs: Sequence[Path] = (),
 ) -> StageRun:
-    """Run `work` in one transaction unless the stored signature matches.
+    """Run a stage unless it is current (`is_current`).
 
-    `work` replaces the stage's previous output and returns a summary (counts) that is stored
-    beside the signature. A crash inside `work` rolls everything back, so the stage is either
-    absent or complete, never half-written.
+    `prepare` does the reading and computing outside any transaction (so a long stage never
+    holds the write lock) and returns the `Work` that replaces the stage's previous output,
+    which `commit` runs with the stage's record. Stages that write files (`outputs`) write
+    them in `prepare`, beside the old ones, and swap them in.
     """
-    if not force and store.stage_digest(signature.stage) == signature.digest:
+    if not force and is_current(store, signature, outputs):
         return StageRun(signature.stage, True, store.stage_summary(signature.stage))
-    with store.transaction():
-        summary = work(store)
-        store.record_stage(signature.stage, signature.digest, signature.text, summary)
-    return StageRun(signature.stage, False, summary)
+    return commit(store, signature, prepare())

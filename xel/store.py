@@ -27,6 +27,17 @@ CREATE TABLE IF NOT EXISTS stages (
 """
 
 
+def statements(script: str) -> list[str]:
+    """The complete SQL statements of a script (comments and quoted `;` understood)."""
+    found, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            found.append(current.strip())
+            current = ""
+    return found
+
+
 class Store:
     """A connection to a collection's database, with transactions and stage bookkeeping."""
 
@@ -55,10 +66,17 @@ class Store:
         self.close()
 
     def declare(self, ddl: str) -> None:
-        """Create a module's tables and indexes if they do not exist yet."""
+        """Create a module's tables and indexes if they do not exist yet.
+
+        Safe inside a transaction: sqlite3's `executescript` would commit it first, so there
+        the statements run one by one (SQLite's DDL is transactional)."""
         if ddl in self._declared:
             return
-        self.conn.executescript(ddl)
+        if self.conn.in_transaction:
+            for statement in statements(ddl):
+                self.conn.execute(statement)
+        else:
+            self.conn.executescript(ddl)
         self._declared.add(ddl)
 
     def add_columns(self, table: str, columns: dict[str, str]) -> None:
@@ -84,6 +102,7 @@ class Store:
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
+            self._declared.clear()  # tables declared inside it are gone too
             raise
         else:
             self.conn.execute("COMMIT")
@@ -104,6 +123,11 @@ class Store:
         return None if row is None else row[0]
 
     # --- stage bookkeeping -------------------------------------------------------------
+
+    def stage(self, name: str) -> sqlite3.Row | None:
+        """A stage's record: digest, signature, summary (JSON), finished_at."""
+        rows = self.query("SELECT * FROM stages WHERE name = ?", (name,))
+        return rows[0] if rows else None
 
     def stage_digest(self, name: str) -> str | None:
         return self.scalar("SELECT digest FROM stages WHERE name = ?", (name,))

@@ -26,19 +26,9 @@ from xel.names import family
 from xel.names.agree import agreement, parts
 from xel.names.english import name_key
 from xel.names.transliterate import LanguageModels, models_for
-from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import resolve_languages
 from xel.queries import DDL as QUERIES_DDL
-from xel.stages import (
-    Signature,
-    StageRun,
-    code_digest,
-    digest_of,
-    run_stage,
-    upstream,
-    versions,
-)
+from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 from xel.translate import CACHE_DDL, round_trip_key, translate
 
@@ -99,15 +89,13 @@ def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: 
     return None
 
 
-def triage_signature(store: Store, config: Config, lang: str) -> Signature:
-    parts = {"after:project": upstream(store, f"project:{lang}", f"xel project --lang {lang}"),
-             "after:queries": upstream(store, "queries", "xel queries"),
-             "triage": digest_of(config.triage), "code": TRIAGE_CODE,
+def triage_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
+    parts = {"triage": digest_of(config.triage), "code": TRIAGE_CODE,
              **versions("googletrans", "PyICU")}
     models = models_for(lang, config)
     if models is not None:
         parts.update(models.signature())
-    return Signature(f"triage:{lang}", parts)
+    return parts
 
 
 @dataclass(frozen=True)
@@ -136,15 +124,12 @@ def decide(projection: str, english: str, back: str, lang: str, config: TriageCo
                                      f"{threshold:.3g}: {found.why or 'parts do not pair up'}")
 
 
-def triage_language(store: Store, config: Config, lang: str, *,
-                    force: bool = False) -> StageRun:
-    """Choose, locate and back-translate each query's projection into `lang`; A1/D1/curate."""
+def triage_language(store: Store, config: Config, lang: str) -> Work:
+    """The triage stage of `lang`: choose, locate and back-translate each query's projection;
+    the writer stores A1/D1/curate."""
     for ddl in (CORPUS_DDL, QUERIES_DDL, PROJECT_DDL, CACHE_DDL, DDL):
         store.declare(ddl)
     store.add_columns("triage", COLUMNS)
-    signature = triage_signature(store, config, lang)
-    if not force and store.stage_digest(signature.stage) == signature.digest:
-        return StageRun(signature.stage, True, store.stage_summary(signature.stage))
     ranks: dict[str, list[str]] = defaultdict(list)
     for r in store.query("SELECT name_key, text FROM projection_ranks WHERE lang = ?"
                          " ORDER BY name_key, rank", (lang,)):
@@ -200,12 +185,29 @@ def triage_language(store: Store, config: Config, lang: str, *,
                                       lang))
         return {"queries": len(rows), "backend": backend, **counts}
 
-    return run_stage(store, signature, work, force=True)
+    return work
 
 
-def triage_languages(store: Store, config: Config, langs: list[str] | None = None, *,
-                     force: bool = False) -> dict[str, StageRun]:
-    """Triage every requested language (each its own resumable stage)."""
-    store.declare(CORPUS_DDL)
-    return {lang: triage_language(store, config, lang, force=force)
-            for lang in progress(resolve_languages(store, langs), "triage languages")}
+@dataclass(frozen=True)
+class Triaged:
+    """A query's projection into one language and what round-trip triage made of it."""
+
+    lang: str
+    query_id: str
+    projection: str  # '' when there is none
+    seg: int | None
+    start: int | None
+    end: int | None
+    back_translation: str | None
+    outcome: str  # A1, D1 or curate
+
+
+def read_triage(store: Store, lang: str | None = None,
+                query_id: str | None = None) -> list[Triaged]:
+    """Triage's outcomes, by language and query id (of one language or query, if given)."""
+    store.declare(DDL)
+    rows = store.query(
+        "SELECT lang, query_id, projection, seg, start, end, back_translation, outcome"
+        " FROM triage WHERE (? IS NULL OR lang = ?) AND (? IS NULL OR query_id = ?)"
+        " ORDER BY lang, query_id", (lang, lang, query_id, query_id))
+    return [Triaged(*tuple(r)) for r in rows]

@@ -33,6 +33,7 @@ from hits.store import (
 from xel.config import Config, SimulatedCrowdConfig
 from xel.registry import crowd_backends
 from xel.store import Store
+from xel.triage import read_triage
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,8 @@ def true_answer(store: Store, item: Item, lang: str, truth: dict[str, str]) -> s
         return item.gold_answer
     if not lang:
         return item.shown[0] if item.shown else NIL
-    found = store.scalar(
-        "SELECT projection FROM triage WHERE lang = ? AND query_id = ?", (lang, item.query_id)
-    )
-    return found or MISSING
+    found = read_triage(store, lang, item.query_id)
+    return (found[0].projection if found else "") or MISSING
 
 
 def answer(rng: random.Random, worker: SimWorker, truth: str, options: list[str]) -> str:

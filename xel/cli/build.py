@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -11,11 +12,11 @@ from xel.build import build
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
 from xel.errors import XelError
-from xel.export import export_collection
+from xel.export import collection_folder
 from xel.kb import KnowledgeBase, build_kb
-from xel.partition import run_partition
-from xel.report import write_report
-from xel.score import baseline_run, read_gold, read_run, score, table
+from xel.pipeline import make
+from xel.report import report_path
+from xel.score import as_dict, baseline_run, read_gold, read_run, score, score_signature, table
 from xel.store import Store
 
 
@@ -53,24 +54,27 @@ def build_command(
 @app.command("export")
 def export_command(
     config: str = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML)"),
+    force: bool = typer.Option(False, help="partition and export even if nothing changed"),
 ) -> None:
-    """Partition and write the collection files from what the store holds now."""
+    """Partition and write the collection files from what the store holds now (the crowd's
+    results as they are; automatic stages that are missing or stale run first)."""
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
-        run_partition(store, cfg, links_policy=cfg.hits.policy)
-        run = export_collection(store, cfg)
-    console.print(f"collection in {cfg.resolve(cfg.output) / 'collection'}: {run.summary}")
+        runs = make(store, cfg, ["partition", "export"], force=force)
+    console.print(f"collection in {collection_folder(cfg)}: {runs[-1].summary}"
+                  + (" (unchanged)" if runs[-1].skipped else ""))
 
 
 @app.command("report")
 def report_command(
     config: str = typer.Argument(DEFAULT_CONFIG, help="collection config (YAML)"),
+    force: bool = typer.Option(False, help="write it even if nothing changed"),
 ) -> None:
     """Write the HTML report (attrition, per-language yield, agreement, workers, cost)."""
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
-        path = write_report(store, cfg, cfg.resolve(cfg.output) / "report.html")
-    console.print(f"report in {path}")
+        runs = make(store, cfg, ["report"], force=force)
+    console.print(f"report in {report_path(cfg)}" + (" (unchanged)" if runs[-1].skipped else ""))
 
 
 @app.command("score")
@@ -78,9 +82,20 @@ def score_command(
     collection: Path = typer.Argument(..., help="an exported collection folder"),
     run: Path = typer.Argument(..., help="a run: `query id<TAB>KB id or NIL` lines (file or "
                                          "folder of files)"),
+    json_out: Path | None = typer.Option(None, "--json", help="also write the figures and "
+                                                              "their signature as JSON here"),
 ) -> None:
-    """Success@1 (NIL included), in-KB and NIL accuracy per language and partition."""
-    print(table(score(read_gold(collection), read_run(run))))
+    """Success@1 (NIL included), in-KB and NIL accuracy per language and partition, with the
+    signature of what produced the figures (collection, run, rules, version)."""
+    scores = score(read_gold(collection), read_run(run))
+    signature = score_signature(collection, run)
+    print(table(scores))
+    print(f"signature: {signature.text}")
+    if json_out:
+        json_out.write_text(json.dumps(
+            {"signature": signature.text, "scores": [as_dict(s) for s in scores]}, indent=2,
+            ensure_ascii=False) + "\n", encoding="utf-8")
+        console.print(f"written to {json_out}")
 
 
 @app.command("baseline")

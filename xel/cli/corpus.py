@@ -8,8 +8,9 @@ import typer
 
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
-from xel.corpus import DDL, download_ntrex, import_corpus
+from xel.corpus import DDL, download_ntrex
 from xel.errors import XelError
+from xel.pipeline import make
 from xel.store import Store
 
 corpus_app = typer.Typer(help="Parallel corpora: import, list languages, download NTREX-128.")
@@ -24,7 +25,7 @@ def import_command(
     """Read the config's corpus into the store."""
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
-        run = import_corpus(store, cfg, force=force)
+        [run] = make(store, cfg, ["import"], force=force)
     state = "unchanged, skipped" if run.skipped else "imported"
     console.print(f"corpus {state}: {run.summary}")
 

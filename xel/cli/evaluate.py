@@ -10,7 +10,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from xel.cli import DEFAULT_CONFIG, app, console
+from xel.cli import DEFAULT_CONFIG, app, console, out
 from xel.config import Config, load_config
 from xel.errors import XelError
 from xel.evaluate import (
@@ -18,12 +18,16 @@ from xel.evaluate import (
     GoldSet,
     alignment_gold_set,
     conll_gold_set,
+    eval_signature,
     evaluate_sets,
     evaluate_span_gold,
+    path_digest,
+    projections_digest,
     shared_gold_sets,
 )
 from xel.languages import canonical
 from xel.queries import read_review
+from xel.stages import Signature
 from xel.store import Store
 
 eval_app = typer.Typer(help="Measure projection and triage against gold.")
@@ -55,7 +59,8 @@ SPANS = typer.Option(None, "--spans",
                      help="annotated names in the collection's translations (e.g. corpora/"
                           "ntrex128/projection-gold.tsv), scored against the projections in "
                           "the config's store")
-JSON_OUT = typer.Option(None, "--json", help="also write the figures as JSON here")
+JSON_OUT = typer.Option(None, "--json", help="also write the figures and their signature as "
+                                              "JSON here")
 
 
 def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
@@ -89,23 +94,37 @@ def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path 
 def _rows(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
           sentences: Path | None, links: Path | None, english: str, base: int,
           align_gold: Path | None, mentions: str, extra: bool, spans: Path | None,
-          review: Path | None, with_triage: bool) -> list[dict[str, Any]]:
+          review: Path | None, with_triage: bool) -> tuple[list[dict[str, Any]], Signature]:
     """Figures for the gold named: annotated spans alone, or gold sentences (shared by
-    default)."""
+    default); and the signature of what produced them."""
     rows: list[dict[str, Any]] = []
+    gold: dict[str, Path | None] = {"spans": spans, "review": review}
+    options: dict[str, object] = {}
+    collection = None
     if spans:
         with Store(cfg.resolve(cfg.store)) as store:
             rows += evaluate_span_gold(store, spans, cfg, with_triage)
+            collection = projections_digest(store)
     if not spans or any((conll_en, conll_tgt, sentences, links, align_gold)):
+        if not any((conll_en, conll_tgt, sentences, links)):
+            align_gold = align_gold or cfg.resolve("../shared/data/align_gold")
         sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
                      align_gold, mentions, read_review(review) if review else None)
         rows += evaluate_sets(sets, cfg, with_triage=with_triage, extra=extra)
-    return rows
+        gold.update({"conll-en": conll_en, "conll-tgt": conll_tgt, "sentences": sentences,
+                     "links": links, "align-gold": align_gold})
+        options.update({"mentions": mentions, "corpus": "yes" if extra else "no",
+                        "english": english, "base": base, "lang": lang or "-"})
+    kind = "triage" if with_triage else "projection"
+    return rows, eval_signature(kind, cfg, gold, options, collection)
 
 
-def _write(rows: list[dict[str, object]], path: Path | None) -> None:
+def _write(rows: list[dict[str, object]], signature: Signature, path: Path | None) -> None:
+    """Print the signature under the figures; with --json, write both."""
+    out.print(f"signature: {signature.text}", soft_wrap=True)
     if path:
-        path.write_text(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(json.dumps({"signature": signature.text, "rows": rows}, indent=2,
+                                   ensure_ascii=False) + "\n", encoding="utf-8")
         console.print(f"written to {path}")
 
 
@@ -119,8 +138,8 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
                        review: Path | None = REVIEW, json_out: Path | None = JSON_OUT) -> None:
     """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER."""
     cfg = load_config(config)
-    rows = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base, align_gold,
-                 mentions, extra, spans, review, with_triage=False)
+    rows, signature = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
+                            align_gold, mentions, extra, spans, review, with_triage=False)
     table = Table(title="projection quality")
     for c in ["gold", "mentions from", "projection", "mentions", *CATEGORIES, "failures",
               "fully correct %", "AER", "left out"]:
@@ -129,7 +148,7 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
         table.add_row(*(str(r[c]) for c in table_columns(table)))
     console.print(table)
     _print_training(rows)
-    _write(rows, json_out)
+    _write(rows, signature, json_out)
 
 
 def _print_training(rows: list[dict[str, object]]) -> None:
@@ -147,9 +166,9 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                    review: Path | None = REVIEW, json_out: Path | None = JSON_OUT) -> None:
     """Round-trip acceptance rate and its precision (accepted and fully correct)."""
     cfg = load_config(config)
-    rows = [r for r in _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
+    found, signature = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
                              align_gold, mentions, extra, spans, review, with_triage=True)
-            if r["projection"] == "xel"]
+    rows = [r for r in found if r["projection"] == "xel"]
     table = Table(title=f"round-trip triage ({cfg.triage.translator})")
     for c in ["gold", "mentions from", "mentions", "accepted", "acceptance %",
               "accepted and fully correct", "precision %"]:
@@ -160,7 +179,7 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                       str(t["acceptance %"]), str(t["accepted and fully correct"]),
                       str(t["precision %"]))
     console.print(table)
-    _write(rows, json_out)
+    _write(rows, signature, json_out)
 
 
 def table_columns(table: Table) -> list[str]:
@@ -201,4 +220,6 @@ def translit_command(pairs: Path = typer.Argument(..., help="pairs file in the w
     for r in results:
         table.add_row(r["direction"], str(r["words"]), f"{r['top1']:.3f}", f"{r[f'top{top}']:.3f}")
     console.print(table)
-    _write(results, json_out)
+    parts = {"gold:pairs": path_digest(pairs), "lang": lang, "top": str(top),
+             **{f"{r['direction']}:{k}": v for r in results for k, v in r["signature"].items()}}
+    _write(results, Signature("eval-translit", parts), json_out)

@@ -7,21 +7,22 @@ from rich.table import Table
 
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
-from xel.project import project_languages
+from xel.pipeline import make
 from xel.stages import StageRun
 from xel.store import Store
-from xel.triage import triage_languages
 
 
-def _table(title: str, runs: dict[str, StageRun], columns: list[str]) -> Table:
+def _table(title: str, stage: str, runs: list[StageRun], columns: list[str]) -> Table:
     table = Table(title=title)
     table.add_column("language")
     table.add_column("state")
     for c in columns:
         table.add_column(c, justify="right")
-    for lang, run in runs.items():
-        table.add_row(lang, "skipped" if run.skipped else "done",
-                      *(str(run.summary.get(c, "")) for c in columns))
+    for run in runs:
+        name, _, lang = run.name.partition(":")
+        if name == stage:
+            table.add_row(lang, "skipped" if run.skipped else "done",
+                          *(str(run.summary.get(c, "")) for c in columns))
     return table
 
 
@@ -34,12 +35,12 @@ def project_command(
     """Word-align each language with English and project every English person mention.
 
     Each language is its own stage (`align:<lang>`, `project:<lang>`), so an interrupted run
-    resumes language by language. Needs `xel queries` (for NER) first.
+    resumes language by language; the corpus import and NER run first if they have not.
     """
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
-        runs = project_languages(store, cfg, lang or None, force=force)
-    console.print(_table("projection", runs,
+        runs = make(store, cfg, ["align", "project"], langs=lang or None, force=force)
+    console.print(_table("projection", "project", runs,
                          ["mentions", "failures", "name_match", "parentheses", "names"]))
 
 
@@ -49,8 +50,11 @@ def triage_command(
     lang: list[str] = typer.Option([], "--lang", help="only these languages (repeatable)"),
     force: bool = typer.Option(False, help="triage again even if nothing changed"),
 ) -> None:
-    """Back-translate each query's projection: A1 accepted, D1 discarded, or to curate."""
+    """Back-translate each query's projection: A1 accepted, D1 discarded, or to curate.
+
+    What triage needs (queries, projection) runs first if it has not."""
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
-        runs = triage_languages(store, cfg, lang or None, force=force)
-    console.print(_table("round-trip triage", runs, ["queries", "A1", "D1", "curate", "backend"]))
+        runs = make(store, cfg, ["triage"], langs=lang or None, force=force)
+    console.print(_table("round-trip triage", "triage", runs,
+                         ["queries", "A1", "D1", "curate", "backend"]))

@@ -8,19 +8,20 @@ import typer
 
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
-from xel.corpus import import_corpus
-from xel.kb import build_kb
-from xel.link import link_queries
-from xel.ner import run_ner
-from xel.queries import export_review, run_queries, write_queries_file
+from xel.pipeline import make
+from xel.queries import export_review, write_queries_file
 from xel.stages import StageRun
 from xel.store import Store
 
 
-def _say(run: StageRun) -> None:
-    state = "[dim]unchanged, skipped[/]" if run.skipped else "[green]done[/]"
-    counts = ", ".join(f"{k} {v}" for k, v in sorted(run.summary.items()))
-    console.print(f"{run.name:>8}: {state}  {counts}")
+def say(runs: list[StageRun], said: set[str]) -> None:
+    """One line per stage run (each stage once)."""
+    for run in runs:
+        if run.name not in said:
+            said.add(run.name)
+            state = "unchanged, skipped" if run.skipped else "done"
+            counts = ", ".join(f"{k} {v}" for k, v in sorted(run.summary.items()))
+            console.print(f"{run.name:>8}: {state}  {counts}")
 
 
 @app.command("queries")
@@ -36,22 +37,22 @@ def queries_command(
 ) -> None:
     """Find English person names, filter them into queries and link them to the KB.
 
-    Stages whose inputs and settings are unchanged are skipped; the queries and their
-    candidates go to the store and to <output>/queries.tsv.
+    Runs the link stage and what it needs (import, ner, queries, kb); stages whose inputs and
+    settings are unchanged are skipped. The queries and their candidates go to the store and
+    to <output>/queries.tsv.
     """
     cfg = load_config(config)
     if review is not None:
         cfg.queries.review = str(Path(review).resolve())
+    said: set[str] = set()
     with Store(cfg.resolve(cfg.store)) as store:
-        _say(import_corpus(store, cfg, force=force))
-        _say(run_ner(store, cfg, force=force))
+        say(make(store, cfg, ["import", "ner"] if force else ["ner"], force=force), said)
         if export_review_to is not None:
             n = export_review(store, export_review_to)
             console.print(f"wrote {n} names for review to {export_review_to}: mark `person` "
                           "no for names that are not people, then rerun with --review")
-        _say(run_queries(store, cfg, force=force))
-        _say(build_kb(cfg, force=force))
-        _say(link_queries(store, cfg, force=force))
+        say(make(store, cfg, ["queries", "kb", "link"] if force else ["link"], force=force),
+            said)
         out = cfg.resolve(cfg.output) / "queries.tsv"
         n = write_queries_file(store, out)
     console.print(f"{n} queries with candidates in {out}")
