@@ -174,7 +174,10 @@ def test_eval_translit_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["eval", "translit", str(pairs), "--lang", "rus",
                                       "--json", str(out)])
     assert result.exit_code == 0, result.output
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    rows = figures["rows"]
+    assert figures["signature"].startswith("eval-translit|") and "gold:pairs=" in figures[
+        "signature"]
     assert [r["direction"] for r in rows] == ["to-english", "from-english"]
     for row in rows:
         assert row["words"] == 3 and row["model"] == "russian"
