@@ -85,16 +85,20 @@ def test_baseline_on_real_kb(shared_data: Path, tmp_path: Path) -> None:
     coll = tmp_path / "c"
     for lang, records in {
         "deu": [{"id": "d1", "name": "Sarah Palin"}, {"id": "d2", "name": "Theresa May"}],
-        # Exact matching after ICU transliteration is all the baseline does: `Пейлин` becomes
-        # `Pejlin`, not `Palin`, so it answers NIL. That is the bar a real system must clear.
-        "bul": [{"id": "b1", "name": "Сара Пейлин"}, {"id": "b2", "name": "Ким Чен Ун"}],
+        # The names models read Bulgarian `Доналд Тръмп` as Donald Trump (ICU romanization
+        # gives `Donald Tr"mp`); Kim Jong Un is not in this KB; Croatian endings are undone.
+        "bul": [{"id": "b1", "name": "Доналд Тръмп"}, {"id": "b2", "name": "Ким Чен Ун"}],
+        "hrv": [{"id": "h1", "name": "Sarah Palinu"}],
     }.items():
         (coll / lang).mkdir(parents=True)
         (coll / lang / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     with KnowledgeBase.open(config) as kb:
-        assert baseline_run(coll, kb, tmp_path / "run.tab") == 4
+        assert baseline_run(coll, kb, tmp_path / "run.tab") == 5
+        assert baseline_run(coll, kb, tmp_path / "icu.tab", models=None) == 5
     answers = read_run(tmp_path / "run.tab")
-    assert answers == {"d1": "enwiki:2941511", "d2": "NIL", "b1": "NIL", "b2": "NIL"}
+    assert answers == {"d1": "enwiki:2941511", "d2": "NIL", "b1": "enwiki:4848272", "b2": "NIL",
+                       "h1": "enwiki:2941511"}
+    assert read_run(tmp_path / "icu.tab")["b1"] == "NIL"
 
 
 def test_score_prints_its_signature_and_writes_it_with_the_figures(tmp_path: Path) -> None:

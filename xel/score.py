@@ -20,6 +20,8 @@ import icu
 
 from xel.errors import XelError
 from xel.kb import KnowledgeBase
+from xel.names.translit import MODELS
+from xel.names.transliterate import language_models
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.textfile import read_lines
 
@@ -163,17 +165,25 @@ def latin(name: str) -> str:
     return str(_LATIN.transliterate(name))
 
 
-def baseline_answer(kb: KnowledgeBase, name: str) -> str:
-    """The most popular entity whose name, then alias, matches the latinized name; else NIL."""
-    for kind in ("name", "alias"):
-        found = kb.by_key(latin(name), kind)  # most popular first
-        if found:
-            return found[0].entity.kb_id
+def baseline_answer(kb: KnowledgeBase, name: str, lang: str | None = None,
+                    models: Path | None = MODELS) -> str:
+    """The most popular entity whose name, then alias, matches one of the name's English
+    readings (the transliteration models', best first; endings undone), else its ICU
+    romanization; else NIL."""
+    readings = language_models(lang, models).readings(name, n=25, per_part=5) if (
+        lang and models) else []
+    for reading in [*readings, latin(name)]:
+        for kind in ("name", "alias"):
+            found = kb.by_key(reading, kind)  # most popular first
+            if found:
+                return found[0].entity.kb_id
     return NIL
 
 
-def baseline_run(collection: Path, kb: KnowledgeBase, out: Path) -> int:
-    """Write the baseline's answers for every query of the collection; returns how many."""
+def baseline_run(collection: Path, kb: KnowledgeBase, out: Path,
+                 models: Path | None = MODELS) -> int:
+    """Write the baseline's answers for every query of the collection (each language's folder
+    names its language); returns how many."""
     files = sorted(collection.glob("*/*.jsonl"))
     if not files:
         raise XelError(f"{collection}: no <lang>/<partition>.jsonl files to read names from")
@@ -182,7 +192,8 @@ def baseline_run(collection: Path, kb: KnowledgeBase, out: Path) -> int:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             try:
                 record = json.loads(line)
-                lines.append(f"{record['id']}\t{baseline_answer(kb, record['name'])}\n")
+                answer = baseline_answer(kb, record["name"], path.parent.name, models)
+                lines.append(f"{record['id']}\t{answer}\n")
             except (json.JSONDecodeError, KeyError) as e:
                 raise XelError(f"{path}, line {number}: not a query record ({e})") from None
     out.parent.mkdir(parents=True, exist_ok=True)

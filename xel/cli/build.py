@@ -104,9 +104,10 @@ def baseline_command(
     out: Path = typer.Argument(..., help="where to write the baseline run"),
     config: str = typer.Option(DEFAULT_CONFIG, help="config naming the KB"),
 ) -> None:
-    """The name-matching baseline: latinized target-language name against KB names."""
+    """The name-matching baseline: the target-language name's English readings (the
+    transliteration models; endings undone) against KB names."""
     cfg = load_config(config)
     build_kb(cfg)
     with KnowledgeBase.open(cfg) as kb:
-        n = baseline_run(collection, kb, out)
+        n = baseline_run(collection, kb, out, cfg.models_folder())
     console.print(f"{n} answers in {out}; score with `xel score {collection} {out}`")

@@ -126,6 +126,27 @@ class LanguageModels:
             words.append(candidates[0][0].title())
         return " ".join(words) or None
 
+    def readings(self, name: str, n: int = 5, per_part: int = 3) -> list[str]:
+        """The name's likeliest English readings, best first: Latin parts as written and
+        without their endings (`Trumpa`: Trump), other parts through the model."""
+        options: list[Candidates] = []
+        for part in (p for p in SEPARATORS.split(name.strip()) if p):
+            if is_latin(part) and not self.family.reads_latin:
+                forms = self.family.base_forms(part)
+                options.append([(f, 1.0 / (k + 1)) for k, f in enumerate(forms[:per_part])])
+            elif self.key is not None:
+                options.append(self.english(part)[:per_part] or [(part, 1.0)])
+            else:
+                options.append([(part, 1.0)])
+        combos = []
+        for pieces in itertools.product(*options):
+            p = 1.0
+            for _, q in pieces:
+                p *= q
+            combos.append((p, " ".join(text.title() for text, _ in pieces)))
+        combos.sort(key=lambda c: -c[0])
+        return list(dict.fromkeys(text for _, text in combos))[:n]
+
     # --- agreement with an English name ----------------------------------------------------
 
     def score(self, forms: Sequence[str], run: Sequence[str]) -> tuple[float, str]:
