@@ -72,3 +72,20 @@ def test_policies() -> None:
     assert not decide("Ri Yong-ho", "Ri Yong Ho", "Ri Yong-ho", "swe", exact).accepted
     refused = decide("Jeremy Corby", "Jeremy Corbyn", "Jeremy Corby", "sqi", calibrated)
     assert not refused.accepted and "parts do not pair up" in refused.why
+
+
+def test_the_shipped_models_decide_on_known_pairs() -> None:
+    """Agreement through the models: Bulgarian and Greek spell English names their own way,
+    Urdu writes other vowel letters than Arabic; another person's name never agrees."""
+    from xel.names.transliterate import language_models
+
+    calibrated = TriageConfig()
+    cases = [("bul", "Доналд Тръмп", "Donald Trump"), ("ell", "Ντόναλντ Τραμπ", "Donald Trump"),
+             ("urd", "ٹرمپ", "Trump"), ("rus", "Джо Байдена", "Joe Biden")]
+    for lang, projection, english in cases:
+        models = language_models(lang)
+        found = decide(projection, english, "?", lang, calibrated, models)
+        assert found.accepted, (lang, found.why)
+        assert not decide(projection, "Boris Johnson", "?", lang, calibrated, models).accepted
+    assert not decide("Ντόναλντ Τραμπ", "Donald Trump", "?", "ell", TriageConfig(
+        accept="exact"), language_models("ell")).accepted

@@ -185,9 +185,11 @@ MENTIONS = [  # (seg, name)
 ]
 
 
-def small_store(tmp_path: Path, repeat: int = 6) -> tuple[Store, Config]:
-    """A two-document English-German corpus, imported, with person mentions inserted."""
-    en, de = ENGLISH * repeat, GERMAN * repeat
+def small_store(tmp_path: Path, repeat: int = 6, lang: str = "deu",
+                target: list[str] = GERMAN, models: str | None = None) -> tuple[Store, Config]:
+    """A two-document English-German corpus (or another language's), imported, with person
+    mentions inserted; no transliteration models unless `models` says."""
+    en, de = ENGLISH * repeat, target * repeat
     (tmp_path / "en.txt").write_text("\n".join(en) + "\n", encoding="utf-8")
     (tmp_path / "de.txt").write_text("\n".join(de) + "\n", encoding="utf-8")
     docs = ["d1" if k < len(en) // 2 else "d2" for k in range(len(en))]
@@ -195,8 +197,8 @@ def small_store(tmp_path: Path, repeat: int = 6) -> tuple[Store, Config]:
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({
         "name": "t", "store": str(tmp_path / "x.sqlite"),
         "corpus": {"path": str(tmp_path), "format": "moses", "files": {"eng": "en.txt",
-                   "deu": "de.txt"}, "doc_ids": "docs.txt"},
-        "kb": {"path": "kb.jsonl"}, "names": {"models": None}}), encoding="utf-8")
+                   lang: "de.txt"}, "doc_ids": "docs.txt"},
+        "kb": {"path": "kb.jsonl"}, "names": {"models": models}}), encoding="utf-8")
     config = load_config(tmp_path / "c.yaml")
     store = Store(config.resolve(config.store))
     run(store, config, ["import"])

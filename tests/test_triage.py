@@ -170,6 +170,44 @@ def test_triage_stage_outcomes(tmp_path: Path) -> None:
     assert triaged(store, config, ["deu"])["deu"].skipped
 
 
+BULGARIAN = [
+    "Доналд Тръмп се срещна с Ангела Меркел в Берлин.",
+    "Ангела Меркел каза, че разговорите са били добри.",
+    "Тръмп замина във <b>вторник</b> <script>alert(1)</script>.",
+    "",
+    "Времето беше лошо.",
+]
+
+
+def test_a_collection_anywhere_is_triaged_with_the_shipped_models(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing of ../shared is read: the models ship inside xel. Bulgarian spells `Trump` its
+    own way (`Тръмп`, not Russian's `Трамп`); the Cyrillic model reads it back as Donald
+    Trump, so even the paper's exact round trip accepts it (ICU romanization gives
+    `Donald Tr"mp`)."""
+    monkeypatch.setenv("XEL_SHARED_DATA", str(tmp_path / "absent"))
+    store, config = small_store(tmp_path, lang="bul", target=BULGARIAN, models="shipped")
+    projected(store, config)
+    store.declare(QUERIES_DDL)
+    store.execute("INSERT INTO queries VALUES ('q1', 'Donald Trump', 'donald trump', 'd1', 0,"
+                  " 0, 0, 1, 0)")
+    store.execute("INSERT INTO queries VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
+                  " 16, 15, 0, 1, 1)")
+    store.record_stage("queries", "test", "queries|test", {})
+    triaged(store, config)
+    rows = {r["query_id"]: r for r in store.query("SELECT * FROM triage")}
+    assert rows["q1"]["projection"] == "Доналд Тръмп" and rows["q1"]["outcome"] == "A1"
+    assert rows["q2"]["projection"] == "Ангела Меркел" and rows["q2"]["outcome"] == "A1"
+    assert store.scalar("SELECT method FROM translations WHERE text = 'Доналд Тръмп'") == "model"
+    assert "agreement" in rows["q1"]["why"] or "round trip" in rows["q1"]["why"]
+    exact = config.model_copy(update={"triage": config.triage.model_copy(
+        update={"accept": "exact"})})
+    triaged(store, exact)
+    q1 = store.query("SELECT * FROM triage WHERE query_id = 'q1'")[0]
+    assert (q1["back_translation"], q1["outcome"], q1["why"]) == (
+        "Donald Trump", "A1", "round trip: exact")
+
+
 def test_triage_needs_projection_and_queries(tmp_path: Path) -> None:
     store, config = small_store(tmp_path, repeat=1)
     with pytest.raises(XelError, match="xel project --lang deu"):
