@@ -32,8 +32,9 @@ def stages_command(
     # Listing never creates a store: before the first build there is nothing to read.
     with Store(path if Path(path).exists() else ":memory:") as store:
         rows = status(store, cfg)
+    width = max((len(s.name) for s in rows), default=0) + 2
     for s in rows:
-        line = Text.assemble((f"{s.name:<16}", "bold"), (f"{s.state:<10}", STYLES[s.state]))
+        line = Text.assemble((s.name.ljust(width), "bold"), (f"{s.state:<10}", STYLES[s.state]))
         if s.why:
             line.append(f"  {s.why}")
         if s.row is not None and s.state in ("done", "stale"):
