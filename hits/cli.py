@@ -42,7 +42,8 @@ from xel.store import Store
 
 app = typer.Typer(help="Crowd tasks (HITs) for entity linking and name curation.",
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
-out = Console(markup=False, highlight=False)
+# Piped or redirected, tables keep their figures whole instead of being fit to 80 columns.
+out = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, markup=False, highlight=False)
 
 ConfigOption = Annotated[Path, typer.Option("--config", "-c", help="collection config")]
