@@ -397,3 +397,33 @@ def test_latin_words_stay_whole_in_unspaced_scripts() -> None:
     s, e = whole_latin_words(text, a, text.index("Halkett") + 6)
     assert text[s:e] == "Craig Halkett"
     assert whole_latin_words(text, 0, 5) == (0, 5)
+
+
+def test_han_names_that_are_not_transliterations_are_kept_whole(
+        zh: tuple[ProjectConfig, NameMatcher]) -> None:
+    """Chinese, Korean and Japanese people's names are written by meaning: only a surname (or
+    nothing) is spelled like the English, so the whole aligned name is kept (issue 13)."""
+    config, matcher = zh
+    chars = list  # every Han character its own token, as the gold tokenizations have them
+    cases = [
+        # a surname that transliterations also use (`李` is Lee), the rest aligned: whole
+        ("李光耀領導新加坡三十多年。", "Lee Kuan Yew led Singapore", "Lee Kuan Yew",
+         {(0, 0), (1, 1), (2, 2), (2, 3), (3, 4)}, "李光耀"),
+        # the Korean reading of the whole run spells the name (`김대중`, Kim Dae-jung)
+        ("金大中於一九九八年就任總統。", "Kim Dae-jung took office in 1998", "Kim Dae-jung",
+         {(0, 0), (1, 1)}, "金大中"),
+    ]
+    for tgt, src, name, links, want in cases:
+        p = pair(src, tgt, links, chars(tgt))
+        assert project(p, name, "zho-TW", config, matcher) == want, tgt
+    # the whole name, but never past the aligned characters or into grammatical ones
+    p = pair("Lee Kuan Yew led Singapore", "李光耀的新加坡", {(0, 0), (1, 1), (2, 2), (2, 3)},
+             chars("李光耀的新加坡"))
+    assert project(p, "Lee Kuan Yew", "zho-TW", config, matcher) == "李光耀"
+    assert matcher.score("de", "的") == 0.0  # `Charles de Gaulle`: `的` is grammar
+
+
+def test_a_single_kana_is_not_a_romanized_name() -> None:
+    matcher = make_matcher("jpn", MODELS, ["Seii"])
+    assert matcher.score("seii", "さ") < matcher.min_similarity
+    assert matcher.score("trump", "トランプ") >= matcher.min_similarity

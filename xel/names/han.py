@@ -159,7 +159,7 @@ def complete(text: str, start: int, end: int, english: Sequence[str], spelled: i
         return start, end
     surname = text[start] in SURNAMES
     surname_only = surname and end - start == 1 and len(english) == 1
-    native = surname_only or not all(matcher.name_like(c) for c in text[start:end])
+    native = surname or not all(matcher.name_like(c) for c in text[start:end])
     if not native or (spelled >= len(english) and not surname_only):
         return start, end
     cap = end - start + 2 if surname else 5
