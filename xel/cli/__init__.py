@@ -27,9 +27,9 @@ DEFAULT_CONFIG = "configs/default.yaml"
 COMMAND_MODULES = ["corpus", "kb", "queries", "project", "evaluate", "build", "stages",
                    "names"]
 # Piped or redirected, rich would squeeze tables to 80 columns and cut figures to `0.…`.
-FILE_WIDTH = None if sys.stdout.isatty() else 160
-console = Console(stderr=True, markup=False, highlight=False)
-out = Console(markup=False, highlight=False, width=FILE_WIDTH)
+console = Console(stderr=True, markup=False, highlight=False,
+                  width=None if sys.stderr.isatty() else 160)
+out = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
 
 
 def _load_commands() -> None:
