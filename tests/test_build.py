@@ -354,7 +354,7 @@ def test_stages_lists_every_stage_before_the_first_build(tmp_path: Path,
                      "project:deu", "triage:deu", "names:deu", "expert", "partition", "export",
                      "report"]
     assert all("never run" in line for line in result.stdout.splitlines())
-    assert "project:deu     never run   after align:deu, ner" in result.stdout
+    assert "project:deu  never run   after align:deu, ner" in result.stdout  # names fit
     assert "run: xel project --lang deu" in result.stdout
     assert not config.resolve(config.store).exists()  # listing created no store
 
