@@ -9,8 +9,10 @@ import typer
 from rich.text import Text
 
 from xel.build import build
+from xel.clel import clel_run, write_run
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
+from xel.corpus import source_language
 from xel.errors import XelError
 from xel.export import collection_folder
 from xel.kb import KnowledgeBase, build_kb
@@ -102,12 +104,27 @@ def score_command(
 def baseline_command(
     collection: Path = typer.Argument(..., help="an exported collection folder"),
     out: Path = typer.Argument(..., help="where to write the baseline run"),
-    config: str = typer.Option(DEFAULT_CONFIG, help="config naming the KB"),
+    config: str = typer.Option(DEFAULT_CONFIG, help="config naming the KB (and, for clel, the "
+                                                    "store with the collection's alignments)"),
+    system: str = typer.Option("names", help="names: the name-matching baseline; clel: the "
+                                             "cross-language linker learned on train"),
 ) -> None:
-    """The name-matching baseline: the target-language name's English readings (the
-    transliteration models; endings undone) against KB names."""
+    """A baseline run. `names`: the target-language name's English readings (the
+    transliteration models; endings undone) against KB names. `clel`: candidates by those
+    readings, features for name, popularity and translated context, weights learned on the
+    train partition and the NIL threshold on devtest (weights written beside the run)."""
+    if system not in ("names", "clel"):
+        raise XelError(f"--system {system!r}: the baselines are `names` and `clel`")
     cfg = load_config(config)
     build_kb(cfg)
     with KnowledgeBase.open(cfg) as kb:
-        n = baseline_run(collection, kb, out, cfg.models_folder())
+        if system == "names":
+            n = baseline_run(collection, kb, out, cfg.models_folder())
+        else:
+            with Store(cfg.resolve(cfg.store)) as store:
+                run = clel_run(store, kb, collection, cfg.baseline, cfg.models_folder(),
+                               source_language(store))
+            weights = write_run(run, out)
+            n = len(run.answers)
+            console.print(f"weights in {weights}")
     console.print(f"{n} answers in {out}; score with `xel score {collection} {out}`")

@@ -1,0 +1,392 @@
+"""The cross-language entity-linking baseline (`xel baseline --system clel`): Lawrie et al.'s
+Table 6 system, learned from the collection itself.
+
+Per language: candidates from the KB by the name's English readings (the shipped
+transliteration models' n-best, endings undone; ICU romanization too) against KB names and
+aliases, exactly and fuzzily; features for name similarity, popularity and context (the query
+document's words put into English with a lexicon learned from the collection's own eflomal
+alignments, then BM25 against the candidate's KB description); a logistic regression over
+candidates learned on the train partition; the regularization and the NIL threshold (the best
+candidate's probability below it answers NIL) chosen on devtest.
+
+The partition wall: weights see train queries only, the lexicon only sentences of documents
+whose queries are all train, and devtest picks two numbers; nothing of test is read before
+answering it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
+
+from xel.config import BaselineConfig
+from xel.corpus import document_text, sentences
+from xel.errors import XelError
+from xel.kb import Found, KnowledgeBase
+from xel.link import name_similarity
+from xel.names.script import SEPARATORS
+from xel.names.transliterate import language_models
+from xel.project import load_pairs
+from xel.score import NIL, latin
+from xel.store import Store
+
+FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "context",
+            "context_share")
+WORD = re.compile(r"\w+")
+Lexicon = dict[str, list[tuple[str, float]]]
+
+
+@dataclass(frozen=True)
+class QueryRecord:
+    """What the baseline reads of an exported query (`<lang>/<partition>.jsonl`)."""
+
+    id: str
+    lang: str
+    partition: str
+    name: str
+    doc_id: str
+    kb_id: str
+
+
+@dataclass(frozen=True)
+class Example:
+    """A query with its candidates and their feature rows (one row per candidate)."""
+
+    query: QueryRecord
+    kb_ids: list[str]
+    X: np.ndarray
+
+
+@dataclass(frozen=True)
+class Model:
+    """Learned weights over standardized features, and the NIL threshold on probability."""
+
+    mean: list[float]
+    scale: list[float]
+    weights: list[float]
+    intercept: float
+    threshold: float
+    C: float
+    trained_on: str  # the language whose train partition it learned from, or `all`
+    train_queries: int
+    devtest_queries: int
+
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        z = ((X - np.array(self.mean)) / np.array(self.scale)) @ np.array(self.weights)
+        return np.asarray(1.0 / (1.0 + np.exp(-(z + self.intercept))))
+
+
+# --- reading the collection -----------------------------------------------------------------
+
+
+def read_records(collection: Path) -> list[QueryRecord]:
+    """Every query of an exported collection, from its JSONL files; errors name file and line."""
+    files = sorted(collection.glob("*/*.jsonl"))
+    if not files:
+        raise XelError(f"{collection}: no <lang>/<partition>.jsonl files to read queries from")
+    found = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            try:
+                r = json.loads(line)
+                found.append(QueryRecord(r["id"], path.parent.name, r["partition"], r["name"],
+                                         r["doc_id"], r["kb_id"]))
+            except (json.JSONDecodeError, KeyError, TypeError) as e:
+                raise XelError(f"{path}, line {number}: not a query record ({e})") from None
+    return found
+
+
+def train_documents(records: Iterable[QueryRecord]) -> set[str]:
+    """Documents whose every query is in train: the only text the lexicon may learn from."""
+    parts: dict[str, set[str]] = defaultdict(set)
+    for r in records:
+        parts[r.doc_id].add(r.partition)
+    return {doc for doc, p in parts.items() if p == {"train"}}
+
+
+# --- the lexicon ----------------------------------------------------------------------------
+
+
+def learn_lexicon(pairs: Iterable[tuple[list[str], list[str], Iterable[tuple[int, int]]]],
+                  top: int) -> Lexicon:
+    """p(English word | word) from aligned word pairs (source words, target words, links),
+    keeping each word's `top` translations; words are lower-cased, punctuation is dropped."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for src, tgt, links in pairs:
+        for i, j in links:
+            e, f = src[i].lower(), tgt[j].lower()
+            if WORD.search(e) and WORD.search(f):
+                counts[f][e] += 1
+    lexicon = {}
+    for f, c in counts.items():
+        total = sum(c.values())
+        lexicon[f] = [(e, n / total) for e, n in sorted(c.items(), key=lambda x: (-x[1], x[0]))
+                      [:top]]
+    return lexicon
+
+
+def lexicon_for(store: Store, lang: str, documents: set[str], top: int) -> Lexicon:
+    """A language's lexicon from the stored eflomal links of the train documents' sentences."""
+    docs = {seg: doc for seg, doc, _ in sentences(store, lang)}
+    pairs = []
+    for seg, pair in sorted(load_pairs(store, lang).items()):
+        if docs.get(seg) in documents:
+            pairs.append(([pair.src_text[s:e] for s, e in pair.src],
+                          [pair.tgt_text[s:e] for s, e in pair.tgt], pair.links))
+    return learn_lexicon(pairs, top)
+
+
+def translate(words: Iterable[str], lexicon: Lexicon | None) -> dict[str, float]:
+    """A bag of English words, each weighted by its translation probability (no lexicon: the
+    words are English already)."""
+    bag: dict[str, float] = defaultdict(float)
+    for word in words:
+        w = word.lower()
+        if lexicon is None:
+            bag[w] += 1.0
+        for e, p in (lexicon or {}).get(w, []):
+            bag[e] += p
+    return bag
+
+
+def document_words(store: Store, lang: str, source: str) -> dict[str, list[str]]:
+    """Each document's words as the aligner tokenized them (the lexicon's keys); English by
+    `\\w+` runs."""
+    if lang == source:
+        return {doc: WORD.findall(document_text(store, lang, doc))
+                for doc in {doc for _, doc, _ in sentences(store, lang)}}
+    of_seg = {seg: doc for seg, doc, _ in sentences(store, lang)}
+    words: dict[str, list[str]] = defaultdict(list)
+    for seg, pair in sorted(load_pairs(store, lang).items()):
+        words[of_seg[seg]] += [pair.tgt_text[s:e] for s, e in pair.tgt]
+    return dict(words)
+
+
+# --- context: BM25 against KB descriptions --------------------------------------------------
+
+
+@dataclass
+class Bm25:
+    """Okapi BM25 with document frequencies over every KB description."""
+
+    df: Counter[str] = field(default_factory=Counter)
+    docs: int = 0
+    length: float = 0.0
+    k1: float = 1.2
+    b: float = 0.75
+
+    @classmethod
+    def over(cls, texts: Iterable[str]) -> Bm25:
+        model = cls()
+        total = 0
+        for text in texts:
+            words = WORD.findall(text.lower())
+            model.df.update(set(words))
+            model.docs += 1
+            total += len(words)
+        model.length = total / model.docs if model.docs else 1.0
+        return model
+
+    def score(self, query: Mapping[str, float], text: str) -> float:
+        words = Counter(WORD.findall(text.lower()))
+        size = sum(words.values())
+        total = 0.0
+        for w, weight in query.items():
+            tf = words.get(w, 0)
+            if tf:
+                idf = math.log(1 + (self.docs - self.df[w] + 0.5) / (self.df[w] + 0.5))
+                norm = tf + self.k1 * (1 - self.b + self.b * size / (self.length or 1.0))
+                total += weight * idf * tf * (self.k1 + 1) / norm
+        return total
+
+
+# --- candidates and features ----------------------------------------------------------------
+
+
+def readings(name: str, lang: str, source: str, models: Path | None, n: int) -> list[str]:
+    """The name's English readings, best first: the models' n-best, then ICU romanization."""
+    if lang == source:
+        return [name]
+    found = language_models(lang, models).readings(name, n=n, per_part=5) if models else []
+    return list(dict.fromkeys([*found, latin(name)]))[: n + 1]
+
+
+def gather(kb: KnowledgeBase, texts: Sequence[str], fuzzy: int = 3) -> dict[str, Found]:
+    """Every entity whose name or alias is one of the readings (`why` says which reading, as
+    `reading`), and the fuzzy paths' (fragments, trigrams) for the first `fuzzy` readings."""
+    found: dict[str, Found] = {}
+    for k, text in enumerate(texts):
+        hits = kb.by_key(text, "name") + kb.by_key(text, "alias")
+        for f in hits:
+            known = found.setdefault(f.entity.kb_id, Found(f.entity))
+            known.why.append({"via": "exact", "reading": k})
+        if k < fuzzy:
+            for f in kb.candidates(text, limit=10):
+                found.setdefault(f.entity.kb_id, Found(f.entity))
+    return found
+
+
+def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
+             context: Mapping[str, float], bm25: Bm25, limit: int) -> tuple[list[str], np.ndarray]:
+    """The `limit` best-named candidates and their feature rows (columns: `FEATURES`)."""
+    rows = []
+    for kb_id, f in found.items():
+        forms = (f.entity.name, *f.entity.aliases)
+        sims = [max(name_similarity(t, form) for form in forms) for t in texts]
+        exact = [w["reading"] for w in f.why if w.get("via") == "exact"]
+        rows.append([kb_id, max(sims), sims[0], float(bool(exact)),
+                     1.0 / (1 + min(exact)) if exact else 0.0, kb.prior(f.entity.popularity),
+                     0.0, bm25.score(context, f.entity.description), 0.0])
+    rows.sort(key=lambda r: (-float(r[1]), -float(r[5]), str(r[0])))
+    rows = rows[:limit]
+    by_prior = sorted(range(len(rows)), key=lambda k: -float(rows[k][5]))
+    for rank, k in enumerate(by_prior, start=1):
+        rows[k][6] = 1.0 / rank
+    best = max((float(r[7]) for r in rows), default=0.0)
+    for r in rows:
+        r[8] = float(r[7]) / best if best > 0 else 0.0
+        r[7] = math.log1p(float(r[7]))
+    return [str(r[0]) for r in rows], np.array([r[1:] for r in rows], dtype=float).reshape(
+        len(rows), len(FEATURES))
+
+
+# --- learning -------------------------------------------------------------------------------
+
+
+def top(model: Model, example: Example) -> tuple[str, float]:
+    """The most probable candidate and its probability (NIL, 0 when there is none)."""
+    if not example.kb_ids:
+        return NIL, 0.0
+    p = model.probabilities(example.X)
+    k = int(np.argmax(p))
+    return example.kb_ids[k], float(p[k])
+
+
+def answer(model: Model, example: Example) -> str:
+    """The best candidate, or NIL when there is none or its probability is under threshold."""
+    kb_id, p = top(model, example)
+    return kb_id if p >= model.threshold else NIL
+
+
+def tune_threshold(best: Sequence[tuple[str, float, str]]) -> float:
+    """The threshold that maximizes Success@1 over (best candidate, its probability, gold)
+    triples, placed between neighbouring probabilities (the lowest of equal maxima)."""
+    if not best:
+        return 0.5
+    probs = sorted({p for _, p, _ in best})
+    cuts = [0.0, *((a + b) / 2 for a, b in zip(probs, probs[1:], strict=False)),
+            probs[-1] + 1e-9]
+
+    def right(t: float) -> int:
+        return sum((kb if p >= t else NIL) == gold for kb, p, gold in best)
+
+    return max(cuts, key=lambda t: (right(t), -t))
+
+
+def fit(examples: Sequence[Example], Cs: Sequence[float], trained_on: str,
+        seed: int = 2015) -> Model | None:
+    """Weights from the train examples, then the C and the NIL threshold that do best on the
+    devtest examples; test examples are never looked at. None when train has no positive or
+    no negative candidate to learn from."""
+    train = [e for e in examples if e.query.partition == "train" and e.kb_ids]
+    dev = [e for e in examples if e.query.partition == "devtest"]
+    if not train:
+        return None
+    X = np.vstack([e.X for e in train])
+    y = np.array([kb == e.query.kb_id for e in train for kb in e.kb_ids], dtype=int)
+    if y.min() == y.max():
+        return None
+    scaler = StandardScaler().fit(X)
+    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+    best: tuple[int, float, Model] | None = None
+    for C in Cs:
+        clf = LogisticRegression(C=C, max_iter=2000, random_state=seed)
+        clf.fit((X - scaler.mean_) / scale, y)
+        model = Model(list(map(float, scaler.mean_)), list(map(float, scale)),
+                      list(map(float, clf.coef_[0])), float(clf.intercept_[0]), 0.5, C,
+                      trained_on, len(train), len(dev))
+        model = replace(model, threshold=tune_threshold(
+            [(*top(model, e), e.query.kb_id) for e in dev]))
+        right = sum(answer(model, e) == e.query.kb_id for e in dev)
+        if best is None or right > best[0]:
+            best = (right, C, model)
+    assert best is not None
+    return best[2]
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClelRun:
+    answers: dict[str, str]  # export query id -> KB id or NIL
+    models: dict[str, Model]  # language -> the model that answered it
+
+
+def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord], lang: str,
+                 source: str, config: BaselineConfig, models: Path | None, bm25: Bm25,
+                 documents: set[str]) -> list[Example]:
+    """Candidates and features of a language's queries, its context read through a lexicon
+    learned from `documents` (train documents only)."""
+    mine = [r for r in records if r.lang == lang]
+    if models and lang != source:
+        lm = language_models(lang, models)
+        lm.prepare(parts=[p for r in mine for p in SEPARATORS.split(r.name) if p])
+    lexicon = None if lang == source else lexicon_for(store, lang, documents,
+                                                      config.translations)
+    words = document_words(store, lang, source)
+    found = []
+    for r in mine:
+        texts = readings(r.name, lang, source, models, config.readings)
+        context = translate(words.get(r.doc_id, []), lexicon)
+        kb_ids, X = features(kb, texts, gather(kb, texts), context, bm25, config.candidates)
+        found.append(Example(r, kb_ids, X))
+    return found
+
+
+def clel_run(store: Store, kb: KnowledgeBase, collection: Path, config: BaselineConfig,
+             models: Path | None, source: str) -> ClelRun:
+    """Answer every query of the collection, each language with its own learned model (or,
+    where its train partition gives nothing to learn from, the model of all languages')."""
+    records = read_records(collection)
+    documents = train_documents(records)
+    bm25 = Bm25.over(e.description for e in kb.entities())
+    by_lang = {lang: examples_for(store, kb, records, lang, source, config, models, bm25,
+                                  documents)
+               for lang in sorted({r.lang for r in records})}
+    pooled = None
+    answers, chosen = {}, {}
+    for lang, examples in by_lang.items():
+        model = fit(examples, config.regularization, lang)
+        if model is None:
+            pooled = pooled or fit([e for x in by_lang.values() for e in x],
+                                   config.regularization, "all")
+            if pooled is None:
+                raise XelError(f"{collection}: the train partition has no query whose entity is "
+                               "among its candidates: nothing to learn weights from")
+            model = pooled
+        chosen[lang] = model
+        for e in examples:
+            answers[e.query.id] = answer(model, e)
+    return ClelRun(answers, chosen)
+
+
+def write_run(run: ClelRun, out: Path) -> Path:
+    """The run (`query id<TAB>KB id or NIL`) and, beside it, each language's weights."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(f"{q}\t{a}\n" for q, a in sorted(run.answers.items())),
+                   encoding="utf-8")
+    weights = out.with_name(out.stem + ".weights.json")
+    weights.write_text(json.dumps(
+        {"features": FEATURES, "models": {lang: m.__dict__ for lang, m in run.models.items()}},
+        indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return weights
