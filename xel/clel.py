@@ -9,9 +9,9 @@ alignments, then BM25 against the candidate's KB description); a logistic regres
 candidates learned on the train partition; the regularization and the NIL threshold (the best
 candidate's probability below it answers NIL) chosen on devtest.
 
-The partition wall: weights see train queries only, the lexicon only sentences of documents
-whose queries are all train, and devtest picks two numbers; nothing of test is read before
-answering it.
+The partition wall: weights see train queries only, the lexicon only sentences of train
+queries' documents, and devtest picks two numbers (C and the threshold); test queries are only
+answered.
 """
 
 from __future__ import annotations
@@ -106,11 +106,9 @@ def read_records(collection: Path) -> list[QueryRecord]:
 
 
 def train_documents(records: Iterable[QueryRecord]) -> set[str]:
-    """Documents whose every query is in train: the only text the lexicon may learn from."""
-    parts: dict[str, set[str]] = defaultdict(set)
-    for r in records:
-        parts[r.doc_id].add(r.partition)
-    return {doc for doc, p in parts.items() if p == {"train"}}
+    """The documents of train queries: the only text the lexicon learns from. (Chosen by train
+    queries alone, so no devtest or test query can change it, not even by where it is.)"""
+    return {r.doc_id for r in records if r.partition == "train"}
 
 
 # --- the lexicon ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 import icu
 
 from xel.errors import XelError
+from xel.export import slice_labels
 from xel.kb import KnowledgeBase
 from xel.names.translit import MODELS
 from xel.names.transliterate import language_models
@@ -131,22 +132,6 @@ class Facts:
     slices: tuple[str, ...]
 
 
-def query_slices(record: dict[str, object]) -> tuple[str, ...]:
-    """The slices of an exported record: `prior:top` (the alias prior's first entity is the
-    gold one), `prior:lower`, `prior:none` (no alias names it); `train:seen` or `train:new`;
-    for NIL queries `nil:<type>`. Records exported before slices existed have none."""
-    found = []
-    if record.get("kb_id") != NIL and "prior_rank" in record:
-        rank = record["prior_rank"]
-        found.append("prior:none" if rank is None else "prior:top" if rank == 1
-                     else "prior:lower")
-    if "seen_in_train" in record:
-        found.append("train:seen" if record["seen_in_train"] else "train:new")
-    if record.get("kb_id") == NIL and record.get("nil_type"):
-        found.append(f"nil:{record['nil_type']}")
-    return tuple(found)
-
-
 def read_facts(collection: Path) -> dict[str, Facts]:
     """Export id -> facts, from the collection's JSONL records (empty where it has none)."""
     records = []
@@ -157,7 +142,7 @@ def read_facts(collection: Path) -> dict[str, Facts]:
             except json.JSONDecodeError as e:
                 raise XelError(f"{path}, line {number}: not JSON ({e})") from None
     english = {r.get("query_id"): r["id"] for r in records if r.get("outcome") == "source"}
-    return {r["id"]: Facts(english.get(r.get("query_id")), query_slices(r)) for r in records}
+    return {r["id"]: Facts(english.get(r.get("query_id")), slice_labels(r)) for r in records}
 
 
 @dataclass(frozen=True)
