@@ -174,8 +174,8 @@ def test_fit_reads_no_test_example() -> None:
     model = fit(examples, [0.1, 1.0], "deu")
     assert model is not None and model.weights[0] > 0 and model.train_queries == 40
     changed = [e if e.query.partition != "test" else Example(
-        QueryRecord(e.query.id, "deu", "test", "Other", "d9", "P3"), ["P9"], rng.normal(size=(1, 8)))
-        for e in examples]
+        QueryRecord(e.query.id, "deu", "test", "Other", "d9", "P3"), ["P9"],
+        rng.normal(size=(1, 8))) for e in examples]
     assert fit(changed, [0.1, 1.0], "deu") == model
     trained = [synthetic("train", 99, "NIL", rng) if e.query.id == "qtrain0" else e
                for e in examples]
