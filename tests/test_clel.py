@@ -301,3 +301,17 @@ def test_query_slices_type_nil_queries_and_rank_the_prior(collection: tuple[Path
     assert found["q3"] == Slices(None, False, "no-kb-name")
     assert found["q4"] == Slices(None, False, "kb-namesake")
     assert found["q5"] == Slices(None, False, None)  # Olaf Schultz is not named Olaf Scholz
+
+
+def test_build_runs_both_baselines_and_the_report_shows_table6(
+        collection: tuple[Path, Config]) -> None:
+    folder, config = collection
+    baselines = folder.parent / "baselines"
+    assert {p.name for p in baselines.iterdir()} == {"names.tsv", "clel.tsv",
+                                                     "clel.weights.json"}
+    weights = json.loads((baselines / "clel.weights.json").read_text())
+    assert set(weights["models"]) == {"eng", "deu"}
+    page = (folder.parent / "report.html").read_text(encoding="utf-8")
+    section = page.split("Baselines on test (Table 6)")[1].split("<section")[0]
+    assert "clel S@1" in section and "names in-KB" in section and "<svg" in section
+    assert "Queries per slice" in page and "train:seen" in page

@@ -19,24 +19,29 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from xel.config import BaselineConfig
-from xel.corpus import document_text, sentences
+import xel.score
+from xel.config import BaselineConfig, Config
+from xel.corpus import document_text, sentences, source_language
 from xel.errors import XelError
+from xel.export import collection_folder
 from xel.kb import Found, KnowledgeBase
 from xel.link import name_similarity
 from xel.names.script import SEPARATORS
 from xel.names.transliterate import language_models
 from xel.project import load_pairs
-from xel.score import NIL, latin
+from xel.score import NIL, baseline_run, latin
+from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
 FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "context",
@@ -388,3 +393,42 @@ def write_run(run: ClelRun, out: Path) -> Path:
         {"features": FEATURES, "models": {lang: m.__dict__ for lang, m in run.models.items()}},
         indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return weights
+
+
+# --- the baseline stage ---------------------------------------------------------------------
+
+CLEL_CODE = code_digest(sys.modules[__name__], xel.score)
+SYSTEMS = ("names", "clel")
+
+
+def baselines_folder(config: Config) -> Path:
+    return config.resolve(config.output) / "baselines"
+
+
+def baseline_signature(store: Store, config: Config) -> dict[str, str]:
+    return {"config": digest_of([config.baseline, config.names]), "code": CLEL_CODE,
+            **versions("scikit-learn", "numpy")}
+
+
+def run_baselines(store: Store, config: Config) -> Work:
+    """The baseline stage: both baselines' runs on the exported collection, in
+    `<output>/baselines/` (`names.tsv`, `clel.tsv` and `clel.weights.json`), so every
+    collection comes with its Table 6. Where train gives clel nothing to learn from, it has no
+    run, and the summary says why."""
+    collection, folder = collection_folder(config), baselines_folder(config)
+    folder.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, Any] = {}
+    with KnowledgeBase.open(config) as kb:
+        summary["names"] = baseline_run(collection, kb, folder / "names.tsv",
+                                        config.models_folder())
+        try:
+            run = clel_run(store, kb, collection, config.baseline, config.models_folder(),
+                           source_language(store))
+        except XelError as e:
+            for path in (folder / "clel.tsv", folder / "clel.weights.json"):
+                path.unlink(missing_ok=True)
+            summary["clel"] = f"no run: {e}"
+        else:
+            write_run(run, folder / "clel.tsv")
+            summary["clel"] = len(run.answers)
+    return lambda s: summary
