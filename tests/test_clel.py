@@ -161,7 +161,7 @@ def test_threshold_is_where_success_is_highest() -> None:
 
 def synthetic(partition: str, k: int, gold: str, rng: np.random.Generator) -> Example:
     ids = ["P1", "P2", "P3"]
-    X = rng.normal(size=(3, 8))
+    X = rng.normal(size=(3, 9))
     if gold in ids:
         X[ids.index(gold), 0] += 3  # the name feature tells
     return Example(QueryRecord(f"q{partition}{k}", "deu", partition, "N", "d", gold), ids, X)
@@ -172,10 +172,10 @@ def test_fit_reads_no_test_example() -> None:
     examples = [synthetic(p, k, ["P1", "P2", "P3", "NIL"][k % 4], rng)
                 for p in ("train", "devtest", "test") for k in range(40)]
     model = fit(examples, [0.1, 1.0], "deu")
-    assert model is not None and model.weights[0] > 0 and model.train_queries == 40
+    assert model is not None and model.ranker.weights[0] > 0 and model.train_queries == 40
     changed = [e if e.query.partition != "test" else Example(
         QueryRecord(e.query.id, "deu", "test", "Other", "d9", "P3"), ["P9"],
-        rng.normal(size=(1, 8))) for e in examples]
+        rng.normal(size=(1, 9))) for e in examples]
     assert fit(changed, [0.1, 1.0], "deu") == model
     trained = [synthetic("train", 99, "NIL", rng) if e.query.id == "qtrain0" else e
                for e in examples]

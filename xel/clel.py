@@ -21,8 +21,8 @@ import math
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +35,17 @@ from xel.config import BaselineConfig, Config
 from xel.corpus import document_text, sentences, source_language
 from xel.errors import XelError
 from xel.export import collection_folder
-from xel.kb import Found, KnowledgeBase
+from xel.kb import Found, KbEntity, KnowledgeBase
 from xel.link import name_similarity
-from xel.names.script import SEPARATORS
-from xel.names.transliterate import language_models
+from xel.names.script import SEPARATORS, is_latin
+from xel.names.transliterate import LanguageModels, language_models
 from xel.project import load_pairs
 from xel.score import NIL, baseline_run, latin
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
 FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "context",
-            "context_share")
+            "context_share", "spelling")
 WORD = re.compile(r"\w+")
 Lexicon = dict[str, list[tuple[str, float]]]
 
@@ -72,22 +72,41 @@ class Example:
 
 
 @dataclass(frozen=True)
-class Model:
-    """Learned weights over standardized features, and the NIL threshold on probability."""
+class Linear:
+    """A logistic regression over standardized features, kept as plain numbers (JSON)."""
 
     mean: list[float]
     scale: list[float]
     weights: list[float]
     intercept: float
+
+    @classmethod
+    def learn(cls, X: np.ndarray, y: np.ndarray, C: float, seed: int) -> Linear:
+        scaler = StandardScaler().fit(X)
+        scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+        clf = LogisticRegression(C=C, max_iter=2000, random_state=seed)
+        clf.fit((X - scaler.mean_) / scale, y)
+        return cls(list(map(float, scaler.mean_)), list(map(float, scale)),
+                   list(map(float, clf.coef_[0])), float(clf.intercept_[0]))
+
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        z = ((X - np.array(self.mean)) / np.array(self.scale)) @ np.array(self.weights)
+        return np.asarray(1.0 / (1.0 + np.exp(-(z + self.intercept))))
+
+
+@dataclass(frozen=True)
+class Model:
+    """A ranker over candidates; a linker that says how likely the ranker's first candidate is
+    right (over that candidate's features, its probability and its lead over the second); and
+    the threshold on that likelihood under which the answer is NIL."""
+
+    ranker: Linear
+    linker: Linear | None  # None when train's first candidates were all right or all wrong
     threshold: float
     C: float
     trained_on: str  # the language whose train partition it learned from, or `all`
     train_queries: int
     devtest_queries: int
-
-    def probabilities(self, X: np.ndarray) -> np.ndarray:
-        z = ((X - np.array(self.mean)) / np.array(self.scale)) @ np.array(self.weights)
-        return np.asarray(1.0 / (1.0 + np.exp(-(z + self.intercept))))
 
 
 # --- reading the collection -----------------------------------------------------------------
@@ -238,8 +257,29 @@ def gather(kb: KnowledgeBase, texts: Sequence[str], fuzzy: int = 3) -> dict[str,
     return found
 
 
+ENGLISH_TOKEN = re.compile(r"[^\W\d_]+")
+
+
+def spelling(lm: LanguageModels | None, name: str) -> Callable[[KbEntity], float]:
+    """How surely the query's name spells an entity's English name, by the transliteration
+    models in either direction (`LanguageModels.score`): each of its non-Latin parts' best
+    agreement with a token of the entity's name, averaged; 0 where no model reads it."""
+    parts = [p for p in SEPARATORS.split(name) if p and not is_latin(p)]
+    if lm is None or not lm.active or not parts:
+        return lambda entity: 0.0
+
+    def agree(entity: KbEntity) -> float:
+        tokens = ENGLISH_TOKEN.findall(entity.name)
+        if not tokens:
+            return 0.0
+        return sum(max(lm.score([p], [t])[0] for t in tokens) for p in parts) / len(parts)
+
+    return agree
+
+
 def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
-             context: Mapping[str, float], bm25: Bm25, limit: int) -> tuple[list[str], np.ndarray]:
+             context: Mapping[str, float], bm25: Bm25, limit: int,
+             spelled: Callable[[KbEntity], float]) -> tuple[list[str], np.ndarray]:
     """The `limit` best-named candidates and their feature rows (columns: `FEATURES`)."""
     rows = []
     for kb_id, f in found.items():
@@ -251,6 +291,8 @@ def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
                      0.0, bm25.score(context, f.entity.description), 0.0])
     rows.sort(key=lambda r: (-float(r[1]), -float(r[5]), str(r[0])))
     rows = rows[:limit]
+    for r in rows:
+        r.append(spelled(found[str(r[0])].entity))
     by_prior = sorted(range(len(rows)), key=lambda k: -float(rows[k][5]))
     for rank, k in enumerate(by_prior, start=1):
         rows[k][6] = 1.0 / rank
@@ -265,24 +307,34 @@ def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
 # --- learning -------------------------------------------------------------------------------
 
 
+def first(ranker: Linear, example: Example) -> tuple[str, np.ndarray]:
+    """The ranker's first candidate and the linker's features of it: its probability, its
+    lead over the second, its own features."""
+    p = ranker.probabilities(example.X)
+    order = np.argsort(-p, kind="stable")
+    k = int(order[0])
+    lead = p[k] - (p[order[1]] if len(order) > 1 else 0.0)
+    return example.kb_ids[k], np.concatenate([[p[k], lead], example.X[k]])
+
+
 def top(model: Model, example: Example) -> tuple[str, float]:
-    """The most probable candidate and its probability (NIL, 0 when there is none)."""
+    """The first candidate and how likely it is right (NIL, 0 when there is none)."""
     if not example.kb_ids:
         return NIL, 0.0
-    p = model.probabilities(example.X)
-    k = int(np.argmax(p))
-    return example.kb_ids[k], float(p[k])
+    kb_id, q = first(model.ranker, example)
+    sure = model.linker.probabilities(q[None, :])[0] if model.linker else q[0]
+    return kb_id, float(sure)
 
 
 def answer(model: Model, example: Example) -> str:
-    """The best candidate, or NIL when there is none or its probability is under threshold."""
+    """The first candidate, or NIL when there is none or it is likely wrong (under threshold)."""
     kb_id, p = top(model, example)
     return kb_id if p >= model.threshold else NIL
 
 
 def tune_threshold(best: Sequence[tuple[str, float, str]]) -> float:
-    """The threshold that maximizes Success@1 over (best candidate, its probability, gold)
-    triples, placed between neighbouring probabilities (the lowest of equal maxima)."""
+    """The threshold that maximizes Success@1 over (first candidate, how likely it is right,
+    gold) triples, halfway between neighbouring likelihoods (the lowest of equal maxima)."""
     if not best:
         return 0.5
     probs = sorted({p for _, p, _ in best})
@@ -297,9 +349,9 @@ def tune_threshold(best: Sequence[tuple[str, float, str]]) -> float:
 
 def fit(examples: Sequence[Example], Cs: Sequence[float], trained_on: str,
         seed: int = 2015) -> Model | None:
-    """Weights from the train examples, then the C and the NIL threshold that do best on the
-    devtest examples; test examples are never looked at. None when train has no positive or
-    no negative candidate to learn from."""
+    """Ranker and linker from the train examples, then the C and the NIL threshold that do best
+    on the devtest examples; test examples are never looked at. None when train has no
+    positive or no negative candidate to learn from."""
     train = [e for e in examples if e.query.partition == "train" and e.kb_ids]
     dev = [e for e in examples if e.query.partition == "devtest"]
     if not train:
@@ -308,22 +360,22 @@ def fit(examples: Sequence[Example], Cs: Sequence[float], trained_on: str,
     y = np.array([kb == e.query.kb_id for e in train for kb in e.kb_ids], dtype=int)
     if y.min() == y.max():
         return None
-    scaler = StandardScaler().fit(X)
-    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-    best: tuple[int, float, Model] | None = None
+    best: tuple[int, Model] | None = None
     for C in Cs:
-        clf = LogisticRegression(C=C, max_iter=2000, random_state=seed)
-        clf.fit((X - scaler.mean_) / scale, y)
-        model = Model(list(map(float, scaler.mean_)), list(map(float, scale)),
-                      list(map(float, clf.coef_[0])), float(clf.intercept_[0]), 0.5, C,
-                      trained_on, len(train), len(dev))
+        ranker = Linear.learn(X, y, C, seed)
+        firsts = [first(ranker, e) for e in train]
+        right = np.array([kb == e.query.kb_id for (kb, _), e in zip(firsts, train, strict=True)],
+                         dtype=int)
+        linker = (Linear.learn(np.vstack([q for _, q in firsts]), right, C, seed)
+                  if right.min() != right.max() else None)
+        model = Model(ranker, linker, 0.5, C, trained_on, len(train), len(dev))
         model = replace(model, threshold=tune_threshold(
             [(*top(model, e), e.query.kb_id) for e in dev]))
-        right = sum(answer(model, e) == e.query.kb_id for e in dev)
-        if best is None or right > best[0]:
-            best = (right, C, model)
+        score = sum(answer(model, e) == e.query.kb_id for e in dev)
+        if best is None or score > best[0]:
+            best = (score, model)
     assert best is not None
-    return best[2]
+    return best[1]
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -341,19 +393,24 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
     """Candidates and features of a language's queries, its context read through a lexicon
     learned from `documents` (train documents only)."""
     mine = [r for r in records if r.lang == lang]
-    if models and lang != source:
-        lm = language_models(lang, models)
+    lm = language_models(lang, models) if models and lang != source else None
+    if lm is not None:
         lm.prepare(parts=[p for r in mine for p in SEPARATORS.split(r.name) if p])
     lexicon = None if lang == source else lexicon_for(store, lang, documents,
                                                       config.translations)
     words = document_words(store, lang, source)
-    found = []
+    texts = {r.id: readings(r.name, lang, source, models, config.readings) for r in mine}
+    found = {r.id: gather(kb, texts[r.id]) for r in mine}
+    if lm is not None and lm.active:  # every candidate's name tokens, decoded in one batch
+        lm.prepare(english={t for f in found.values() for c in f.values()
+                            for t in ENGLISH_TOKEN.findall(c.entity.name)})
+    examples = []
     for r in mine:
-        texts = readings(r.name, lang, source, models, config.readings)
         context = translate(words.get(r.doc_id, []), lexicon)
-        kb_ids, X = features(kb, texts, gather(kb, texts), context, bm25, config.candidates)
-        found.append(Example(r, kb_ids, X))
-    return found
+        kb_ids, X = features(kb, texts[r.id], found[r.id], context, bm25, config.candidates,
+                             spelling(lm, r.name))
+        examples.append(Example(r, kb_ids, X))
+    return examples
 
 
 def clel_run(store: Store, kb: KnowledgeBase, collection: Path, config: BaselineConfig,
@@ -390,7 +447,8 @@ def write_run(run: ClelRun, out: Path) -> Path:
                    encoding="utf-8")
     weights = out.with_name(out.stem + ".weights.json")
     weights.write_text(json.dumps(
-        {"features": FEATURES, "models": {lang: m.__dict__ for lang, m in run.models.items()}},
+        {"features": FEATURES, "linker_features": ["probability", "lead", *FEATURES],
+         "models": {lang: asdict(m) for lang, m in run.models.items()}},
         indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return weights
 
