@@ -157,6 +157,10 @@ def test_threshold_is_where_success_is_highest() -> None:
     best = [("P1", 0.9, "P1"), ("P2", 0.6, "P2"), ("P3", 0.2, "NIL"), ("P4", 0.3, "NIL")]
     assert tune_threshold(best) == pytest.approx(0.45)
     assert tune_threshold([]) == 0.5
+    # Devtest cannot tell 0.2 from 0.9 (both right); train's 0.5 in-KB query can.
+    dev = [("P1", 0.95, "P1"), ("P2", 0.1, "NIL")]
+    assert tune_threshold(dev) == pytest.approx(0.525)
+    assert tune_threshold(dev, [("P3", 0.5, "P3"), ("P4", 0.3, "NIL")]) == pytest.approx(0.4)
 
 
 def synthetic(partition: str, k: int, gold: str, rng: np.random.Generator) -> Example:
