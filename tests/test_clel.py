@@ -17,6 +17,7 @@ from xel.build import build
 from xel.clel import (
     Example,
     QueryRecord,
+    ReadingIndex,
     clel_run,
     fit,
     learn_lexicon,
@@ -28,7 +29,7 @@ from xel.clel import (
 from xel.config import Config
 from xel.errors import XelError
 from xel.export import Slices, query_slices
-from xel.kb import KnowledgeBase
+from xel.kb import KbEntity, KnowledgeBase
 from xel.names.english import name_key
 from xel.pipeline import run
 from xel.queries import Query
@@ -319,3 +320,15 @@ def test_build_runs_both_baselines_and_the_report_shows_table6(
     section = page.split("Baselines on test (Table 6)")[1].split("<section")[0]
     assert "clel S@1" in section and "names in-KB" in section and "<svg" in section
     assert "Queries per slice" in page and "train:seen" in page
+
+
+def test_han_names_find_entities_by_their_korean_reading() -> None:
+    class Entities:
+        def entities(self) -> list[KbEntity]:
+            return [KbEntity("K1", "Kim Jong-un"), KbEntity("K2", "Kim Jong-il"),
+                    KbEntity("D1", "Donald Trump")]
+
+    index = ReadingIndex(Entities(), "zho-TW")  # type: ignore[arg-type]
+    assert [f.entity.kb_id for f in index.find("金正恩")] == ["K1"]
+    assert index.find("唐納") == []
+    assert ReadingIndex(Entities(), "deu").find("Kim Jong-un") == []  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ from xel.errors import XelError
 from xel.export import collection_folder
 from xel.kb import Found, KbEntity, KnowledgeBase
 from xel.link import name_similarity
+from xel.names import family
 from xel.names.script import SEPARATORS, is_latin
 from xel.names.transliterate import LanguageModels, language_models
 from xel.project import load_pairs
@@ -277,10 +278,39 @@ def spelling(lm: LanguageModels | None, name: str) -> Callable[[KbEntity], float
     return agree
 
 
+class ReadingIndex:
+    """KB entities by their names as a script family's own readings compare them (Han names
+    read in Korean: `金正恩` and `Kim Jong-un` both `gimjongon`), built once per folding."""
+
+    def __init__(self, kb: KnowledgeBase, lang: str) -> None:
+        self.kb, self.family = kb, family(lang)
+        self._by: dict[Callable[[str], str], dict[str, list[KbEntity]]] = {}
+
+    def _index(self, fold: Callable[[str], str]) -> dict[str, list[KbEntity]]:
+        if fold not in self._by:
+            index: dict[str, list[KbEntity]] = defaultdict(list)
+            for entity in self.kb.entities():
+                for key in {fold(form) for form in (entity.name, *entity.aliases)}:
+                    if key:
+                        index[key].append(entity)
+            self._by[fold] = dict(index)
+        return self._by[fold]
+
+    def find(self, name: str) -> list[Found]:
+        """Entities a reading of the whole (unspaced) name names, as exact matches."""
+        if not self.family.han:
+            return []
+        compact = "".join(p for p in SEPARATORS.split(name) if p)
+        return [Found(e, [{"via": "exact", "reading": 0}])
+                for reading, fold in self.family.readings(compact)
+                for e in self._index(fold).get(reading, [])]
+
+
 def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
              context: Mapping[str, float], bm25: Bm25, limit: int,
              spelled: Callable[[KbEntity], float]) -> tuple[list[str], np.ndarray]:
-    """The `limit` best-named candidates and their feature rows (columns: `FEATURES`)."""
+    """The `limit` best candidates, exact matches first, then the best-named, and their
+    feature rows (columns: `FEATURES`)."""
     rows = []
     for kb_id, f in found.items():
         forms = (f.entity.name, *f.entity.aliases)
@@ -289,7 +319,7 @@ def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
         rows.append([kb_id, max(sims), sims[0], float(bool(exact)),
                      1.0 / (1 + min(exact)) if exact else 0.0, kb.prior(f.entity.popularity),
                      0.0, bm25.score(context, f.entity.description), 0.0])
-    rows.sort(key=lambda r: (-float(r[1]), -float(r[5]), str(r[0])))
+    rows.sort(key=lambda r: (-float(r[3]), -float(r[1]), -float(r[5]), str(r[0])))
     rows = rows[:limit]
     for r in rows:
         r.append(spelled(found[str(r[0])].entity))
@@ -404,7 +434,12 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
                                                       config.translations)
     words = document_words(store, lang, source)
     texts = {r.id: readings(r.name, lang, source, models, config.readings) for r in mine}
+    by_reading = ReadingIndex(kb, lang)
     found = {r.id: gather(kb, texts[r.id]) for r in mine}
+    for r in mine:
+        for f in by_reading.find(r.name):
+            known = found[r.id].setdefault(f.entity.kb_id, Found(f.entity))
+            known.why += f.why
     if lm is not None and lm.active:  # every candidate's name tokens, decoded in one batch
         lm.prepare(english={t for f in found.values() for c in f.values()
                             for t in ENGLISH_TOKEN.findall(c.entity.name)})
