@@ -269,11 +269,12 @@ def table6_figure(table: dict[str, list[SystemRow]]) -> Markup:
         ax.set_title(lang, fontsize="small")
         ax.set_xticks([i + 0.4 - width / 2 for i in range(3)], ["S@1", "in-KB", "NIL"],
                       fontsize="x-small")
-        ax.set_ylim(0, 100)
+        ax.set_ylim(0, 108)
     for ax in list(axes.flat)[len(langs):]:
         ax.axis("off")
-    axes[0][0].legend(fontsize="x-small", loc="upper right")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=len(labels), fontsize="small")
     return svg(fig)
 
 
