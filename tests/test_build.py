@@ -258,7 +258,8 @@ def test_a_killed_export_leaves_the_old_collection_whole_and_its_leftovers_go(
     (out.parent / "tmpk1ll3dxx" / "collection" / "eng").mkdir(parents=True)  # older versions'
     with Store(config.resolve(config.store)) as store:
         run(store, config, ["export"], force=True)
-    assert sorted(p.name for p in out.parent.iterdir()) == ["collection", "report.html"]
+    assert sorted(p.name for p in out.parent.iterdir()) == ["baselines", "collection",
+                                                            "report.html"]
     assert files(out) == before
 
 
@@ -352,7 +353,7 @@ def test_stages_lists_every_stage_before_the_first_build(tmp_path: Path,
     names = [line.split()[0] for line in result.stdout.splitlines()]
     assert names == ["import", "ner", "queries", "kb", "link", "el", "align:deu",
                      "project:deu", "triage:deu", "names:deu", "expert", "partition", "export",
-                     "report"]
+                     "baseline", "report"]
     assert all("never run" in line for line in result.stdout.splitlines())
     assert "project:deu  never run   after align:deu, ner" in result.stdout  # names fit
     assert "run: xel project --lang deu" in result.stdout
@@ -396,8 +397,9 @@ def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstre
         stale = {s.name: s for s in status(store, config) if s.state != "done"}
         assert stale["el"].why == "results changed"
         assert stale["partition"].why == "after:el changed"
-        assert (stale["export"].why, stale["report"].why) == ("after partition", "after export")
-        assert set(stale) == {"el", "partition", "export", "report"}
+        assert (stale["export"].why, stale["baseline"].why, stale["report"].why) == (
+            "after partition", "after export", "after export, baseline")
+        assert set(stale) == {"el", "partition", "export", "baseline", "report"}
 
         said: list[str] = []
         build(store, config, crowd="simulated", say=said.append)
@@ -405,7 +407,7 @@ def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstre
     ran = {m[1]: m[2] == "done" for m in map(re.compile(r"^(\S+): (done|skipped)").match, said)
            if m}
     assert {name for name, rerun in ran.items() if rerun} == {"el", "partition", "export",
-                                                              "report"}
+                                                              "baseline", "report"}
     assert {name for name, rerun in ran.items() if not rerun} == {
         "import", "ner", "queries", "kb", "link", "align:deu", "project:deu", "triage:deu",
         "names:deu", "expert"}

@@ -28,7 +28,8 @@ GOLDEN = [
     ("expert", ("names",), False, True),
     ("partition", ("queries", "el"), False, False),
     ("export", ("partition", "el", "names", "expert"), False, False),
-    ("report", ("export",), False, False),
+    ("baseline", ("export", "align", "kb"), False, False),
+    ("report", ("export", "baseline"), False, False),
 ]
 
 

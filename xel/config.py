@@ -211,6 +211,17 @@ class PartitionConfig(Section):
         return shares
 
 
+class BaselineConfig(Section):
+    """The cross-language linker baseline (`xel baseline --system clel`, `xel.clel`)."""
+
+    readings: int = Field(10, ge=1, description="English readings of a name (models' n-best)")
+    candidates: int = Field(30, ge=1, description="candidates kept per query, best-named first")
+    translations: int = Field(3, ge=1, description="English words per word in the lexicon")
+    regularization: list[float] = Field(
+        default_factory=lambda: [0.1, 1.0, 10.0],
+        description="LogisticRegression C values tried; devtest chooses one")
+
+
 class ExecutorConfig(Section):
     # `local` runs on this machine in `workers` processes (1: in this process); `dask` on a
     # dask.distributed cluster (`address`), or on a LocalCluster of `workers` processes.
@@ -238,6 +249,7 @@ class Config(BaseModel):
     names: NamesConfig = Field(default_factory=NamesConfig)
     hits: HitsConfig = Field(default_factory=HitsConfig)
     partition: PartitionConfig = Field(default_factory=PartitionConfig)
+    baseline: BaselineConfig = Field(default_factory=BaselineConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
 
     # Set by `load_config`: where the file was, so relative paths can be resolved.

@@ -25,13 +25,14 @@ import shutil
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 from xml.etree import ElementTree as ET
 
 from xel.config import Config
 from xel.corpus import document_text, source_language
+from xel.kb import KnowledgeBase
 from xel.link import read_kb_entries
 from xel.partition import read_partitions
 from xel.queries import Query, read_queries
@@ -40,6 +41,7 @@ from xel.store import Store
 from xel.triage import read_triage
 
 NIL = "NIL"
+NOT_A_PERSON = "NOT_PERSON"  # the crowd's label (hits.store.NOT_A_PERSON)
 KEPT_OUTCOMES = ("A1", "A2", "A3", "E")
 OUTCOME_MEANING = {
     "source": "the English query itself",
@@ -70,6 +72,9 @@ class Record:
     link_support: float
     votes: dict[str, Any]
     simulated: bool
+    prior_rank: int | None  # the gold entity's rank under the alias prior alone (None: absent)
+    seen_in_train: bool  # its entity or English name is another train query's
+    nil_type: str | None  # NIL queries: not-a-person, no-kb-name or kb-namesake
 
 
 def export_id(lang: str, query_id: str) -> str:
@@ -82,6 +87,69 @@ def doc_offsets(store: Store, lang: str, seg: int, start: int, end: int) -> tupl
     """Sentence offsets to document offsets (inclusive end)."""
     base = store.scalar("SELECT start FROM sentences WHERE lang = ? AND seg = ?", (lang, seg))
     return base + start, base + end - 1
+
+
+# --- slices: what makes a query easy or hard (Hansel's splits) ------------------------------
+
+NIL_TYPES = {
+    "not-a-person": "a crowd worker said the name is not a person's",
+    "no-kb-name": "no KB entity has the English name as its name or an alias",
+    "kb-namesake": "KB entities have the name, but none is this person",
+}
+
+
+@dataclass(frozen=True)
+class Slices:
+    prior_rank: int | None
+    seen_in_train: bool
+    nil_type: str | None
+
+
+def slice_labels(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """The slices of an exported record: `prior:top` (the alias prior's first entity is the
+    gold one), `prior:lower`, `prior:none` (no alias names it); `train:seen` or `train:new`;
+    for NIL queries `nil:<type>`. Records exported before slices existed have none."""
+    found = []
+    if record.get("kb_id") != NIL and "prior_rank" in record:
+        rank = record["prior_rank"]
+        found.append("prior:none" if rank is None else "prior:top" if rank == 1
+                     else "prior:lower")
+    if "seen_in_train" in record:
+        found.append("train:seen" if record["seen_in_train"] else "train:new")
+    if record.get("kb_id") == NIL and record.get("nil_type"):
+        found.append(f"nil:{record['nil_type']}")
+    return tuple(found)
+
+
+def alias_prior(kb: KnowledgeBase, name: str) -> list[str]:
+    """The KB ids an alias table gives a name: every entity it names (as name or alias), most
+    popular first."""
+    found = {f.entity.kb_id: f.entity.popularity or 0.0
+             for kind in ("name", "alias") for f in kb.by_key(name, kind)}
+    return sorted(found, key=lambda k: (-found[k], k))
+
+
+def query_slices(queries: Sequence[Query], gold: Mapping[str, str], parts: Mapping[str, str],
+                 votes: Mapping[str, dict[str, int]], kb: KnowledgeBase) -> dict[str, Slices]:
+    """English query id -> its slices. `seen_in_train`: another train query has the same
+    entity or the same name key (for a train query, one other than itself)."""
+    train = [q for q in queries if parts.get(q.query_id) == "train"]
+    entities = Counter(gold[q.query_id] for q in train if gold[q.query_id] != NIL)
+    names = Counter(q.name_key for q in train)
+    found = {}
+    for q in queries:
+        kb_id = gold[q.query_id]
+        own = int(parts.get(q.query_id) == "train")
+        seen = entities[kb_id] - own > 0 if kb_id != NIL else False
+        seen = seen or names[q.name_key] - own > 0
+        prior = alias_prior(kb, q.name)
+        nil_type = None
+        if kb_id == NIL:
+            nil_type = ("not-a-person" if votes.get(q.query_id, {}).get(NOT_A_PERSON)
+                        else "kb-namesake" if prior else "no-kb-name")
+        rank = prior.index(kb_id) + 1 if kb_id in prior else None
+        found[q.query_id] = Slices(rank, seen, nil_type)
+    return found
 
 
 # --- what the crowd decided, as the export reads it ------------------------------------------
@@ -148,6 +216,10 @@ def collection_records(store: Store, config: Config,
         beg, end = doc_offsets(store, source, q.seg, q.start, q.end)
         records.append(_record(source, q, link, parts, kb_names, q.name, beg, end, "source",
                                None, crowd.votes.get(q.query_id, {})))
+    gold = {qid: link.kb_id or NIL for qid, (_, link) in english.items()}
+    with KnowledgeBase.open(config) as kb:
+        slices = query_slices([q for q, _ in english.values()], gold, parts, crowd.votes, kb)
+    records = [replace(r, **asdict(slices[r.query_id])) for r in records]
     texts: dict[tuple[str, str], str] = {}
     for n in crowd.outcomes:
         if n.query_id not in english:
@@ -171,21 +243,22 @@ def collection_records(store: Store, config: Config,
         records.append(_record(n.lang, q, link, parts, kb_names, n.name, beg, end,
                                n.outcome, t.back_translation if t else None,
                                crowd.votes.get(f"{n.lang}:{n.query_id}", {}),
-                               simulated=bool(n.simulated)))
+                               simulated=bool(n.simulated), slices=slices[n.query_id]))
     records.sort(key=lambda rec: (rec.lang != source, rec.lang, rec.partition, rec.id))
     return records, left_out
 
 
 def _record(lang: str, q: Query, link: Link, parts: dict[str, str], kb_names: dict[str, str],
             name: str, beg: int, end: int, outcome: str, back: str | None,
-            votes: dict[str, int], simulated: bool = False) -> Record:
+            votes: dict[str, int], simulated: bool = False,
+            slices: Slices = Slices(None, False, None)) -> Record:
     kb_id = link.kb_id or NIL
     return Record(
         id=export_id(lang, q.query_id), lang=lang, partition=parts.get(q.query_id, "test"),
         query_id=q.query_id, name=name, doc_id=q.doc_id, beg=beg, end=end, kb_id=kb_id,
         kb_name=kb_names.get(kb_id), english_name=q.name, outcome=outcome,
         back_translation=back, link_support=round(float(link.support), 6),
-        votes=votes, simulated=simulated or bool(link.simulated),
+        votes=votes, simulated=simulated or bool(link.simulated), **asdict(slices),
     )
 
 
@@ -253,6 +326,7 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
         c = counts[lang]
         lines.append(f"| {lang} | " + " | ".join(str(c[p]) for p in partitions)
                      + f" | {c['non-NIL']} | {c['NIL']} |")
+    lines += slices_section(records, source_language(store))
     lines += ["", "## Left out", "", "| reason | queries |", "|---|---|"]
     lines += [f"| {reason} | {n} |" for reason, n in sorted(left_out.items())]
     lines += ["", "## Files and definitions", "",
@@ -266,6 +340,25 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
     lines += [f"- `{code}`: {meaning}" for code, meaning in OUTCOME_MEANING.items()]
     lines += ["", "Score a system with `xel score <this folder> <run.tab>`.", ""]
     return "\n".join(lines)
+
+
+def slices_section(records: Sequence[Record], source: str) -> list[str]:
+    """The datasheet's count of queries per slice and language."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in records:
+        counts[r.lang].update(slice_labels(asdict(r)))
+    names = sorted({n for c in counts.values() for n in c})
+    lines = ["", "## Slices", "",
+             "Queries per slice (`xel score` gives Success@1 per slice): `prior:top` when the "
+             "alias prior alone (KB entities named by the English name, most popular first) "
+             "ranks the gold entity first, `prior:lower` when lower, `prior:none` when it "
+             "misses it; `train:seen` when another train query has the same entity or English "
+             "name, else `train:new`; NIL queries by type:", ""]
+    lines += [f"- `nil:{t}`: {meaning}" for t, meaning in NIL_TYPES.items()]
+    lines += ["", "| language | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for lang in sorted(counts, key=lambda c: (c != source, c)):
+        lines.append(f"| {lang} | " + " | ".join(str(counts[lang][n]) for n in names) + " |")
+    return lines
 
 
 def export_signature(store: Store, config: Config) -> dict[str, str]:

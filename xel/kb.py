@@ -471,6 +471,11 @@ class KnowledgeBase:
         row = self.conn.execute("SELECT * FROM entities WHERE kb_id = ?", (kb_id,)).fetchone()
         return None if row is None else self._entity(row)
 
+    def entities(self) -> Iterator[KbEntity]:
+        """Every entity, in index order (what a retrieval model's statistics are taken over)."""
+        for row in self.conn.execute("SELECT * FROM entities ORDER BY entity"):
+            yield self._entity(row)
+
     def labels(self, langs: Sequence[str]) -> list[tuple[str, str]]:
         """(English name, label) of every entity with a label in one of the language codes
         (the source's: `el`, `zh-hans`), the first code that has one."""

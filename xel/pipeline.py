@@ -27,6 +27,7 @@ from hits import results
 from hits.make import gold_shortfall
 from hits.workflow import Confirm, run_round
 from xel.align import align_languages, align_signature
+from xel.clel import baseline_signature, baselines_folder, run_baselines
 from xel.config import Config
 from xel.corpus import import_corpus, import_signature, read_source, target_languages
 from xel.errors import XelError
@@ -200,7 +201,10 @@ PIPELINE = [
     Stage("export", "<output>/collection: TAC XML + tab, JSONL, documents, datasheet",
           ("partition", "el", "names", "expert"), "xel export", signature=export_signature,
           prepare=export, outputs=lambda config: [collection_folder(config)]),
-    Stage("report", "<output>/report.html: the paper's tables and figures", ("export",),
+    Stage("baseline", "<output>/baselines: the names and clel baselines' runs, clel's weights",
+          ("export", "align", "kb"), "xel build", signature=baseline_signature,
+          prepare=run_baselines, outputs=lambda config: [baselines_folder(config) / "names.tsv"]),
+    Stage("report", "<output>/report.html: the paper's tables and figures", ("export", "baseline"),
           "xel report", signature=report_signature, prepare=write_report,
           outputs=lambda config: [report_path(config)]),
 ]

@@ -26,11 +26,19 @@ from markupsafe import Markup  # noqa: E402
 
 from hits import results  # noqa: E402
 from hits.cost import cost  # noqa: E402
+from xel.clel import SYSTEMS, baselines_folder  # noqa: E402
 from xel.config import Config  # noqa: E402
-from xel.export import CrowdResults, Record, collection_records  # noqa: E402
+from xel.export import (  # noqa: E402
+    CrowdResults,
+    Record,
+    collection_folder,
+    collection_records,
+    slice_labels,
+)
 from xel.partition import read_partitions  # noqa: E402
 from xel.queries import DDL as QUERIES_DDL  # noqa: E402
 from xel.queries import read_queries  # noqa: E402
+from xel.score import SystemRow, pct, read_facts, read_gold, read_run, table6  # noqa: E402
 from xel.stages import Work, code_digest, digest_of, file_digest  # noqa: E402
 from xel.store import Store  # noqa: E402
 from xel.triage import read_triage  # noqa: E402
@@ -157,6 +165,45 @@ def crowd_cost(store: Store) -> pd.DataFrame:
                          for b in results.batch_sizes(store)])
 
 
+def table6_rows(config: Config) -> dict[str, list[SystemRow]]:
+    """Lawrie et al.'s Table 6 on the test partition, for the baselines the baseline stage ran
+    (empty before it has)."""
+    collection, folder = collection_folder(config), baselines_folder(config)
+    runs = {name: read_run(folder / f"{name}.tsv") for name in SYSTEMS
+            if (folder / f"{name}.tsv").is_file()}
+    if not runs or not collection.is_dir():
+        return {}
+    gold = read_gold(collection)
+    return table6(gold, runs, read_facts(collection), "test") if any(
+        g.partition == "test" for g in gold) else {}
+
+
+def table6_frame(table: dict[str, list[SystemRow]]) -> pd.DataFrame:
+    """Table 6 as a page shows it: percentages, one column group per system."""
+    rows = []
+    for lang, systems in table.items():
+        s = systems[0].score
+        row: dict[str, object] = {"lang": lang, "queries": s.queries, "in-KB": s.in_kb,
+                                  "NIL": s.nil}
+        for r in systems:
+            english = r.english.success_at_1 if r.english else None
+            row |= {f"{r.system} S@1": pct(r.score.success_at_1).strip(),
+                    f"{r.system} in-KB": pct(r.score.in_kb_accuracy).strip(),
+                    f"{r.system} NIL": pct(r.score.nil_accuracy).strip(),
+                    f"{r.system} eng S@1": pct(english).strip()}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def slice_counts(records: list[Record]) -> pd.DataFrame:
+    """Queries per language and slice (the datasheet's count)."""
+    counts: dict[str, Counter[str]] = {}
+    for r in records:
+        counts.setdefault(r.lang, Counter()).update(slice_labels(asdict(r)))
+    return pd.DataFrame.from_dict(counts, orient="index").fillna(0).astype(int).sort_index(
+        axis=1) if counts else pd.DataFrame()
+
+
 # --- figures ---------------------------------------------------------------------------------
 
 
@@ -199,6 +246,35 @@ def histogram(values: pd.Series, title: str, xlabel: str, bins: int = 20) -> Mar
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("count")
+    return svg(fig)
+
+
+def table6_figure(table: dict[str, list[SystemRow]]) -> Markup:
+    """One small plot per language: each system's S@1, in-KB and NIL accuracy as bars, its
+    English S@1 on the same queries as a black tick over its S@1 bar."""
+    langs = list(table)
+    cols = min(6, len(langs))
+    rows = -(-len(langs) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(2.1 * cols, 1.9 * rows), sharey=True,
+                             squeeze=False)
+    colours = ["#bababa", "#4393c3", "#d6604d", "#5aae61"]
+    width = 0.8 / max(1, len(table[langs[0]]))
+    for ax, lang in zip(axes.flat, langs, strict=False):
+        for k, r in enumerate(table[lang]):
+            values = [r.score.success_at_1, r.score.in_kb_accuracy, r.score.nil_accuracy]
+            ax.bar([i + k * width for i in range(3)], [100 * (v or 0) for v in values], width,
+                   label=r.system, color=colours[k % len(colours)])
+            if r.english:
+                ax.plot([k * width], [100 * r.english.success_at_1], "k_", markersize=9)
+        ax.set_title(lang, fontsize="small")
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(3)], ["S@1", "in-KB", "NIL"],
+                      fontsize="x-small")
+        ax.set_ylim(0, 108)
+    for ax in list(axes.flat)[len(langs):]:
+        ax.axis("off")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=len(labels), fontsize="small")
     return svg(fig)
 
 
@@ -258,6 +334,24 @@ def sections(store: Store, config: Config) -> list[Section]:
         if len(table4) else "No finished queries yet: run `xel build` to the end.",
         html_table(table4.reset_index()) if len(table4) else None,
         bar(table4["queries"], "queries per language", "queries") if len(table4) else None))
+    table6 = table6_rows(config)
+    out.append(Section(
+        "Baselines on test (Table 6)",
+        "Success@1 (NIL included), in-KB and NIL accuracy (%) on each language's test queries "
+        "for the name-matching baseline (`names`) and the cross-language linker learned on "
+        "train and tuned on devtest (`clel`); `eng S@1` is the same system on the same "
+        "queries in English (the monolingual figure). Ticks in the plots mark it."
+        if table6 else "No baseline runs yet: `xel build` runs them after the export.",
+        html_table(table6_frame(table6)) if table6 else None,
+        table6_figure(table6) if table6 else None))
+    slices = slice_counts(records)
+    out.append(Section(
+        "Queries per slice",
+        "prior:top/lower/none: where the alias prior alone ranks the gold entity; "
+        "train:seen/new: whether another train query has its entity or English name; "
+        "nil:<type>: why a NIL query is NIL (see the datasheet).",
+        html_table(slices.reset_index().rename(columns={"index": "lang"}))
+        if len(slices) else None))
     rt = round_trip(store)
     out.append(Section(
         "Round-trip exact match (Figure 8)",

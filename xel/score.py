@@ -13,13 +13,16 @@ import json
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import icu
 
 from xel.errors import XelError
+from xel.export import slice_labels
 from xel.kb import KnowledgeBase
+from xel.names.script import SEPARATORS
 from xel.names.translit import MODELS
 from xel.names.transliterate import language_models
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
@@ -96,6 +99,15 @@ def read_run(path: Path) -> dict[str, str]:
     return answers
 
 
+def tally(lang: str, partition: str, items: list[Gold], answers: dict[str, str]) -> Score:
+    """One group's figures."""
+    right = [answers.get(g.query_id) == g.kb_id for g in items]
+    in_kb = [r for g, r in zip(items, right, strict=True) if g.kb_id != NIL]
+    nil = [r for g, r in zip(items, right, strict=True) if g.kb_id == NIL]
+    return Score(lang, partition, len(items), sum(right), len(in_kb), sum(in_kb), len(nil),
+                 sum(nil), sum(g.query_id not in answers for g in items))
+
+
 def score(gold: list[Gold], answers: dict[str, str]) -> list[Score]:
     """Per (language, partition) scores, plus an `all` partition per language."""
     groups: dict[tuple[str, str], list[Gold]] = defaultdict(list)
@@ -106,14 +118,116 @@ def score(gold: list[Gold], answers: dict[str, str]) -> list[Score]:
     if unknown and len(unknown) == len(answers):
         raise XelError("none of the run's query ids are in the collection: is it a run for "
                        f"another collection? (e.g. {sorted(unknown)[0]})")
-    scores = []
-    for (lang, part), items in sorted(groups.items()):
-        right = [answers.get(g.query_id) == g.kb_id for g in items]
-        in_kb = [r for g, r in zip(items, right, strict=True) if g.kb_id != NIL]
-        nil = [r for g, r in zip(items, right, strict=True) if g.kb_id == NIL]
-        scores.append(Score(lang, part, len(items), sum(right), len(in_kb), sum(in_kb),
-                            len(nil), sum(nil), sum(g.query_id not in answers for g in items)))
-    return scores
+    return [tally(lang, part, items, answers) for (lang, part), items in sorted(groups.items())]
+
+
+# --- Table 6 and slices ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a query's JSONL record says beyond its gold answer: the English query it comes
+    from (its export id) and the slices it falls in."""
+
+    english_id: str | None
+    slices: tuple[str, ...]
+
+
+def read_facts(collection: Path) -> dict[str, Facts]:
+    """Export id -> facts, from the collection's JSONL records (empty where it has none)."""
+    records = []
+    for path in sorted(collection.glob("*/*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise XelError(f"{path}, line {number}: not JSON ({e})") from None
+    english = {r.get("query_id"): r["id"] for r in records if r.get("outcome") == "source"}
+    return {r["id"]: Facts(english.get(r.get("query_id")), slice_labels(r)) for r in records}
+
+
+@dataclass(frozen=True)
+class SystemRow:
+    """One language's figures for one system in Table 6, with the English monolingual figure:
+    the same system on the English originals of the same queries."""
+
+    system: str
+    score: Score
+    english: Score | None
+
+
+def table6(gold: list[Gold], runs: dict[str, dict[str, str]], facts: dict[str, Facts],
+           partition: str) -> dict[str, list[SystemRow]]:
+    """Language -> one row per system, over the queries of `partition` (`all`: every one)."""
+    by_id = {g.query_id: g for g in gold}
+    langs: dict[str, list[Gold]] = defaultdict(list)
+    for g in gold:
+        if partition in ("all", g.partition):
+            langs[g.lang].append(g)
+    table = {}
+    for lang, items in sorted(langs.items()):
+        originals = [by_id[f.english_id] for g in items
+                     if (f := facts.get(g.query_id)) and f.english_id in by_id]
+        table[lang] = [SystemRow(system, tally(lang, partition, items, answers),
+                                 tally("eng", partition, originals, answers) if originals
+                                 else None)
+                       for system, answers in runs.items()]
+    return table
+
+
+def slice_table(gold: list[Gold], runs: dict[str, dict[str, str]], facts: dict[str, Facts],
+                partition: str) -> dict[tuple[str, str], list[SystemRow]]:
+    """(language, slice) -> one row per system (no English figure), over `partition`."""
+    groups: dict[tuple[str, str], list[Gold]] = defaultdict(list)
+    for g in gold:
+        if partition in ("all", g.partition) and g.query_id in facts:
+            for name in facts[g.query_id].slices:
+                groups[(g.lang, name)].append(g)
+    return {key: [SystemRow(system, tally(key[0], partition, items, answers), None)
+                  for system, answers in runs.items()]
+            for key, items in sorted(groups.items())}
+
+
+def pct(x: float | None) -> str:
+    return "    -" if x is None else f"{100 * x:5.1f}"
+
+
+def table6_text(table: dict[str, list[SystemRow]], partition: str) -> str:
+    """Lawrie et al.'s Table 6 per language: for each system S@1, in-KB and NIL accuracy, and
+    its S@1 on the same queries in English (`eng`)."""
+    systems = [row.system for row in next(iter(table.values()), [])]
+    head = f"{'lang':<9}{'queries':>7}{'in-KB':>6}{'NIL':>5}"
+    cols = f"{'':<27}"
+    for name in systems:
+        head += f" |{'S@1':>6}{'in-KB':>6}{'NIL':>6}{'eng':>6}"
+        cols += f" | {name[:23]:<23}"
+    lines = [f"Table 6 ({partition}): Success@1, in-KB and NIL accuracy (%); eng: the same "
+             "system on the same queries in English", cols, head]
+    for lang, rows in table.items():
+        s = rows[0].score
+        line = f"{lang:<9}{s.queries:>7}{s.in_kb:>6}{s.nil:>5}"
+        for row in rows:
+            eng = row.english.success_at_1 if row.english else None
+            line += (f" |{pct(row.score.success_at_1):>6}{pct(row.score.in_kb_accuracy):>6}"
+                     f"{pct(row.score.nil_accuracy):>6}{pct(eng):>6}")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def slices_text(table: dict[tuple[str, str], list[SystemRow]], partition: str) -> str:
+    """Success@1 of each system per language and slice."""
+    systems = [row.system for row in next(iter(table.values()), [])]
+    lines = [f"Slices ({partition}): Success@1 (%) per language and slice",
+             f"{'lang':<9}{'slice':<20}{'queries':>7}" + "".join(f"{n[:10]:>11}" for n in systems)]
+    for (lang, name), rows in table.items():
+        lines.append(f"{lang:<9}{name:<20}{rows[0].score.queries:>7}"
+                     + "".join(f"{pct(r.score.success_at_1):>11}" for r in rows))
+    return "\n".join(lines)
+
+
+def row_dict(row: SystemRow) -> dict[str, object]:
+    return {"system": row.system, **as_dict(row.score),
+            "english": as_dict(row.english) if row.english else None}
 
 
 def as_dict(s: Score) -> dict[str, object]:
@@ -122,11 +236,13 @@ def as_dict(s: Score) -> dict[str, object]:
             "nil_accuracy": s.nil_accuracy}
 
 
-def score_signature(collection: Path, run: Path) -> Signature:
+def score_signature(collection: Path, run: Path | Sequence[Path],
+                    partition: str | None = None) -> Signature:
     """What produced a score, printed with it (sacrebleu's habit): the collection (its export
     signature, from the datasheet, and its gold files), the run's files, the scoring rules and
     the code, e.g. `score|code=..|collection=..|gold=..|metric=success@1|missing=wrong|...`."""
-    runs = sorted(p for p in run.rglob("*") if p.is_file()) if run.is_dir() else [run]
+    runs = [p for r in ([run] if isinstance(run, Path) else run)
+            for p in (sorted(p for p in r.rglob("*") if p.is_file()) if r.is_dir() else [r])]
     sheet = collection / "README.md"
     found = EXPORT_SIGNATURE.search(sheet.read_text(encoding="utf-8")) if sheet.is_file() else None
     parts = {
@@ -136,17 +252,14 @@ def score_signature(collection: Path, run: Path) -> Signature:
                            for p in sorted(collection.glob("*/*.tab"))]),
         "run": digest_of([file_digest(p) for p in runs]),
         "metric": "success@1", "nil": "counted", "missing": "wrong",
+        **({"partition": partition} if partition else {}),
         "code": code_digest(sys.modules[__name__]), **versions(),
     }
     return Signature("score", parts)
 
 
 def table(scores: list[Score]) -> str:
-    """A plain-text table in the manner of Lawrie et al.'s Table 6."""
-
-    def pct(x: float | None) -> str:
-        return "   -" if x is None else f"{100 * x:5.1f}"
-
+    """Every language and partition of one run (Table 6 itself: `table6_text`)."""
     lines = [f"{'lang':<9}{'partition':<10}{'queries':>8}{'S@1':>7}{'in-KB':>7}{'NIL':>7}"
              f"{'missing':>9}"]
     for s in scores:
@@ -183,18 +296,27 @@ def baseline_answer(kb: KnowledgeBase, name: str, lang: str | None = None,
 def baseline_run(collection: Path, kb: KnowledgeBase, out: Path,
                  models: Path | None = MODELS) -> int:
     """Write the baseline's answers for every query of the collection (each language's folder
-    names its language); returns how many."""
+    names its language); returns how many. Each language's names are decoded in one batch."""
     files = sorted(collection.glob("*/*.jsonl"))
     if not files:
         raise XelError(f"{collection}: no <lang>/<partition>.jsonl files to read names from")
-    lines = []
+    records: dict[str, list[tuple[Path, int, dict[str, str]]]] = defaultdict(list)
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             try:
-                record = json.loads(line)
-                answer = baseline_answer(kb, record["name"], path.parent.name, models)
+                records[path.parent.name].append((path, number, json.loads(line)))
+            except json.JSONDecodeError as e:
+                raise XelError(f"{path}, line {number}: not a query record ({e})") from None
+    lines = []
+    for lang, found in records.items():
+        if models:
+            language_models(lang, models).prepare(parts=[
+                p for _, _, r in found for p in SEPARATORS.split(str(r.get("name", ""))) if p])
+        for path, number, record in found:
+            try:
+                answer = baseline_answer(kb, record["name"], lang, models)
                 lines.append(f"{record['id']}\t{answer}\n")
-            except (json.JSONDecodeError, KeyError) as e:
+            except (KeyError, TypeError) as e:
                 raise XelError(f"{path}, line {number}: not a query record ({e})") from None
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(lines), encoding="utf-8")

@@ -9,14 +9,30 @@ import typer
 from rich.text import Text
 
 from xel.build import build
+from xel.clel import clel_run, write_run
 from xel.cli import DEFAULT_CONFIG, app, console
 from xel.config import load_config
+from xel.corpus import source_language
 from xel.errors import XelError
 from xel.export import collection_folder
 from xel.kb import KnowledgeBase, build_kb
 from xel.pipeline import make
 from xel.report import report_path
-from xel.score import as_dict, baseline_run, read_gold, read_run, score, score_signature, table
+from xel.score import (
+    as_dict,
+    baseline_run,
+    read_facts,
+    read_gold,
+    read_run,
+    row_dict,
+    score,
+    score_signature,
+    slice_table,
+    slices_text,
+    table6,
+    table6_text,
+)
+from xel.score import table as score_table
 from xel.store import Store
 
 
@@ -80,21 +96,43 @@ def report_command(
 @app.command("score")
 def score_command(
     collection: Path = typer.Argument(..., help="an exported collection folder"),
-    run: Path = typer.Argument(..., help="a run: `query id<TAB>KB id or NIL` lines (file or "
-                                         "folder of files)"),
+    runs: list[Path] = typer.Argument(..., help="runs: `query id<TAB>KB id or NIL` lines (a "
+                                                "file or folder of files each); the file name "
+                                                "names the system"),
+    partition: str = typer.Option("test", help="the partition Table 6 and the slices cover "
+                                               "(`all` for every query)"),
     json_out: Path | None = typer.Option(None, "--json", help="also write the figures and "
                                                               "their signature as JSON here"),
 ) -> None:
-    """Success@1 (NIL included), in-KB and NIL accuracy per language and partition, with the
-    signature of what produced the figures (collection, run, rules, version)."""
-    scores = score(read_gold(collection), read_run(run))
-    signature = score_signature(collection, run)
-    print(table(scores))
+    """Lawrie et al.'s Table 6 for every run given (Success@1 with NIL, in-KB and NIL accuracy
+    per language, beside the same system's figure on the same queries in English), Success@1
+    per slice, and every partition's figures; with the signature of what produced them."""
+    gold, facts = read_gold(collection), read_facts(collection)
+    if partition != "all" and partition not in {g.partition for g in gold}:
+        raise XelError(f"--partition {partition!r}: the collection's partitions are "
+                       f"{', '.join(sorted({g.partition for g in gold}))} (or all)")
+    answers: dict[str, dict[str, str]] = {}
+    for path in runs:
+        name = path.stem if path.stem not in answers else f"{path.stem}{len(answers) + 1}"
+        answers[name] = read_run(path)
+    scores = {name: score(gold, a) for name, a in answers.items()}
+    table, slices = table6(gold, answers, facts, partition), slice_table(gold, answers, facts,
+                                                                         partition)
+    signature = score_signature(collection, runs, partition)
+    print(table6_text(table, partition))
+    if slices:
+        print("\n" + slices_text(slices, partition))
+    for name, figures in scores.items():
+        print(f"\n{name}: every partition\n{score_table(figures)}")
     print(f"signature: {signature.text}")
     if json_out:
-        json_out.write_text(json.dumps(
-            {"signature": signature.text, "scores": [as_dict(s) for s in scores]}, indent=2,
-            ensure_ascii=False) + "\n", encoding="utf-8")
+        json_out.write_text(json.dumps({
+            "signature": signature.text, "partition": partition,
+            "table6": {lang: [row_dict(r) for r in rows] for lang, rows in table.items()},
+            "slices": [{"lang": lang, "slice": name, "systems": [row_dict(r) for r in rows]}
+                       for (lang, name), rows in slices.items()],
+            "scores": [{"system": name, **as_dict(s)} for name, f in scores.items() for s in f],
+        }, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         console.print(f"written to {json_out}")
 
 
@@ -102,12 +140,27 @@ def score_command(
 def baseline_command(
     collection: Path = typer.Argument(..., help="an exported collection folder"),
     out: Path = typer.Argument(..., help="where to write the baseline run"),
-    config: str = typer.Option(DEFAULT_CONFIG, help="config naming the KB"),
+    config: str = typer.Option(DEFAULT_CONFIG, help="config naming the KB (and, for clel, the "
+                                                    "store with the collection's alignments)"),
+    system: str = typer.Option("names", help="names: the name-matching baseline; clel: the "
+                                             "cross-language linker learned on train"),
 ) -> None:
-    """The name-matching baseline: the target-language name's English readings (the
-    transliteration models; endings undone) against KB names."""
+    """A baseline run. `names`: the target-language name's English readings (the
+    transliteration models; endings undone) against KB names. `clel`: candidates by those
+    readings, features for name, popularity and translated context, weights learned on the
+    train partition and the NIL threshold on devtest (weights written beside the run)."""
+    if system not in ("names", "clel"):
+        raise XelError(f"--system {system!r}: the baselines are `names` and `clel`")
     cfg = load_config(config)
     build_kb(cfg)
     with KnowledgeBase.open(cfg) as kb:
-        n = baseline_run(collection, kb, out, cfg.models_folder())
+        if system == "names":
+            n = baseline_run(collection, kb, out, cfg.models_folder())
+        else:
+            with Store(cfg.resolve(cfg.store)) as store:
+                run = clel_run(store, kb, collection, cfg.baseline, cfg.models_folder(),
+                               source_language(store))
+            weights = write_run(run, out)
+            n = len(run.answers)
+            console.print(f"weights in {weights}")
     console.print(f"{n} answers in {out}; score with `xel score {collection} {out}`")

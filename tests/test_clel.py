@@ -1,0 +1,334 @@
+"""The clel baseline: its lexicon, its learning, the partition wall on a built collection,
+the slices the export writes, and the Table 6 `xel score` prints."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from xel.build import build
+from xel.clel import (
+    Example,
+    QueryRecord,
+    ReadingIndex,
+    clel_run,
+    fit,
+    learn_lexicon,
+    read_records,
+    train_documents,
+    translate,
+    tune_threshold,
+)
+from xel.config import Config
+from xel.errors import XelError
+from xel.export import Slices, query_slices
+from xel.kb import KbEntity, KnowledgeBase
+from xel.names.english import name_key
+from xel.pipeline import run
+from xel.queries import Query
+from xel.score import read_facts, read_gold, slice_table, table6, table6_text
+from xel.store import Store
+
+# English name -> (German form, KB id or NIL)
+PEOPLE = {
+    "Angela Merkel": ("Angela Merkel", "P1"),
+    "Boris Johnson": ("Boris Johnson", "P2"),
+    "Olaf Scholz": ("Olaf Scholz", "P5"),
+    "Emmanuel Macron": ("Emmanuel Macron", "P6"),
+    "Jane Roe": ("Jane Roe", "NIL"),
+    "Wim Wenders": ("Wim Wenders", "P8"),
+}
+TEMPLATES = [
+    ("{n} met reporters in Berlin on Monday.", "{n} traf am Montag Reporter in Berlin."),
+    ("Officials said that {n} would travel to Paris.",
+     "Beamte sagten, {n} werde nach Paris reisen."),
+    ("The government of {n} wants new elections.", "Die Regierung von {n} will Neuwahlen."),
+]
+KB = [
+    {"id": "P1", "name": "Angela Merkel", "description": "German politician, chancellor",
+     "popularity": 900.0},
+    {"id": "P2", "name": "Boris Johnson", "description": "British politician, prime minister",
+     "popularity": 800.0},
+    {"id": "P3", "name": "Boris Becker", "description": "German tennis player", "popularity": 50.0},
+    {"id": "P4", "name": "Angela Bassett", "description": "American actress", "popularity": 70.0},
+    {"id": "P5", "name": "Olaf Scholz", "description": "German politician, chancellor",
+     "popularity": 600.0},
+    {"id": "P6", "name": "Emmanuel Macron", "description": "French politician, president",
+     "popularity": 700.0},
+    {"id": "P7", "name": "Jane Roe", "description": "pseudonym in a court case",
+     "popularity": 10.0},
+    {"id": "P8", "name": "Wim Wenders", "description": "German film director",
+     "popularity": 200.0},
+    {"id": "P9", "name": "Olaf Schultz", "description": "Danish footballer", "popularity": 5.0},
+]
+
+
+def write_corpus(root: Path) -> None:
+    en, de, docs = [], [], []
+    for d in range(8):
+        for i, (name, (german, _)) in enumerate(PEOPLE.items()):
+            if (d + i) % 3 == 2:
+                continue
+            for e_tpl, d_tpl in TEMPLATES:
+                en.append(e_tpl.format(n=name))
+                de.append(d_tpl.format(n=german))
+                docs.append(f"news.{d}")
+    (root / "corpus").mkdir(parents=True)
+    (root / "corpus" / "c.en").write_text("\n".join(en) + "\n", encoding="utf-8")
+    (root / "corpus" / "c.de").write_text("\n".join(de) + "\n", encoding="utf-8")
+    (root / "corpus" / "docs").write_text("\n".join(docs) + "\n", encoding="utf-8")
+    (root / "kb.jsonl").write_text("".join(json.dumps(p) + "\n" for p in KB), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory: pytest.TempPathFactory,
+               make_config: Any) -> tuple[Path, Config]:
+    """A small collection built end to end, partitioned by query so every name has train
+    queries; Jane Roe is NIL although the KB has a Jane Roe (a namesake)."""
+    root = tmp_path_factory.mktemp("clel")
+    write_corpus(root)
+    config: Config = make_config(
+        root, name="clel", store="work/xel.sqlite", output="work/out",
+        corpus={"path": "corpus", "format": "moses", "source": "eng",
+                "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
+        kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
+        hits={"gold": "gold.tsv", "simulated": {"truth": "truth.tsv"}},
+        partition={"group": "query", "seed": 7})
+    with Store(config.resolve(config.store)) as store:
+        for stage in ("import", "ner", "queries"):
+            run(store, config, [stage])
+        rows = store.query("SELECT query_id, name FROM queries")
+    truth = sorted((r["query_id"], PEOPLE[r["name"]][1]) for r in rows)
+    (root / "truth.tsv").write_text("".join(f"{q}\t{a}\n" for q, a in truth), encoding="utf-8")
+    gold = [next(t for t in truth if t[1] == answer) for answer in ("P1", "P2", "NIL")]
+    (root / "gold.tsv").write_text("".join(f"{q}\t{a}\n" for q, a in gold), encoding="utf-8")
+    with Store(config.resolve(config.store)) as store:
+        assert build(store, config, crowd="simulated", say=lambda _: None).pending == []
+    return root / "work" / "out" / "collection", config
+
+
+def answer_run(folder: Path, config: Config) -> Any:
+    with Store(config.resolve(config.store)) as store, KnowledgeBase.open(config) as kb:
+        return clel_run(store, kb, folder, config.baseline, config.models_folder(), "eng")
+
+
+def edit_records(folder: Path, partition: str, change: Callable[[dict[str, Any]], None]) -> int:
+    """Change every record of a partition in place (JSONL and gold tab); returns how many."""
+    n = 0
+    for path in folder.glob(f"*/{partition}.jsonl"):
+        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        for r in records:
+            change(r)
+        n += len(records)
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        path.with_suffix(".tab").write_text(
+            "".join(f"{r['id']}\t{r['kb_id']}\tPER\n" for r in records), encoding="utf-8")
+    return n
+
+
+# --- pieces ---------------------------------------------------------------------------------
+
+
+def test_lexicon_learns_translation_probabilities_and_drops_punctuation() -> None:
+    pairs = [(["the", "house", "."], ["das", "Haus", "."], [(0, 0), (1, 1), (2, 2)]),
+             (["a", "house"], ["ein", "Haus"], [(0, 0), (1, 1)]),
+             (["the", "home"], ["das", "Haus"], [(0, 0), (1, 1)])]
+    lexicon = learn_lexicon(pairs, top=1)
+    assert lexicon["haus"] == [("house", 2 / 3)] and "." not in lexicon
+    bag = translate(["Haus", "Haus", "unbekannt"], learn_lexicon(pairs, top=2))
+    assert bag == pytest.approx({"house": 4 / 3, "home": 2 / 3})
+    assert translate(["The", "Home"], None) == {"the": 1.0, "home": 1.0}
+
+
+def test_train_documents_are_chosen_by_train_queries_alone() -> None:
+    records = [QueryRecord("a", "deu", "train", "X", "d1", "P1"),
+               QueryRecord("b", "deu", "test", "Y", "d1", "P2"),
+               QueryRecord("c", "deu", "devtest", "Z", "d2", "NIL")]
+    assert train_documents(records) == {"d1"}
+
+
+def test_threshold_is_where_success_is_highest() -> None:
+    best = [("P1", 0.9, "P1"), ("P2", 0.6, "P2"), ("P3", 0.2, "NIL"), ("P4", 0.3, "NIL")]
+    assert tune_threshold(best) == pytest.approx(0.45)
+    assert tune_threshold([]) == 0.5
+    # Devtest cannot tell 0.2 from 0.9 (both right); train's 0.5 in-KB query can.
+    dev = [("P1", 0.95, "P1"), ("P2", 0.1, "NIL")]
+    assert tune_threshold(dev) == pytest.approx(0.525)
+    assert tune_threshold(dev, [("P3", 0.5, "P3"), ("P4", 0.3, "NIL")]) == pytest.approx(0.4)
+
+
+def synthetic(partition: str, k: int, gold: str, rng: np.random.Generator) -> Example:
+    ids = ["P1", "P2", "P3"]
+    X = rng.normal(size=(3, 9))
+    if gold in ids:
+        X[ids.index(gold), 0] += 3  # the name feature tells
+    return Example(QueryRecord(f"q{partition}{k}", "deu", partition, "N", "d", gold), ids, X)
+
+
+def test_fit_reads_no_test_example() -> None:
+    rng = np.random.default_rng(1)
+    examples = [synthetic(p, k, ["P1", "P2", "P3", "NIL"][k % 4], rng)
+                for p in ("train", "devtest", "test") for k in range(40)]
+    model = fit(examples, [0.1, 1.0], "deu")
+    assert model is not None and model.ranker.weights[0] > 0 and model.train_queries == 40
+    changed = [e if e.query.partition != "test" else Example(
+        QueryRecord(e.query.id, "deu", "test", "Other", "d9", "P3"), ["P9"],
+        rng.normal(size=(1, 9))) for e in examples]
+    assert fit(changed, [0.1, 1.0], "deu") == model
+    trained = [synthetic("train", 99, "NIL", rng) if e.query.id == "qtrain0" else e
+               for e in examples]
+    assert fit(trained, [0.1, 1.0], "deu") != model  # train does reach the weights
+
+
+# --- on a built collection ------------------------------------------------------------------
+
+
+def test_partition_wall_a_test_query_changes_no_learned_weight(
+        collection: tuple[Path, Config], tmp_path: Path) -> None:
+    folder, config = collection
+    before = answer_run(folder, config)
+    assert set(before.models) == {"eng", "deu"}
+    copy = tmp_path / "c"
+    shutil.copytree(folder, copy)
+    docs = sorted({r.doc_id for r in read_records(folder)})
+
+    def scramble(r: dict[str, Any]) -> None:
+        r.update(name="Boris Becker", kb_id="P3" if r["kb_id"] != "P3" else "NIL",
+                 doc_id=docs[0])
+
+    assert edit_records(copy, "test", scramble) > 0
+    after = answer_run(copy, config)
+    assert after.models == before.models
+    tests = {r.id for r in read_records(folder) if r.partition == "test"}
+    assert {q: a for q, a in after.answers.items() if q not in tests} == {
+        q: a for q, a in before.answers.items() if q not in tests}
+    # ... while a changed train query does change them: the test above could fail.
+    edit_records(copy, "train", scramble)
+    assert answer_run(copy, config).models != before.models
+
+
+def test_both_baselines_run_and_table6_has_the_papers_columns(collection: tuple[Path, Config],
+                                               tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    folder, config = collection
+    _load_commands()
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(json.dumps({**config.model_dump(exclude={"source_file"}),
+                               "root": str(config.resolve("."))}), encoding="utf-8")
+    runs = {}
+    for system in ("names", "clel"):
+        runs[system] = tmp_path / f"{system}.tsv"
+        result = CliRunner().invoke(app, ["baseline", str(folder), str(runs[system]),
+                                          "--config", str(cfg), "--system", system])
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "clel.weights.json").is_file()
+    out = tmp_path / "scores.json"
+    result = CliRunner().invoke(app, ["score", str(folder), str(runs["names"]),
+                                      str(runs["clel"]), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    head = next(line for line in lines if line.startswith("lang"))
+    assert head.split() == ["lang", "queries", "in-KB", "NIL", "|", "S@1", "in-KB", "NIL",
+                            "eng", "|", "S@1", "in-KB", "NIL", "eng"]
+    systems = lines[lines.index(head) - 1]
+    assert systems.split() == ["|", "names", "|", "clel"]
+    figures = json.loads(out.read_text())
+    assert set(figures["table6"]) == {"eng", "deu"} and figures["partition"] == "test"
+    deu = {row["system"]: row for row in figures["table6"]["deu"]}
+    assert set(deu) == {"names", "clel"} and deu["clel"]["english"] is not None
+    assert deu["clel"]["queries"] == deu["names"]["queries"] > 0
+    result = CliRunner().invoke(app, ["score", str(folder), str(runs["clel"]), "--partition",
+                                      "nope"])
+    assert isinstance(result.exception, XelError) and "partitions are" in str(result.exception)
+
+
+# --- slices ---------------------------------------------------------------------------------
+
+
+def test_slices_in_records_and_datasheet(collection: tuple[Path, Config]) -> None:
+    folder, _ = collection
+    records = [json.loads(line) for path in sorted(folder.glob("*/*.jsonl"))
+               for line in path.read_text(encoding="utf-8").splitlines()]
+    by_name: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        by_name.setdefault(r["english_name"], []).append(r)
+        assert set(r) >= {"prior_rank", "seen_in_train", "nil_type"}
+    for r in by_name["Angela Merkel"]:  # the only Angela Merkel, so the prior ranks her first
+        assert r["prior_rank"] == 1 and r["nil_type"] is None
+    english = {r["query_id"]: r for r in records if r["lang"] == "eng"}
+    for r in by_name["Jane Roe"]:  # NIL, yet the KB has a Jane Roe
+        assert r["kb_id"] == "NIL" and r["prior_rank"] is None
+        doubted = english[r["query_id"]]["votes"].get("NOT_PERSON")
+        assert r["nil_type"] == ("not-a-person" if doubted else "kb-namesake")
+    # Seen in train: another train query has the entity or the English name.
+    train = [e for e in english.values() if e["partition"] == "train"]
+    for r in records:
+        others = [e for e in train if e["query_id"] != r["query_id"]]
+        assert r["seen_in_train"] == any(
+            e["english_name"] == r["english_name"] or e["kb_id"] == r["kb_id"] != "NIL"
+            for e in others)
+    assert {r["seen_in_train"] for r in records} == {True, False}
+    sheet = (folder / "README.md").read_text(encoding="utf-8")
+    assert "## Slices" in sheet and "| deu |" in sheet.split("## Slices")[1]
+    facts = read_facts(folder)
+    gold = read_gold(folder)
+    slices = slice_table(gold, {"gold": {g.query_id: g.kb_id for g in gold}}, facts, "all")
+    assert {name for _, name in slices} - {"nil:not-a-person"} == {
+        "prior:top", "train:seen", "train:new", "nil:kb-namesake"}
+    assert all(rows[0].score.success_at_1 == 1.0 for rows in slices.values())
+    text = table6_text(table6(gold, {"gold": {g.query_id: g.kb_id for g in gold}}, facts,
+                              "all"), "all")
+    assert "100.0" in text and "deu" in text
+
+
+def test_query_slices_type_nil_queries_and_rank_the_prior(collection: tuple[Path, Config]) -> None:
+    _, config = collection
+    queries = [Query(f"q{k}", name, name_key(name), f"d{k}", k, 0, 0, len(name), k)
+               for k, name in enumerate(["Boris Becker", "Boris Becker", "Jane Roe",
+                                         "Nobody Known", "Jane Roe", "Olaf Scholz"])]
+    gold = {"q0": "P3", "q1": "P3", "q2": "NIL", "q3": "NIL", "q4": "NIL", "q5": "P9"}
+    parts = {"q0": "train", "q1": "test", "q2": "test", "q3": "test", "q4": "train",
+             "q5": "devtest"}
+    votes = {"q2": {"NIL": 2, "NOT_PERSON": 1}}
+    with KnowledgeBase.open(config) as kb:
+        found = query_slices(queries, gold, parts, votes, kb)
+    assert found["q0"] == Slices(1, False, None)  # the only train Boris Becker: not seen
+    assert found["q1"] == Slices(1, True, None)
+    assert found["q2"].nil_type == "not-a-person" and found["q2"].seen_in_train
+    assert found["q3"] == Slices(None, False, "no-kb-name")
+    assert found["q4"] == Slices(None, False, "kb-namesake")
+    assert found["q5"] == Slices(None, False, None)  # Olaf Schultz is not named Olaf Scholz
+
+
+def test_build_runs_both_baselines_and_the_report_shows_table6(
+        collection: tuple[Path, Config]) -> None:
+    folder, config = collection
+    baselines = folder.parent / "baselines"
+    assert {p.name for p in baselines.iterdir()} == {"names.tsv", "clel.tsv",
+                                                     "clel.weights.json"}
+    weights = json.loads((baselines / "clel.weights.json").read_text())
+    assert set(weights["models"]) == {"eng", "deu"}
+    page = (folder.parent / "report.html").read_text(encoding="utf-8")
+    section = page.split("Baselines on test (Table 6)")[1].split("<section")[0]
+    assert "clel S@1" in section and "names in-KB" in section and "<svg" in section
+    assert "Queries per slice" in page and "train:seen" in page
+
+
+def test_han_names_find_entities_by_their_korean_reading() -> None:
+    class Entities:
+        def entities(self) -> list[KbEntity]:
+            return [KbEntity("K1", "Kim Jong-un"), KbEntity("K2", "Kim Jong-il"),
+                    KbEntity("D1", "Donald Trump")]
+
+    index = ReadingIndex(Entities(), "zho-TW")  # type: ignore[arg-type]
+    assert [f.entity.kb_id for f in index.find("金正恩")] == ["K1"]
+    assert index.find("唐納") == []
+    assert ReadingIndex(Entities(), "deu").find("Kim Jong-un") == []  # type: ignore[arg-type]

@@ -1,0 +1,531 @@
+"""The cross-language entity-linking baseline (`xel baseline --system clel`): Lawrie et al.'s
+Table 6 system, learned from the collection itself.
+
+Per language: candidates from the KB by the name's English readings (the shipped
+transliteration models' n-best, endings undone; ICU romanization too) against KB names and
+aliases, exactly and fuzzily; features for name similarity, popularity and context (the query
+document's words put into English with a lexicon learned from the collection's own eflomal
+alignments, then BM25 against the candidate's KB description); a logistic regression over
+candidates learned on the train partition; the regularization and the NIL threshold (the best
+candidate's probability below it answers NIL) chosen on devtest.
+
+The partition wall: weights see train queries only, the lexicon only sentences of train
+queries' documents, and devtest picks two numbers (C and the threshold); test queries are only
+answered.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
+
+import xel.score
+from xel.config import BaselineConfig, Config
+from xel.corpus import document_text, sentences, source_language
+from xel.errors import XelError
+from xel.export import collection_folder
+from xel.kb import Found, KbEntity, KnowledgeBase
+from xel.link import name_similarity
+from xel.names import family
+from xel.names.script import SEPARATORS, is_latin
+from xel.names.transliterate import LanguageModels, language_models
+from xel.project import load_pairs
+from xel.score import NIL, baseline_run, latin
+from xel.stages import Work, code_digest, digest_of, versions
+from xel.store import Store
+
+FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "context",
+            "context_share", "spelling")
+WORD = re.compile(r"\w+")
+Lexicon = dict[str, list[tuple[str, float]]]
+
+
+@dataclass(frozen=True)
+class QueryRecord:
+    """What the baseline reads of an exported query (`<lang>/<partition>.jsonl`)."""
+
+    id: str
+    lang: str
+    partition: str
+    name: str
+    doc_id: str
+    kb_id: str
+
+
+@dataclass(frozen=True)
+class Example:
+    """A query with its candidates and their feature rows (one row per candidate)."""
+
+    query: QueryRecord
+    kb_ids: list[str]
+    X: np.ndarray
+
+
+@dataclass(frozen=True)
+class Linear:
+    """A logistic regression over standardized features, kept as plain numbers (JSON)."""
+
+    mean: list[float]
+    scale: list[float]
+    weights: list[float]
+    intercept: float
+
+    @classmethod
+    def learn(cls, X: np.ndarray, y: np.ndarray, C: float, seed: int) -> Linear:
+        scaler = StandardScaler().fit(X)
+        scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+        clf = LogisticRegression(C=C, max_iter=2000, random_state=seed)
+        clf.fit((X - scaler.mean_) / scale, y)
+        return cls(list(map(float, scaler.mean_)), list(map(float, scale)),
+                   list(map(float, clf.coef_[0])), float(clf.intercept_[0]))
+
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        z = ((X - np.array(self.mean)) / np.array(self.scale)) @ np.array(self.weights)
+        return np.asarray(1.0 / (1.0 + np.exp(-(z + self.intercept))))
+
+
+@dataclass(frozen=True)
+class Model:
+    """A ranker over candidates; a linker that says how likely the ranker's first candidate is
+    right (over that candidate's features, its probability and its lead over the second); and
+    the threshold on that likelihood under which the answer is NIL."""
+
+    ranker: Linear
+    linker: Linear | None  # None when train's first candidates were all right or all wrong
+    threshold: float
+    C: float
+    trained_on: str  # the language whose train partition it learned from, or `all`
+    train_queries: int
+    devtest_queries: int
+
+
+# --- reading the collection -----------------------------------------------------------------
+
+
+def read_records(collection: Path) -> list[QueryRecord]:
+    """Every query of an exported collection, from its JSONL files; errors name file and line."""
+    files = sorted(collection.glob("*/*.jsonl"))
+    if not files:
+        raise XelError(f"{collection}: no <lang>/<partition>.jsonl files to read queries from")
+    found = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            try:
+                r = json.loads(line)
+                found.append(QueryRecord(r["id"], path.parent.name, r["partition"], r["name"],
+                                         r["doc_id"], r["kb_id"]))
+            except (json.JSONDecodeError, KeyError, TypeError) as e:
+                raise XelError(f"{path}, line {number}: not a query record ({e})") from None
+    return found
+
+
+def train_documents(records: Iterable[QueryRecord]) -> set[str]:
+    """The documents of train queries: the only text the lexicon learns from. (Chosen by train
+    queries alone, so no devtest or test query can change it, not even by where it is.)"""
+    return {r.doc_id for r in records if r.partition == "train"}
+
+
+# --- the lexicon ----------------------------------------------------------------------------
+
+
+def learn_lexicon(pairs: Iterable[tuple[list[str], list[str], Iterable[tuple[int, int]]]],
+                  top: int) -> Lexicon:
+    """p(English word | word) from aligned word pairs (source words, target words, links),
+    keeping each word's `top` translations; words are lower-cased, punctuation is dropped."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for src, tgt, links in pairs:
+        for i, j in links:
+            e, f = src[i].lower(), tgt[j].lower()
+            if WORD.search(e) and WORD.search(f):
+                counts[f][e] += 1
+    lexicon = {}
+    for f, c in counts.items():
+        total = sum(c.values())
+        lexicon[f] = [(e, n / total) for e, n in sorted(c.items(), key=lambda x: (-x[1], x[0]))
+                      [:top]]
+    return lexicon
+
+
+def lexicon_for(store: Store, lang: str, documents: set[str], top: int) -> Lexicon:
+    """A language's lexicon from the stored eflomal links of the train documents' sentences."""
+    docs = {seg: doc for seg, doc, _ in sentences(store, lang)}
+    pairs = []
+    for seg, pair in sorted(load_pairs(store, lang).items()):
+        if docs.get(seg) in documents:
+            pairs.append(([pair.src_text[s:e] for s, e in pair.src],
+                          [pair.tgt_text[s:e] for s, e in pair.tgt], pair.links))
+    return learn_lexicon(pairs, top)
+
+
+def translate(words: Iterable[str], lexicon: Lexicon | None) -> dict[str, float]:
+    """A bag of English words, each weighted by its translation probability (no lexicon: the
+    words are English already)."""
+    bag: dict[str, float] = defaultdict(float)
+    for word in words:
+        w = word.lower()
+        if lexicon is None:
+            bag[w] += 1.0
+        for e, p in (lexicon or {}).get(w, []):
+            bag[e] += p
+    return bag
+
+
+def document_words(store: Store, lang: str, source: str) -> dict[str, list[str]]:
+    """Each document's words as the aligner tokenized them (the lexicon's keys); English by
+    `\\w+` runs."""
+    if lang == source:
+        return {doc: WORD.findall(document_text(store, lang, doc))
+                for doc in {doc for _, doc, _ in sentences(store, lang)}}
+    of_seg = {seg: doc for seg, doc, _ in sentences(store, lang)}
+    words: dict[str, list[str]] = defaultdict(list)
+    for seg, pair in sorted(load_pairs(store, lang).items()):
+        words[of_seg[seg]] += [pair.tgt_text[s:e] for s, e in pair.tgt]
+    return dict(words)
+
+
+# --- context: BM25 against KB descriptions --------------------------------------------------
+
+
+@dataclass
+class Bm25:
+    """Okapi BM25 with document frequencies over every KB description."""
+
+    df: Counter[str] = field(default_factory=Counter)
+    docs: int = 0
+    length: float = 0.0
+    k1: float = 1.2
+    b: float = 0.75
+
+    @classmethod
+    def over(cls, texts: Iterable[str]) -> Bm25:
+        model = cls()
+        total = 0
+        for text in texts:
+            words = WORD.findall(text.lower())
+            model.df.update(set(words))
+            model.docs += 1
+            total += len(words)
+        model.length = total / model.docs if model.docs else 1.0
+        return model
+
+    def score(self, query: Mapping[str, float], text: str) -> float:
+        words = Counter(WORD.findall(text.lower()))
+        size = sum(words.values())
+        total = 0.0
+        for w, weight in query.items():
+            tf = words.get(w, 0)
+            if tf:
+                idf = math.log(1 + (self.docs - self.df[w] + 0.5) / (self.df[w] + 0.5))
+                norm = tf + self.k1 * (1 - self.b + self.b * size / (self.length or 1.0))
+                total += weight * idf * tf * (self.k1 + 1) / norm
+        return total
+
+
+# --- candidates and features ----------------------------------------------------------------
+
+
+def readings(name: str, lang: str, source: str, models: Path | None, n: int) -> list[str]:
+    """The name's English readings, best first: the models' n-best, then ICU romanization."""
+    if lang == source:
+        return [name]
+    found = language_models(lang, models).readings(name, n=n, per_part=5) if models else []
+    return list(dict.fromkeys([*found, latin(name)]))[: n + 1]
+
+
+def gather(kb: KnowledgeBase, texts: Sequence[str], fuzzy: int = 3) -> dict[str, Found]:
+    """Every entity whose name or alias is one of the readings (`why` says which reading, as
+    `reading`), and the fuzzy paths' (fragments, trigrams) for the first `fuzzy` readings."""
+    found: dict[str, Found] = {}
+    for k, text in enumerate(texts):
+        hits = kb.by_key(text, "name") + kb.by_key(text, "alias")
+        for f in hits:
+            known = found.setdefault(f.entity.kb_id, Found(f.entity))
+            known.why.append({"via": "exact", "reading": k})
+        if k < fuzzy:
+            for f in kb.candidates(text, limit=10):
+                found.setdefault(f.entity.kb_id, Found(f.entity))
+    return found
+
+
+ENGLISH_TOKEN = re.compile(r"[^\W\d_]+")
+
+
+def spelling(lm: LanguageModels | None, name: str) -> Callable[[KbEntity], float]:
+    """How surely the query's name spells an entity's English name, by the transliteration
+    models in either direction (`LanguageModels.score`): each of its non-Latin parts' best
+    agreement with a token of the entity's name, averaged; 0 where no model reads it."""
+    parts = [p for p in SEPARATORS.split(name) if p and not is_latin(p)]
+    if lm is None or not lm.active or not parts:
+        return lambda entity: 0.0
+
+    def agree(entity: KbEntity) -> float:
+        tokens = ENGLISH_TOKEN.findall(entity.name)
+        if not tokens:
+            return 0.0
+        return sum(max(lm.score([p], [t])[0] for t in tokens) for p in parts) / len(parts)
+
+    return agree
+
+
+class ReadingIndex:
+    """KB entities by their names as a script family's own readings compare them (Han names
+    read in Korean: `金正恩` and `Kim Jong-un` both `gimjongon`), built once per folding."""
+
+    def __init__(self, kb: KnowledgeBase, lang: str) -> None:
+        self.kb, self.family = kb, family(lang)
+        self._by: dict[Callable[[str], str], dict[str, list[KbEntity]]] = {}
+
+    def _index(self, fold: Callable[[str], str]) -> dict[str, list[KbEntity]]:
+        if fold not in self._by:
+            index: dict[str, list[KbEntity]] = defaultdict(list)
+            for entity in self.kb.entities():
+                for key in {fold(form) for form in (entity.name, *entity.aliases)}:
+                    if key:
+                        index[key].append(entity)
+            self._by[fold] = dict(index)
+        return self._by[fold]
+
+    def find(self, name: str) -> list[Found]:
+        """Entities a reading of the whole (unspaced) name names, as exact matches."""
+        if not self.family.han:
+            return []
+        compact = "".join(p for p in SEPARATORS.split(name) if p)
+        return [Found(e, [{"via": "exact", "reading": 0}])
+                for reading, fold in self.family.readings(compact)
+                for e in self._index(fold).get(reading, [])]
+
+
+def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
+             context: Mapping[str, float], bm25: Bm25, limit: int,
+             spelled: Callable[[KbEntity], float]) -> tuple[list[str], np.ndarray]:
+    """The `limit` best candidates, exact matches first, then the best-named, and their
+    feature rows (columns: `FEATURES`)."""
+    rows = []
+    for kb_id, f in found.items():
+        forms = (f.entity.name, *f.entity.aliases)
+        sims = [max(name_similarity(t, form) for form in forms) for t in texts]
+        exact = [w["reading"] for w in f.why if w.get("via") == "exact"]
+        rows.append([kb_id, max(sims), sims[0], float(bool(exact)),
+                     1.0 / (1 + min(exact)) if exact else 0.0, kb.prior(f.entity.popularity),
+                     0.0, bm25.score(context, f.entity.description), 0.0])
+    rows.sort(key=lambda r: (-float(r[3]), -float(r[1]), -float(r[5]), str(r[0])))
+    rows = rows[:limit]
+    for r in rows:
+        r.append(spelled(found[str(r[0])].entity))
+    by_prior = sorted(range(len(rows)), key=lambda k: -float(rows[k][5]))
+    for rank, k in enumerate(by_prior, start=1):
+        rows[k][6] = 1.0 / rank
+    best = max((float(r[7]) for r in rows), default=0.0)
+    for r in rows:
+        r[8] = float(r[7]) / best if best > 0 else 0.0
+        r[7] = math.log1p(float(r[7]))
+    return [str(r[0]) for r in rows], np.array([r[1:] for r in rows], dtype=float).reshape(
+        len(rows), len(FEATURES))
+
+
+# --- learning -------------------------------------------------------------------------------
+
+
+def first(ranker: Linear, example: Example) -> tuple[str, np.ndarray]:
+    """The ranker's first candidate and the linker's features of it: its probability, its
+    lead over the second, its own features."""
+    p = ranker.probabilities(example.X)
+    order = np.argsort(-p, kind="stable")
+    k = int(order[0])
+    lead = p[k] - (p[order[1]] if len(order) > 1 else 0.0)
+    return example.kb_ids[k], np.concatenate([[p[k], lead], example.X[k]])
+
+
+def top(model: Model, example: Example) -> tuple[str, float]:
+    """The first candidate and how likely it is right (NIL, 0 when there is none)."""
+    if not example.kb_ids:
+        return NIL, 0.0
+    kb_id, q = first(model.ranker, example)
+    sure = model.linker.probabilities(q[None, :])[0] if model.linker else q[0]
+    return kb_id, float(sure)
+
+
+def answer(model: Model, example: Example) -> str:
+    """The first candidate, or NIL when there is none or it is likely wrong (under threshold)."""
+    kb_id, p = top(model, example)
+    return kb_id if p >= model.threshold else NIL
+
+
+def tune_threshold(best: Sequence[tuple[str, float, str]],
+                   ties: Sequence[tuple[str, float, str]] = ()) -> float:
+    """The threshold that maximizes Success@1 over `best`, (first candidate, how likely it is
+    right, gold) triples; among equal maxima, the one that does best on `ties` (train's
+    triples: devtest is small, and where it cannot tell, train can), then the lowest. Cuts
+    lie halfway between neighbouring likelihoods."""
+    if not best:
+        return 0.5
+    probs = sorted({p for _, p, _ in [*best, *ties]})
+    cuts = [0.0, *((a + b) / 2 for a, b in zip(probs, probs[1:], strict=False)),
+            probs[-1] + 1e-9]
+
+    def right(t: float, triples: Sequence[tuple[str, float, str]]) -> int:
+        return sum((kb if p >= t else NIL) == gold for kb, p, gold in triples)
+
+    return max(cuts, key=lambda t: (right(t, best), right(t, ties), -t))
+
+
+def fit(examples: Sequence[Example], Cs: Sequence[float], trained_on: str,
+        seed: int = 2015) -> Model | None:
+    """Ranker and linker from the train examples, then the C and the NIL threshold that do best
+    on the devtest examples; test examples are never looked at. None when train has no
+    positive or no negative candidate to learn from."""
+    train = [e for e in examples if e.query.partition == "train" and e.kb_ids]
+    dev = [e for e in examples if e.query.partition == "devtest"]
+    if not train:
+        return None
+    X = np.vstack([e.X for e in train])
+    y = np.array([kb == e.query.kb_id for e in train for kb in e.kb_ids], dtype=int)
+    if y.min() == y.max():
+        return None
+    best: tuple[int, Model] | None = None
+    for C in Cs:
+        ranker = Linear.learn(X, y, C, seed)
+        firsts = [first(ranker, e) for e in train]
+        right = np.array([kb == e.query.kb_id for (kb, _), e in zip(firsts, train, strict=True)],
+                         dtype=int)
+        linker = (Linear.learn(np.vstack([q for _, q in firsts]), right, C, seed)
+                  if right.min() != right.max() else None)
+        model = Model(ranker, linker, 0.5, C, trained_on, len(train), len(dev))
+        model = replace(model, threshold=tune_threshold(
+            [(*top(model, e), e.query.kb_id) for e in dev],
+            [(*top(model, e), e.query.kb_id) for e in train]))
+        score = sum(answer(model, e) == e.query.kb_id for e in dev)
+        if best is None or score > best[0]:
+            best = (score, model)
+    assert best is not None
+    return best[1]
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClelRun:
+    answers: dict[str, str]  # export query id -> KB id or NIL
+    models: dict[str, Model]  # language -> the model that answered it
+
+
+def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord], lang: str,
+                 source: str, config: BaselineConfig, models: Path | None, bm25: Bm25,
+                 documents: set[str]) -> list[Example]:
+    """Candidates and features of a language's queries, its context read through a lexicon
+    learned from `documents` (train documents only)."""
+    mine = [r for r in records if r.lang == lang]
+    lm = language_models(lang, models) if models and lang != source else None
+    if lm is not None:
+        lm.prepare(parts=[p for r in mine for p in SEPARATORS.split(r.name) if p])
+    lexicon = None if lang == source else lexicon_for(store, lang, documents,
+                                                      config.translations)
+    words = document_words(store, lang, source)
+    texts = {r.id: readings(r.name, lang, source, models, config.readings) for r in mine}
+    by_reading = ReadingIndex(kb, lang)
+    found = {r.id: gather(kb, texts[r.id]) for r in mine}
+    for r in mine:
+        for f in by_reading.find(r.name):
+            known = found[r.id].setdefault(f.entity.kb_id, Found(f.entity))
+            known.why += f.why
+    if lm is not None and lm.active:  # every candidate's name tokens, decoded in one batch
+        lm.prepare(english={t for f in found.values() for c in f.values()
+                            for t in ENGLISH_TOKEN.findall(c.entity.name)})
+    examples = []
+    for r in mine:
+        context = translate(words.get(r.doc_id, []), lexicon)
+        kb_ids, X = features(kb, texts[r.id], found[r.id], context, bm25, config.candidates,
+                             spelling(lm, r.name))
+        examples.append(Example(r, kb_ids, X))
+    return examples
+
+
+def clel_run(store: Store, kb: KnowledgeBase, collection: Path, config: BaselineConfig,
+             models: Path | None, source: str) -> ClelRun:
+    """Answer every query of the collection, each language with its own learned model (or,
+    where its train partition gives nothing to learn from, the model of all languages')."""
+    records = read_records(collection)
+    documents = train_documents(records)
+    bm25 = Bm25.over(e.description for e in kb.entities())
+    by_lang = {lang: examples_for(store, kb, records, lang, source, config, models, bm25,
+                                  documents)
+               for lang in sorted({r.lang for r in records})}
+    pooled = None
+    answers, chosen = {}, {}
+    for lang, examples in by_lang.items():
+        model = fit(examples, config.regularization, lang)
+        if model is None:
+            pooled = pooled or fit([e for x in by_lang.values() for e in x],
+                                   config.regularization, "all")
+            if pooled is None:
+                raise XelError(f"{collection}: the train partition has no query whose entity is "
+                               "among its candidates: nothing to learn weights from")
+            model = pooled
+        chosen[lang] = model
+        for e in examples:
+            answers[e.query.id] = answer(model, e)
+    return ClelRun(answers, chosen)
+
+
+def write_run(run: ClelRun, out: Path) -> Path:
+    """The run (`query id<TAB>KB id or NIL`) and, beside it, each language's weights."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(f"{q}\t{a}\n" for q, a in sorted(run.answers.items())),
+                   encoding="utf-8")
+    weights = out.with_name(out.stem + ".weights.json")
+    weights.write_text(json.dumps(
+        {"features": FEATURES, "linker_features": ["probability", "lead", *FEATURES],
+         "models": {lang: asdict(m) for lang, m in run.models.items()}},
+        indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return weights
+
+
+# --- the baseline stage ---------------------------------------------------------------------
+
+CLEL_CODE = code_digest(sys.modules[__name__], xel.score)
+SYSTEMS = ("names", "clel")
+
+
+def baselines_folder(config: Config) -> Path:
+    return config.resolve(config.output) / "baselines"
+
+
+def baseline_signature(store: Store, config: Config) -> dict[str, str]:
+    return {"config": digest_of([config.baseline, config.names]), "code": CLEL_CODE,
+            **versions("scikit-learn", "numpy")}
+
+
+def run_baselines(store: Store, config: Config) -> Work:
+    """The baseline stage: both baselines' runs on the exported collection, in
+    `<output>/baselines/` (`names.tsv`, `clel.tsv` and `clel.weights.json`), so every
+    collection comes with its Table 6. Where train gives clel nothing to learn from, it has no
+    run, and the summary says why."""
+    collection, folder = collection_folder(config), baselines_folder(config)
+    folder.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, Any] = {}
+    with KnowledgeBase.open(config) as kb:
+        summary["names"] = baseline_run(collection, kb, folder / "names.tsv",
+                                        config.models_folder())
+        try:
+            run = clel_run(store, kb, collection, config.baseline, config.models_folder(),
+                           source_language(store))
+        except XelError as e:
+            for path in (folder / "clel.tsv", folder / "clel.weights.json"):
+                path.unlink(missing_ok=True)
+            summary["clel"] = f"no run: {e}"
+        else:
+            write_run(run, folder / "clel.tsv")
+            summary["clel"] = len(run.answers)
+    return lambda s: summary
