@@ -137,33 +137,96 @@ def chunks(sents: list[tuple[int, str, str]], size: int) -> list[list[tuple[int,
     return [c for c in out if c]
 
 
+def segment_ranges(store: Store, size: int) -> list[tuple[int, int]]:
+    """`chunks` as segment ranges [first, last], from the documents table (whole documents of
+    at least `size` segments each), so the sentences are read one range at a time."""
+    ranges: list[tuple[int, int]] = []
+    first = last = -1
+    for r in store.query("SELECT first_seg, n_segs FROM documents ORDER BY first_seg"):
+        if first < 0:
+            first = r[0]
+        last = r[0] + r[1] - 1
+        if last - first + 1 >= size:
+            ranges.append((first, last))
+            first = -1
+    if first >= 0:
+        ranges.append((first, last))
+    return ranges
+
+
+STAGING_DDL = """
+-- NER chunks done by a run under way (`key`: its signature's digest), so a rerun resumes.
+CREATE TABLE IF NOT EXISTS ner_batches (
+    first_seg INTEGER PRIMARY KEY,
+    key       TEXT NOT NULL,
+    sentences INTEGER NOT NULL,
+    words     INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ner_staged (
+    batch INTEGER NOT NULL, doc_id TEXT NOT NULL, seg INTEGER NOT NULL, start INTEGER NOT NULL,
+    end INTEGER NOT NULL, surface TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL,
+    honorific TEXT, tokens INTEGER NOT NULL
+);
+"""
+
+
 def run_ner(store: Store, config: Config) -> Work:
-    """The ner stage: find English person mentions in every source sentence (on the
-    executor); its writer replaces the store's mentions."""
+    """The ner stage: find English person mentions in every source sentence, a chunk of
+    whole documents at a time on the executor (in this process for small corpora).
+
+    Each chunk's mentions are committed to a staging table as it finishes, so memory holds a
+    few chunks and an interrupted run resumes after its last finished chunk; the writer moves
+    the staged mentions into `mentions`, in corpus order."""
     store.declare(CORPUS_DDL)
     store.declare(DDL)
-    load_pipeline(config.ner.model)  # fail here, clearly, if the model is missing
+    store.declare(STAGING_DDL)
+    cached_pipeline(config.ner.model)  # fail here, clearly, if the model is missing
     source = source_language(store)
-    rows = store.query(
-        "SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg", (source,)
-    )
-    sents = [(r["seg"], r["doc_id"], r["text"]) for r in rows]
+    key = digest_of([store.stage_digest("import"), ner_signature(store, config)])
+    store.execute("DELETE FROM ner_staged WHERE batch IN "
+                  "(SELECT first_seg FROM ner_batches WHERE key != ?)", (key,))
+    store.execute("DELETE FROM ner_batches WHERE key != ?", (key,))
+    done = {r[0] for r in store.query("SELECT first_seg FROM ner_batches")}
+    todo = [r for r in segment_ranges(store, config.ner.chunk_size) if r[0] not in done]
+    total = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = ?", (source,))
+
+    def chunk(first: int, last: int) -> list[tuple[int, str, str]]:
+        rows = store.query("SELECT seg, doc_id, text FROM sentences WHERE lang = ? AND seg "
+                           "BETWEEN ? AND ? ORDER BY seg", (source, first, last))
+        return [(r[0], r[1], r[2]) for r in rows]
+
     task = functools.partial(ner_chunk, config.ner.model, tuple(config.ner.labels),
                              config.ner.batch_size)
-    with executor(config.executor) as ex:
-        found = [m for part in ex.map(task, chunks(sents, config.ner.chunk_size), "NER")
-                 for m in part]
+    counts: dict[int, tuple[int, int]] = {}
+
+    def chunks_to_do() -> Iterator[list[tuple[int, str, str]]]:
+        for first, last in todo:
+            sents = chunk(first, last)
+            counts[first] = (len(sents), sum(len(t.split()) for _, _, t in sents))
+            yield sents
+
+    with executor(config.executor, total) as ex:
+        for (first, _), found in zip(todo, ex.imap(task, chunks_to_do(), "NER", len(todo)),
+                                     strict=True):
+            with store.transaction():
+                store.executemany(
+                    "INSERT INTO ner_staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(first, m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key,
+                      m.honorific, m.tokens) for m in found])
+                store.execute("INSERT INTO ner_batches VALUES (?, ?, ?, ?)",
+                              (first, key, *counts.pop(first)))
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM mentions")
-        s.executemany(
-            "INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key, honorific,"
-            " tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key, m.honorific,
-              m.tokens) for m in found],
-        )
-        words = sum(len(t.split()) for _, _, t in sents)
-        return {"sentences": len(sents), "words": words, "mentions": len(found),
-                "names": len({m.name_key for m in found})}
+        s.execute("INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key,"
+                  " honorific, tokens) SELECT doc_id, seg, start, end, surface, name, name_key,"
+                  " honorific, tokens FROM ner_staged ORDER BY batch, rowid")
+        sentences, words = s.query("SELECT COALESCE(SUM(sentences), 0), COALESCE(SUM(words), 0)"
+                                   " FROM ner_batches")[0]
+        s.execute("DELETE FROM ner_staged")
+        s.execute("DELETE FROM ner_batches")
+        return {"sentences": sentences, "words": words,
+                "mentions": s.scalar("SELECT COUNT(*) FROM mentions"),
+                "names": s.scalar("SELECT COUNT(DISTINCT name_key) FROM mentions")}
 
     return work
