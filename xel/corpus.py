@@ -55,7 +55,8 @@ CREATE TABLE IF NOT EXISTS sentences (
     text   TEXT NOT NULL,
     PRIMARY KEY (lang, seg)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS sentences_doc ON sentences(lang, doc_id, pos);
+-- A document's sentences are the segments first_seg .. first_seg + n_segs - 1 (`document`), so
+-- no index on doc_id is kept: it would cost a tenth of the store.
 -- An import under way: the digest of its signature and where it stands (`ImportState`).
 CREATE TABLE IF NOT EXISTS import_progress (
     key   TEXT NOT NULL,
@@ -565,14 +566,12 @@ def sentences(store: Store, lang: str) -> list[tuple[int, str, str]]:
 def document(store: Store, lang: str, doc_id: str) -> list[tuple[int, str]]:
     """(seg, text) of a document's sentences in one language, in order."""
     store.declare(DDL)
-    rows = store.query("SELECT seg, text FROM sentences WHERE lang = ? AND doc_id = ? "
-                       "ORDER BY pos", (lang, doc_id))
+    rows = store.query("SELECT s.seg, s.text FROM documents d JOIN sentences s ON s.lang = ? AND"
+                       " s.seg BETWEEN d.first_seg AND d.first_seg + d.n_segs - 1"
+                       " WHERE d.doc_id = ? ORDER BY s.seg", (lang, doc_id))
     return [(r[0], r[1]) for r in rows]
 
 
 def document_text(store: Store, lang: str, doc_id: str) -> str:
     """A document's text in one language: its sentences joined by newlines."""
-    rows = store.query(
-        "SELECT text FROM sentences WHERE lang = ? AND doc_id = ? ORDER BY pos", (lang, doc_id)
-    )
-    return "\n".join(r["text"] for r in rows)
+    return "\n".join(text for _, text in document(store, lang, doc_id))

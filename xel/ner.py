@@ -127,19 +127,9 @@ def ner_chunk(model: str, labels: tuple[str, ...], batch_size: int,
     return list(find_mentions(cached_pipeline(model), chunk, set(labels), batch_size))
 
 
-def chunks(sents: list[tuple[int, str, str]], size: int) -> list[list[tuple[int, str, str]]]:
-    """Consecutive runs of at least `size` sentences, cut only between documents."""
-    out: list[list[tuple[int, str, str]]] = [[]]
-    for sent in sents:
-        if len(out[-1]) >= size and out[-1][-1][1] != sent[1]:
-            out.append([])
-        out[-1].append(sent)
-    return [c for c in out if c]
-
-
 def segment_ranges(store: Store, size: int) -> list[tuple[int, int]]:
-    """`chunks` as segment ranges [first, last], from the documents table (whole documents of
-    at least `size` segments each), so the sentences are read one range at a time."""
+    """Consecutive runs of whole documents of at least `size` segments each, as segment
+    ranges [first, last] (from the documents table), so sentences are read a range at a time."""
     ranges: list[tuple[int, int]] = []
     first = last = -1
     for r in store.query("SELECT first_seg, n_segs FROM documents ORDER BY first_seg"):
@@ -225,6 +215,7 @@ def run_ner(store: Store, config: Config) -> Work:
                                    " FROM ner_batches")[0]
         s.execute("DELETE FROM ner_staged")
         s.execute("DELETE FROM ner_batches")
+        s.execute("PRAGMA incremental_vacuum").fetchall()  # the staged copy's pages, freed
         return {"sentences": sentences, "words": words,
                 "mentions": s.scalar("SELECT COUNT(*) FROM mentions"),
                 "names": s.scalar("SELECT COUNT(DISTINCT name_key) FROM mentions")}
