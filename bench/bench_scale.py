@@ -1,8 +1,9 @@
 """Scale benchmark: xel's stages on corpora of 10k, 100k and 1M English sentences made of
 NTREX-128's real documents, beside plain spaCy NER and plain `eflomal-align` on the same input.
 
-    python bench/bench_scale.py run --size 10000 --langs ntrex21 [--stages all] [--plain]
-    python bench/bench_scale.py run --size 1000000 --langs deu fra --stages import ner align project
+    python bench/bench_scale.py run --size 10000 --langs ntrex21 [--stages all] [--plain ner eflomal]
+    python bench/bench_scale.py run --size 1000000 --langs deu fra --stages import ner align project \
+        --plain eflomal
     python bench/bench_scale.py dask --size 100000 --langs deu fra --workers 1 2 4
 
 **The corpus recipe** (`make_corpus`, seeded): NTREX-128's 123 documents are read with xel's own
@@ -18,7 +19,7 @@ answering) runs in its own process; for each: wall time of the stage itself (not
 start), CPU time of the process and every process it waited for (workers, eflomal), the peak
 of the summed resident memory of the process tree (sampled every 0.2 s), the store's size after
 it (WAL checkpointed), and the sentences per second. The plain runs (`--plain`) are measured the
-same way: spaCy with only the NER component over the English sentences (one process, as a user
+same way (`--plain ner eflomal`): spaCy with only the NER component over the English sentences (one process, as a user
 would), and `eflomal-align` on token files written exactly as xel writes them, one language
 after another with eflomal's own seeding and threads (tokenizing is not timed).
 
@@ -277,10 +278,10 @@ def run_size(args: argparse.Namespace) -> None:
         row = measured(child("stage", str(config), name, args.executor, str(args.workers)))
         row.update(stage=name, store_bytes=store_bytes(store))
         record(results, {**base, **row})
-        if name == "project" and args.plain:
+        if name == "project" and "eflomal" in args.plain:
             plain = measured(child("plain_eflomal", str(config), *langs))
             record(results, {**base, "stage": "plain-eflomal", **plain})
-        if name == "ner" and args.plain:
+        if name == "ner" and "ner" in args.plain:
             plain = measured(child("plain_ner", str(config)))
             record(results, {**base, "stage": "plain-ner", **plain})
     record(results, {**base, "stage": "store", "store_bytes": store_bytes(store),
@@ -331,7 +332,8 @@ def main() -> None:
         p.add_argument("--tag", default="")
     run_p = sub.choices["run"]
     run_p.add_argument("--stages", nargs="+", default=["all"])
-    run_p.add_argument("--plain", action="store_true")
+    run_p.add_argument("--plain", nargs="*", default=[], choices=["ner", "eflomal"],
+                       help="plain runs beside xel's (--plain ner eflomal)")
     run_p.add_argument("--executor", default="local")
     run_p.add_argument("--workers", type=int, default=2)
     dask_p = sub.choices["dask"]
