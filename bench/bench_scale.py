@@ -1,10 +1,13 @@
 """Scale benchmark: xel's stages on corpora of 10k, 100k and 1M English sentences made of
 NTREX-128's real documents, beside plain spaCy NER and plain `eflomal-align` on the same input.
 
-    python bench/bench_scale.py run --size 10000 --langs ntrex21 [--stages all] [--plain ner eflomal]
-    python bench/bench_scale.py run --size 1000000 --langs deu fra --stages import ner align project \
-        --plain eflomal
-    python bench/bench_scale.py dask --size 100000 --langs deu fra --workers 1 2 4
+    python bench/bench_scale.py run --size 10000 --langs deu fra --plain ner eflomal
+    python bench/bench_scale.py run --size 1000000 --langs deu fra \
+        --stages import ner align project --plain eflomal
+    python bench/bench_scale.py dask --size 100000 --langs deu fra --workers 1 2 4 --export
+    python bench/bench_scale.py table work/scale/results.jsonl
+
+`--langs ntrex21` takes the 20 targets of configs/ntrex21.yaml.
 
 **The corpus recipe** (`make_corpus`, seeded): NTREX-128's 123 documents are read with xel's own
 reader; new documents are drawn one after another, each the concatenation of 1 to 3 NTREX
@@ -18,10 +21,11 @@ OPUS ships, and read by xel's `moses` reader.
 answering) runs in its own process; for each: wall time of the stage itself (not the interpreter
 start), CPU time of the process and every process it waited for (workers, eflomal), the peak
 of the summed resident memory of the process tree (sampled every 0.2 s), the store's size after
-it (WAL checkpointed), and the sentences per second. The plain runs (`--plain`) are measured the
-same way (`--plain ner eflomal`): spaCy with only the NER component over the English sentences (one process, as a user
-would), and `eflomal-align` on token files written exactly as xel writes them, one language
-after another with eflomal's own seeding and threads (tokenizing is not timed).
+it (WAL checkpointed), and the sentences per second. The plain runs (`--plain ner eflomal`) are
+measured the same way: spaCy with only the NER component over the English sentences (one
+process, as a user would), and `eflomal-align` on token files written exactly as xel writes
+them, one language after another with eflomal's own seeding and threads (tokenizing is not
+timed).
 
 The simulated crowd has no truth file here (the shipped ones name NTREX's own query ids): it
 takes the linker's best candidate as the truth, which changes nothing of what is timed.
