@@ -18,7 +18,8 @@ from xel.config import AlignConfig, Config, ExecutorConfig
 from xel.corpus import document_text, read_source, sentences
 from xel.errors import XelError
 from xel.executors import LocalExecutor, executor
-from xel.pipeline import run
+from xel.pipeline import run, status
+from xel.progress import rate_text
 from xel.store import Store
 
 TMX = """<?xml version="1.0" encoding="UTF-8"?>
@@ -302,3 +303,32 @@ def test_eflomal_keeps_the_wanted_pairs_links_as_a_full_run_has_them() -> None:
     wanted = [3, 0, 2, 17]
     assert eflomal(src, tgt, config, wanted) == [full[k] for k in wanted]
     assert full[2] == set() and full[0]
+
+
+def test_stages_shows_how_far_an_interrupted_import_got(
+        tmp_path: Path, make_config: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = large_moses(tmp_path, make_config)
+    monkeypatch.setattr(xel.corpus, "IMPORT_BATCH", 10_000)
+    add = xel.corpus._add
+
+    def crash(store: Store, state: Any, *args: Any) -> None:
+        if state.segments == 20_000:
+            raise KeyboardInterrupt
+        add(store, state, *args)
+
+    store = Store(tmp_path / "s.sqlite")
+    monkeypatch.setattr(xel.corpus, "_add", crash)
+    with pytest.raises(KeyboardInterrupt):
+        run(store, config, ["import"])
+    rows = {s.name: s for s in status(store, config)}
+    assert rows["import"].state == "under way"
+    assert rows["import"].why.startswith("under way: 20,000 segments")
+    assert "segments/s" in rows["import"].why and "goes on from there" in rows["import"].why
+    assert rows["ner"].state == "never run"
+
+
+def test_rate_text_says_rate_and_time_left() -> None:
+    assert rate_text(40_000, 100_000, 40, "sentences") == (
+        "40,000 of 100,000 sentences, 1,000 sentences/s, about 60 s left")
+    assert rate_text(0, None, 0, "segments") == "0 segments"
+    assert rate_text(1_000, 1_000_000, 1, "sentences").endswith("about 17 min left")

@@ -33,6 +33,7 @@ from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
 from xel.ner import DDL as NER_DDL
+from xel.progress import progress
 from xel.registry import aligners
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
@@ -463,6 +464,7 @@ def align_languages(store: Store, config: Config,
             yield job
 
     with executor(config.executor) as ex:
-        for result in ex.imap(align_texts, jobs(), f"align {len(langs)} languages", len(langs)):
+        for result in progress(ex.imap(align_texts, jobs(), len(langs)), "align", len(langs),
+                               "languages"):
             segs, job = pending.popleft()
             yield job.lang, write_alignment(segs, job, result)

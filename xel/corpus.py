@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
@@ -22,7 +23,7 @@ from defusedxml import ElementTree as SafeET
 from xel.config import Config, CorpusConfig
 from xel.errors import XelError
 from xel.languages import canonical, language
-from xel.progress import progress
+from xel.progress import progress, rate_text
 from xel.registry import corpus_readers
 from xel.stages import Work, digest_of, file_digest, versions
 from xel.store import Store
@@ -408,6 +409,8 @@ class ImportState:
     count: int = 0
     offsets: dict[str, int] = field(default_factory=dict)
     non_empty: dict[str, int] = field(default_factory=dict)
+    started: float = field(default_factory=time.time)  # when the import began, and its last
+    updated: float = 0.0  # committed batch (for the rate `xel stages` shows)
 
 
 def import_corpus(store: Store, config: Config) -> Work:
@@ -423,7 +426,7 @@ def import_corpus(store: Store, config: Config) -> Work:
     key = digest_of(import_signature(store, config))
     state, rows, docs = _resume(store, key, source.languages)
     segments = islice(source.segments, state.segments, None)  # committed ones: read, skipped
-    for segment in progress(segments, "import segments"):
+    for segment in progress(segments, "import", unit="segments"):
         _add(store, state, segment, source.languages, rows, docs)
         if len(rows) >= IMPORT_BATCH * len(source.languages):
             with store.transaction():
@@ -478,8 +481,20 @@ def _flush(store: Store, state: ImportState, rows: list[tuple[Any, ...]],
     state.segments += len(rows) // len(state.non_empty)
     rows.clear()
     docs.clear()
+    state.updated = time.time()
     store.execute("DELETE FROM import_progress")
     store.execute("INSERT INTO import_progress VALUES (?, ?)", (key, json.dumps(vars(state))))
+
+
+def import_under_way(store: Store) -> str | None:
+    """How far an unfinished import got and its rate (for `xel stages`); a rerun resumes it."""
+    store.declare(DDL)
+    row = store.query("SELECT state FROM import_progress")
+    if not row:
+        return None
+    state = ImportState(**json.loads(row[0][0]))
+    return ("under way: " + rate_text(state.segments, None, state.updated - state.started,
+                                      "segments") + " committed; a rerun goes on from there")
 
 
 def _finish(store: Store, source: CorpusSource, state: ImportState,

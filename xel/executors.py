@@ -26,7 +26,7 @@ R = TypeVar("R")
 class Executor(Protocol):
     def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]: ...
 
-    def imap(self, fn: Callable[[T], R], items: Iterable[T], description: str,
+    def imap(self, fn: Callable[[T], R], items: Iterable[T],
              total: int | None = None) -> Iterator[R]: ...
 
 
@@ -50,16 +50,17 @@ class LocalExecutor:
                 results[index[future]] = future.result()
         return results
 
-    def imap(self, fn: Callable[[T], R], items: Iterable[T], description: str,
+    def imap(self, fn: Callable[[T], R], items: Iterable[T],
              total: int | None = None) -> Iterator[R]:
         """Results in item order as they are ready, with at most two items per worker read
-        ahead: memory holds a few items, however many there are."""
+        ahead: memory holds a few items, however many there are (`total`, if known: a
+        single item runs in this process). Callers show progress over the results."""
         if self.workers <= 1 or total == 1:
-            yield from (fn(item) for item in progress(items, description, total=total))
+            yield from (fn(item) for item in items)
             return
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            yield from windowed(pool.submit, fn, items, 2 * self.workers, description, total)
+            yield from windowed(pool.submit, fn, items, 2 * self.workers)
 
 
 class DaskExecutor:
@@ -79,19 +80,19 @@ class DaskExecutor:
         return results
 
 
-    def imap(self, fn: Callable[[T], R], items: Iterable[T], description: str,
+    def imap(self, fn: Callable[[T], R], items: Iterable[T],
              total: int | None = None) -> Iterator[R]:
         """As `LocalExecutor.imap`, two items per worker in flight."""
         workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         yield from windowed(lambda f, x: self.client.submit(f, x, pure=False), fn, items,
-                            2 * workers, description, total)
+                            2 * workers)
 
 
-def windowed(submit: Callable[..., Any], fn: Callable[[T], R], items: Iterable[T], window: int,
-             description: str, total: int | None) -> Iterator[R]:
+def windowed(submit: Callable[..., Any], fn: Callable[[T], R], items: Iterable[T],
+             window: int) -> Iterator[R]:
     """Submit items keeping at most `window` in flight; yield results in item order."""
     pending: deque[Any] = deque()
-    for item in progress(items, description, total=total):
+    for item in items:
         pending.append(submit(fn, item))
         if len(pending) >= window:
             yield pending.popleft().result()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
 from xel.names.english import clean_spaces, name_key, split_name
+from xel.progress import progress, rate_text
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
@@ -150,7 +152,9 @@ CREATE TABLE IF NOT EXISTS ner_batches (
     first_seg INTEGER PRIMARY KEY,
     key       TEXT NOT NULL,
     sentences INTEGER NOT NULL,
-    words     INTEGER NOT NULL
+    words     INTEGER NOT NULL,
+    started   REAL NOT NULL,     -- when the run that did it started, and when it was done
+    finished  REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ner_staged (
     batch INTEGER NOT NULL, doc_id TEXT NOT NULL, seg INTEGER NOT NULL, start INTEGER NOT NULL,
@@ -195,16 +199,18 @@ def run_ner(store: Store, config: Config) -> Work:
             counts[first] = (len(sents), sum(len(t.split()) for _, _, t in sents))
             yield sents
 
+    started = time.time()
     with executor(config.executor, total) as ex:
-        for (first, _), found in zip(todo, ex.imap(task, chunks_to_do(), "NER", len(todo)),
-                                     strict=True):
+        results = zip(todo, ex.imap(task, chunks_to_do(), len(todo)), strict=True)
+        for (first, _), found in progress(results, "NER", sum(b - a + 1 for a, b in todo),
+                                          "sentences", lambda d: d[0][1] - d[0][0] + 1):
             with store.transaction():
                 store.executemany(
                     "INSERT INTO ner_staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(first, m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key,
                       m.honorific, m.tokens) for m in found])
-                store.execute("INSERT INTO ner_batches VALUES (?, ?, ?, ?)",
-                              (first, key, *counts.pop(first)))
+                store.execute("INSERT INTO ner_batches VALUES (?, ?, ?, ?, ?, ?)",
+                              (first, key, *counts.pop(first), started, time.time()))
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM mentions")
@@ -221,3 +227,16 @@ def run_ner(store: Store, config: Config) -> Work:
                 "names": s.scalar("SELECT COUNT(DISTINCT name_key) FROM mentions")}
 
     return work
+
+
+def ner_under_way(store: Store) -> str | None:
+    """How far an unfinished NER run got, its rate and the time left (for `xel stages`)."""
+    store.declare(CORPUS_DDL)
+    store.declare(STAGING_DDL)
+    done, started, last = store.query("SELECT SUM(sentences), MIN(started), MAX(finished)"
+                                      " FROM ner_batches")[0]
+    if not done:
+        return None
+    total = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = (SELECT code FROM "
+                         "languages WHERE role = 'source')")
+    return "under way: " + rate_text(done, total, last - started, "sentences")
