@@ -42,7 +42,6 @@ import os
 import platform
 import random
 import resource
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -307,8 +306,8 @@ def run_dask(args: argparse.Namespace) -> None:
             store = copy / "xel.sqlite"
             for p in copy.glob("xel.sqlite*"):
                 p.unlink()
-            store_bytes(folder / "xel.sqlite")
-            shutil.copy(folder / "xel.sqlite", store)
+            with sqlite3.connect(folder / "xel.sqlite") as src, sqlite3.connect(store) as dst:
+                src.backup(dst)  # a consistent copy, even while another run writes
             raw = yaml.safe_load(config.read_text(encoding="utf-8"))
             raw.update(store=str(store), output=str(copy / "out"))
             (copy / "config.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
