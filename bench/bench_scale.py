@@ -344,7 +344,8 @@ def main() -> None:
     dask_p.add_argument("--executors", nargs="+", default=["dask"])
     dask_p.add_argument("--export", action="store_true")
     table_p = sub.add_parser("table")
-    table_p.add_argument("results")
+    table_p.add_argument("results", nargs="+")
+    table_p.add_argument("--plot", help="also draw time and memory against size (SVG)")
     args = parser.parse_args()
     os.environ["XEL_QUIET"] = "1"
     if args.command == "run":
@@ -352,21 +353,53 @@ def main() -> None:
     elif args.command == "dask":
         run_dask(args)
     else:
-        table(Path(args.results))
+        rows = [json.loads(line) for path in args.results
+                for line in Path(path).read_text(encoding="utf-8").splitlines()]
+        table(rows)
+        if args.plot:
+            plot(rows, Path(args.plot))
 
 
-def table(results: Path) -> None:
-    rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
-    print("| size | languages | run | stage | wall s | CPU s | µs/sentence (wall) | peak RSS MiB "
-          "| store MiB | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+def plot(rows: list[dict[str, Any]], out: Path) -> None:
+    """CPU and wall time per 1,000 sentences, and peak memory, against corpus size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_time, ax_mem) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for stage in ("import", "ner", "align", "project", "plain-ner", "plain-eflomal"):
+        found = sorted((r["size"], r) for r in rows if r.get("stage") == stage
+                       and not r.get("run") and "cpu_s" in r)
+        if not found:
+            continue
+        sizes = [size for size, _ in found]
+        line = ax_time.plot(sizes, [r["cpu_s"] / size * 1000 for size, r in found], "o-",
+                            label=f"{stage} CPU")[0]
+        ax_time.plot(sizes, [r["wall_s"] / size * 1000 for size, r in found], "o:",
+                     color=line.get_color(), alpha=0.5)
+        ax_mem.plot(sizes, [r["peak_rss_mib"] for _, r in found], "o-", label=stage)
+    for ax, label in ((ax_time, "seconds per 1,000 sentences (solid CPU, dotted wall)"),
+                      (ax_mem, "peak RSS of the process tree, MiB")):
+        ax.set_xscale("log")
+        ax.set_xlabel("English sentences (2 target languages)")
+        ax.set_ylabel(label, fontsize=8)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, metadata={"Date": None})
+
+
+def table(rows: list[dict[str, Any]]) -> None:
+    print("| size | languages | run | stage | wall s | CPU s | wall µs/sentence | CPU µs/sentence "
+          "| peak RSS MiB | store MiB | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if "wall_s" not in r:
             continue
-        per = r["wall_s"] / r["size"] * 1e6
+        per, cpu = r["wall_s"] / r["size"] * 1e6, r["cpu_s"] / r["size"] * 1e6
         store = f"{r['store_bytes'] / 2**20:.1f}" if "store_bytes" in r else ""
         print(f"| {r['size']:,} | {r['languages']} | {r['run']} | {r['stage']} | {r['wall_s']:.1f}"
-              f" | {r['cpu_s']:.1f} | {per:.0f} | {r['peak_rss_mib']:.0f} | {store} | "
+              f" | {r['cpu_s']:.1f} | {per:.0f} | {cpu:.0f} | {r['peak_rss_mib']:.0f} | {store} | "
               f"{r['load']:.1f} |")
 
 
