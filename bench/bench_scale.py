@@ -320,6 +320,19 @@ def run_dask(args: argparse.Namespace) -> None:
                                      str(workers)))
                 record(results, {"size": args.size, "languages": len(langs) + 1,
                                  "run": f"{args.tag}{name}", "stage": stage, **row})
+            if args.export:
+                differ = differences(folder / "out/collection", copy / "out/collection")
+                record(results, {"size": args.size, "run": f"{args.tag}{name}",
+                                 "stage": "exports vs local", "identical": not differ,
+                                 "differ": differ[:20]})
+
+
+def differences(a: Path, b: Path) -> list[str]:
+    """Files that differ between two exported collections (or exist in only one)."""
+    names = {p.relative_to(a) for p in a.rglob("*") if p.is_file()} | {
+        p.relative_to(b) for p in b.rglob("*") if p.is_file()}
+    return sorted(str(n) for n in names if not (a / n).is_file() or not (b / n).is_file()
+                  or (a / n).read_bytes() != (b / n).read_bytes())
 
 
 def main() -> None:
