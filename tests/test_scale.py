@@ -322,7 +322,7 @@ def test_stages_shows_how_far_an_interrupted_import_got(
         run(store, config, ["import"])
     rows = {s.name: s for s in status(store, config)}
     assert rows["import"].state == "under way"
-    assert rows["import"].why.startswith("under way: 20,000 segments")
+    assert rows["import"].why.startswith("20,000 segments")
     assert "segments/s" in rows["import"].why and "goes on from there" in rows["import"].why
     assert rows["ner"].state == "never run"
 

@@ -493,8 +493,8 @@ def import_under_way(store: Store) -> str | None:
     if not row:
         return None
     state = ImportState(**json.loads(row[0][0]))
-    return ("under way: " + rate_text(state.segments, None, state.updated - state.started,
-                                      "segments") + " committed; a rerun goes on from there")
+    return (rate_text(state.segments, None, state.updated - state.started, "segments")
+            + " committed; a rerun goes on from there")
 
 
 def _finish(store: Store, source: CorpusSource, state: ImportState,

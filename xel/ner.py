@@ -233,10 +233,12 @@ def ner_under_way(store: Store) -> str | None:
     """How far an unfinished NER run got, its rate and the time left (for `xel stages`)."""
     store.declare(CORPUS_DDL)
     store.declare(STAGING_DDL)
-    done, started, last = store.query("SELECT SUM(sentences), MIN(started), MAX(finished)"
-                                      " FROM ner_batches")[0]
+    timed = {"started", "finished"} <= {r[1] for r in store.query("PRAGMA table_info(ner_batches)")}
+    done, started, last = store.query(  # a table from before the times were kept has none
+        "SELECT SUM(sentences), MIN(started), MAX(finished) FROM ner_batches" if timed
+        else "SELECT SUM(sentences), 0, 0 FROM ner_batches")[0]
     if not done:
         return None
     total = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = (SELECT code FROM "
                          "languages WHERE role = 'source')")
-    return "under way: " + rate_text(done, total, last - started, "sentences")
+    return rate_text(done, total, last - started, "sentences") + " done; a rerun goes on"
