@@ -1,9 +1,11 @@
-"""Multi-way parallel corpora: readers for NTREX-128, WMT XML and Moses-style files, and import.
+"""Multi-way parallel corpora: readers for NTREX-128, WMT XML, TMX and Moses-style files (line
+files or per-session folders), and import.
 
 A corpus is a sequence of segments; segment `seg` of every language is a translation of the
 same source sentence (sentence alignment is shared segment numbers), and every segment belongs
-to a document. Readers stream `Segment`s; `import_corpus` writes them in one transaction, so a
-bad line anywhere leaves the store as it was.
+to a document. Readers stream `Segment`s (a line, a WMT document or a TMX unit in memory at a
+time); `import_corpus` writes them in committed batches and records the stage only at the end,
+so an interrupted import resumes where it stopped and nothing downstream reads half a corpus.
 """
 
 from __future__ import annotations
