@@ -42,7 +42,7 @@ def test_default_config_points_at_shared_ntrex() -> None:
         ("name: x\ncorpus: {path: c}\nkb: {path: k}\nqueries: {max_per_name: ten}\n",
          r"queries\.max_per_name: Input should be a valid integer"),
         ("name: x\nkb: {path: k}\n", r"corpus: Field required"),
-        ("name: x\ncorpus: {path: c, format: tmx}\nkb: {path: k}\n", r"corpus\.format"),
+        ("name: x\ncorpus: {path: c, format: tbx}\nkb: {path: k}\n", r"corpus\.format"),
         ("- just\n- a list\n", "a config is a YAML mapping"),
         ("name: [unclosed\n", "not valid YAML"),
     ],

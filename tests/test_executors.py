@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from test_queries import small_config
 
 from xel.config import ExecutorConfig
-from xel.executors import executor
-from xel.ner import chunks
+from xel.corpus import DDL as CORPUS_DDL
+from xel.executors import LocalExecutor, executor
+from xel.ner import segment_ranges
 from xel.pipeline import run
 from xel.store import Store
 
@@ -17,11 +19,33 @@ def square(x: int) -> int:
     return x * x
 
 
-def test_chunks_are_cut_only_between_documents() -> None:
-    sents = [(i, doc, "x") for i, doc in enumerate("aaabbbbcd")]
-    parts = chunks(sents, 2)
-    assert [[d for _, d, _ in p] for p in parts] == [list("aaa"), list("bbbb"), list("cd")]
-    assert sum(len(p) for p in parts) == len(sents)
+def test_chunks_are_cut_only_between_documents(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.sqlite") as store:
+        store.declare(CORPUS_DDL)
+        first = 0
+        for ordinal, doc in enumerate(["a", "b", "c", "d"]):
+            n = "aaabbbbcd".count(doc)
+            store.execute("INSERT INTO documents VALUES (?, ?, ?, ?)", (doc, ordinal, first, n))
+            first += n
+        assert segment_ranges(store, 2) == [(0, 2), (3, 6), (7, 8)]
+        assert segment_ranges(store, 100) == [(0, 8)]
+
+
+def test_imap_keeps_order_and_reads_ahead_only_a_window() -> None:
+    read: list[int] = []
+
+    def items() -> Iterator[int]:
+        for k in range(20):
+            read.append(k)
+            yield k
+
+    ex = LocalExecutor(2)
+    out = []
+    for result in ex.imap(square, items(), "squares"):
+        out.append(result)
+        # Never more than two items per worker read beyond what has been returned.
+        assert len(read) <= len(out) + 4
+    assert out == [k * k for k in range(20)]
 
 
 def test_dask_local_cluster_gives_the_local_result_in_order(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ GOLDEN = [
     ("kb", (), False, False),
     ("link", ("queries", "kb"), False, False),
     ("el", ("link",), False, True),
-    ("align", ("import",), True, False),
+    ("align", ("import", "ner"), True, False),
     ("project", ("align", "ner"), True, False),
     ("triage", ("project", "queries"), True, False),
     ("names", ("triage",), True, True),

@@ -13,13 +13,15 @@ a time.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,9 +29,11 @@ from typing import Any
 import xel.tokenizers
 from xel.config import AlignConfig, Config, TokenizeConfig
 from xel.corpus import DDL as CORPUS_DDL
-from xel.corpus import sentences, source_language
+from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
+from xel.ner import DDL as NER_DDL
+from xel.progress import progress
 from xel.registry import aligners
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
@@ -37,7 +41,8 @@ from xel.tokenizers import Span, tokenizer_for, tokenizer_name
 
 Link = tuple[int, int]
 Links = set[Link]
-Aligner = Callable[[Sequence[Sequence[str]], Sequence[Sequence[str]], AlignConfig], list[Links]]
+Aligner = Callable[[Sequence[Sequence[str]], Sequence[Sequence[str]], AlignConfig,
+                    Sequence[int] | None], list[Links]]
 
 
 # --- symmetrization ------------------------------------------------------------------------
@@ -151,37 +156,69 @@ def seeded_environment(seed: int | None) -> dict[str, str]:
 def write_tokens(path: Path, sentences: Sequence[Sequence[str]], lowercase: bool) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for tokens in sentences:
-            line = " ".join(t.replace(" ", "_") for t in tokens)
-            f.write((line.lower() if lowercase else line) + "\n")
+            f.write(token_line(tokens, lowercase))
+
+
+def token_line(tokens: Sequence[str], lowercase: bool) -> str:
+    """A sentence as eflomal reads it: tokens joined by spaces (spaces inside a token as `_`)."""
+    line = " ".join(t.replace(" ", "_") for t in tokens)
+    return (line.lower() if lowercase else line) + "\n"
+
+
+def _write_pairs(d: Path, src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
+                 lowercase: bool) -> list[int]:
+    """Write the pairs eflomal can learn from (no empty side), each sentence tokenized once;
+    returns their indices."""
+    keep = []
+    with open(d / "src", "w", encoding="utf-8") as fs, open(d / "tgt", "w", encoding="utf-8") as ft:
+        for k in range(len(src)):
+            s, t = src[k], tgt[k]
+            if s and t:
+                fs.write(token_line(s, lowercase))
+                ft.write(token_line(t, lowercase))
+                keep.append(k)
+    return keep
 
 
 @aligners.register("eflomal")
 def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-            config: AlignConfig) -> list[Links]:
-    """Both directions with eflomal over all pairs, then the configured symmetrization."""
+            config: AlignConfig, wanted: Sequence[int] | None = None) -> list[Links]:
+    """Both directions with eflomal over all pairs, then the configured symmetrization of the
+    `wanted` pairs (default: all). eflomal learns from every pair; its output is read line by
+    line, so memory holds the links of the wanted pairs only."""
     if len(src) != len(tgt):
         raise XelError(f"aligner: {len(src)} source sentences but {len(tgt)} target sentences")
-    # eflomal cannot learn from a pair with an empty side; such pairs get no links.
-    keep = [k for k in range(len(src)) if src[k] and tgt[k]]
-    result: list[Links] = [set() for _ in src]
-    if not keep:
-        return result
+    wanted = range(len(src)) if wanted is None else wanted
     with tempfile.TemporaryDirectory(prefix="xel-eflomal-") as tmp:
         d = Path(tmp)
-        write_tokens(d / "src", [src[k] for k in keep], config.lowercase)
-        write_tokens(d / "tgt", [tgt[k] for k in keep], config.lowercase)
+        # eflomal cannot learn from a pair with an empty side; such pairs get no links.
+        keep = _write_pairs(d, src, tgt, config.lowercase)
+        if not keep:
+            return [set() for _ in wanted]
         command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config)
         done = subprocess.run(command, capture_output=True, text=True,
                               env={**os.environ, **seeded_environment(config.seed)})
         if done.returncode != 0:
             error = done.stderr.strip()[-500:]
             raise XelError(f"eflomal-align failed (exit {done.returncode}): {error}")
-        forward = (d / "fwd").read_text(encoding="utf-8").split("\n")
-        reverse = (d / "rev").read_text(encoding="utf-8").split("\n")
-    symmetrize = SYMMETRIZE[config.symmetrization]
-    for n, k in enumerate(keep):
-        result[k] = symmetrize(parse_links(forward[n]), parse_links(reverse[n]))
-    return result
+        line_of: dict[int, int | None] = (
+            dict(zip(keep, range(len(keep)), strict=True)) if len(wanted) == len(src)
+            else {k: bisect_index(keep, k) for k in wanted})
+        lines = {n for n in line_of.values() if n is not None}
+        found: dict[int, Links] = {}
+        symmetrize = SYMMETRIZE[config.symmetrization]
+        with open(d / "fwd", encoding="utf-8") as fwd, open(d / "rev", encoding="utf-8") as rev:
+            for n, (f, r) in enumerate(zip(fwd, rev, strict=False)):
+                if n in lines:
+                    found[n] = symmetrize(parse_links(f), parse_links(r))
+    return [found.get(line, set()) if (line := line_of.get(k)) is not None else set()
+            for k in wanted]
+
+
+def bisect_index(items: Sequence[int], value: int) -> int | None:
+    """The index of `value` in the sorted `items`, or None."""
+    k = bisect.bisect_left(items, value)
+    return k if k < len(items) and items[k] == value else None
 
 
 # --- simalign -------------------------------------------------------------------------------
@@ -191,7 +228,7 @@ _SIMALIGN_METHODS = {"a": "inter", "m": "mwmf", "i": "itermax"}
 
 @aligners.register("simalign")
 def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-             config: AlignConfig) -> list[Links]:
+             config: AlignConfig, wanted: Sequence[int] | None = None) -> list[Links]:
     """Contextual-embedding alignment (Jalili Sabet et al. 2020) with a local transformer."""
     path = config.simalign_model
     if not path or not (Path(path) / "config.json").is_file():
@@ -207,7 +244,8 @@ def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
                               device="cpu", layer=config.simalign_layer)
     key = _SIMALIGN_METHODS[config.simalign_method]
     result: list[Links] = []
-    for s, t in zip(src, tgt, strict=True):
+    for k in range(len(src)) if wanted is None else wanted:
+        s, t = src[k], tgt[k]
         if not s or not t:
             result.append(set())
             continue
@@ -217,10 +255,11 @@ def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
 
 
 def align(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-          config: AlignConfig) -> list[Links]:
-    """Align sentence pairs with the configured aligner."""
+          config: AlignConfig, wanted: Sequence[int] | None = None) -> list[Links]:
+    """Align sentence pairs with the configured aligner; the links of the `wanted` pairs
+    (indices, default all), in that order."""
     aligner: Aligner = aligners.get(config.aligner)
-    return aligner(src, tgt, config)
+    return aligner(src, tgt, config, wanted)
 
 
 def aer(predicted: Sequence[Links], sure: Sequence[Links], possible: Sequence[Links]) -> float:
@@ -235,24 +274,75 @@ def aer(predicted: Sequence[Links], sure: Sequence[Links], possible: Sequence[Li
 # --- the align stage ----------------------------------------------------------------------
 
 DDL = """
--- Tokens as `start:end` character spans, links as Pharaoh `i-j` (source-target) pairs.
+-- Tokens (character spans) and links of the sentence pairs whose English side has a person
+-- mention: what projection reads. Both compact (`encode_spans`, `encode_links`).
 CREATE TABLE IF NOT EXISTS alignments (
     lang       TEXT NOT NULL,
     seg        INTEGER NOT NULL,
-    src_tokens TEXT NOT NULL,
-    tgt_tokens TEXT NOT NULL,
-    links      TEXT NOT NULL,
+    src_tokens BLOB NOT NULL,
+    tgt_tokens BLOB NOT NULL,
+    links      BLOB NOT NULL,
     PRIMARY KEY (lang, seg)
 ) WITHOUT ROWID;
 """
 
 
-def encode_spans(spans: Sequence[Span]) -> str:
-    return " ".join(f"{s}:{e}" for s, e in spans)
+def _varints(numbers: Iterable[int]) -> bytes:
+    out = bytearray()
+    for n in numbers:
+        while n >= 0x80:
+            out.append(n & 0x7F | 0x80)
+            n >>= 7
+        out.append(n)
+    return bytes(out)
 
 
-def decode_spans(text: str) -> list[Span]:
-    return [(int(s), int(e)) for s, _, e in (x.partition(":") for x in text.split())]
+def _unvarints(data: bytes) -> list[int]:
+    out, n, shift = [], 0, 0
+    for byte in data:
+        n |= (byte & 0x7F) << shift
+        if byte & 0x80:
+            shift += 7
+        else:
+            out.append(n)
+            n, shift = 0, 0
+    return out
+
+
+def encode_spans(spans: Sequence[Span]) -> bytes:
+    """Token spans as varints of (gap since the last token's end, length): about two bytes a
+    token, where `start:end` text takes six."""
+    numbers, end = [], 0
+    for s, e in spans:
+        numbers += [s - end, e - s]
+        end = e
+    return _varints(numbers)
+
+
+def decode_spans(data: bytes) -> list[Span]:
+    numbers, spans, end = _unvarints(data), [], 0
+    for k in range(0, len(numbers), 2):
+        start = end + numbers[k]
+        end = start + numbers[k + 1]
+        spans.append((start, end))
+    return spans
+
+
+def encode_links(links: Links) -> bytes:
+    """Links in order as varints of (source index step, target index)."""
+    numbers, last = [], 0
+    for i, j in sorted(links):
+        numbers += [i - last, j]
+        last = i
+    return _varints(numbers)
+
+
+def decode_links(data: bytes) -> Links:
+    numbers, links, i = _unvarints(data), set(), 0
+    for k in range(0, len(numbers), 2):
+        i += numbers[k]
+        links.add((i, numbers[k + 1]))
+    return links
 
 
 # Taken when the code is imported, so a long run's signatures describe the code it runs even
@@ -270,45 +360,75 @@ def align_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class AlignJob:
-    """One language pair's sentences and settings: what an executor needs to align it."""
+    """One language pair's sentences and settings: what an executor needs to align it.
+    `wanted` are the positions (in the texts) whose tokens and links are kept."""
 
     source: str
     lang: str
     src_texts: list[str]
     tgt_texts: list[str]
+    wanted: list[int]
     tokenize: TokenizeConfig
     align: AlignConfig
 
 
 @dataclass(frozen=True)
 class Aligned:
-    src_spans: list[list[Span]]
-    tgt_spans: list[list[Span]]
-    links: list[Links]
+    """Encoded tokens and links of the wanted pairs, in `AlignJob.wanted` order."""
+
+    src_tokens: list[bytes]
+    tgt_tokens: list[bytes]
+    links: list[bytes]
+    n_links: int
+
+
+class Tokens(Sequence[list[str]]):
+    """The tokens of each text, made when asked for, so a million sentences are never all
+    held as token lists."""
+
+    def __init__(self, texts: list[str], tokenizer: Callable[[str], list[Span]]) -> None:
+        self.texts, self.tokenizer = texts, tokenizer
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __getitem__(self, k: Any) -> Any:
+        text = self.texts[k]
+        return [text[s:e] for s, e in self.tokenizer(text)]
 
 
 def align_texts(job: AlignJob) -> Aligned:
-    """Tokenize both sides and align every pair (runs in an executor's worker)."""
+    """Tokenize both sides and align every pair, keeping the wanted pairs' tokens and links
+    (runs in an executor's worker)."""
     src_tok = tokenizer_for(job.source, job.src_texts, job.tokenize)
     tgt_tok = tokenizer_for(job.lang, job.tgt_texts, job.tokenize)
-    src_spans = [src_tok(t) for t in job.src_texts]
-    tgt_spans = [tgt_tok(t) for t in job.tgt_texts]
-    links = align([[t[s:e] for s, e in sp] for t, sp in zip(job.src_texts, src_spans, strict=True)],
-                  [[t[s:e] for s, e in sp] for t, sp in zip(job.tgt_texts, tgt_spans, strict=True)],
-                  job.align)
-    return Aligned(src_spans, tgt_spans, links)
+    links = align(Tokens(job.src_texts, src_tok), Tokens(job.tgt_texts, tgt_tok), job.align,
+                  job.wanted)
+    return Aligned([encode_spans(src_tok(job.src_texts[k])) for k in job.wanted],
+                   [encode_spans(tgt_tok(job.tgt_texts[k])) for k in job.wanted],
+                   [encode_links(x) for x in links], sum(len(x) for x in links))
 
 
 def align_job(store: Store, config: Config, lang: str) -> tuple[list[int], AlignJob]:
-    """The segments and the job for aligning `lang` with the source language."""
+    """The segments with a person mention and the job for aligning `lang` with the source
+    language (every pair, since the aligner learns from all of them)."""
     source = source_language(store)
-    src = sentences(store, source)
-    tgt = {seg: text for seg, _, text in sentences(store, lang)}
-    if not tgt:
+    if not store.scalar("SELECT 1 FROM sentences WHERE lang = ? LIMIT 1", (lang,)):
         raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
-    segs = [seg for seg, _, _ in src]
-    return segs, AlignJob(source, lang, [text for _, _, text in src],
-                          [tgt.get(seg, "") for seg in segs], config.tokenize, config.align)
+    mentioned = {r[0] for r in store.query("SELECT DISTINCT seg FROM mentions")}
+    segs: list[int] = []
+    wanted: list[int] = []
+    src: list[str] = []
+    tgt: list[str] = []
+    for seg, s, t in store.execute(
+            "SELECT s.seg, s.text, COALESCE(t.text, '') FROM sentences s LEFT JOIN sentences t"
+            " ON t.lang = ? AND t.seg = s.seg WHERE s.lang = ? ORDER BY s.seg", (lang, source)):
+        if seg in mentioned:
+            segs.append(seg)
+            wanted.append(len(src))
+        src.append(s)
+        tgt.append(t)
+    return segs, AlignJob(source, lang, src, tgt, wanted, config.tokenize, config.align)
 
 
 def write_alignment(segs: list[int], job: AlignJob, result: Aligned) -> Work:
@@ -316,10 +436,9 @@ def write_alignment(segs: list[int], job: AlignJob, result: Aligned) -> Work:
         s.execute("DELETE FROM alignments WHERE lang = ?", (job.lang,))
         s.executemany(
             "INSERT INTO alignments VALUES (?, ?, ?, ?, ?)",
-            [(job.lang, seg, encode_spans(a), encode_spans(b), format_links(x))
-             for seg, a, b, x in zip(segs, result.src_spans, result.tgt_spans, result.links,
-                                     strict=True)])
-        return {"pairs": len(segs), "links": sum(len(x) for x in result.links),
+            [(job.lang, seg, a, b, x) for seg, a, b, x in zip(
+                segs, result.src_tokens, result.tgt_tokens, result.links, strict=True)])
+        return {"pairs": len(job.src_texts), "kept": len(segs), "links": result.n_links,
                 "empty_targets": sum(not t.strip() for t in job.tgt_texts)}
 
     return work
@@ -328,19 +447,24 @@ def write_alignment(segs: list[int], job: AlignJob, result: Aligned) -> Work:
 def align_languages(store: Store, config: Config,
                     langs: list[str]) -> Iterator[tuple[str, Work]]:
     """The align stage of several languages on the configured executor: each language's
-    writer as soon as its group is aligned.
+    writer as soon as it is aligned.
 
-    Languages go to the executor a few at a time (twice its workers), so memory holds only
-    those languages' sentences; the runner commits each as its own stage.
+    Languages go to the executor as workers free up (at most two per worker read ahead), so
+    memory holds only those languages' sentences; the runner commits each as its own stage.
     """
     store.declare(CORPUS_DDL)
+    store.declare(NER_DDL)
     store.declare(DDL)
-    step = 2 * config.executor.workers
+    pending: deque[tuple[list[int], AlignJob]] = deque()
+
+    def jobs() -> Iterator[AlignJob]:
+        for lang in langs:
+            segs, job = align_job(store, config, lang)
+            pending.append((segs, job))
+            yield job
+
     with executor(config.executor) as ex:
-        for start in range(0, len(langs), step):
-            group = langs[start:start + step]
-            prepared = [align_job(store, config, lang) for lang in group]
-            results = ex.map(align_texts, [job for _, job in prepared],
-                             f"align languages {start + 1}-{start + len(group)} of {len(langs)}")
-            for lang, (segs, job), result in zip(group, prepared, results, strict=True):
-                yield lang, write_alignment(segs, job, result)
+        for result in progress(ex.imap(align_texts, jobs(), len(langs)), "align", len(langs),
+                               "languages"):
+            segs, job = pending.popleft()
+            yield job.lang, write_alignment(segs, job, result)

@@ -25,11 +25,12 @@ class Section(BaseModel):
 
 class CorpusConfig(Section):
     path: str
-    format: Literal["ntrex", "wmt-xml", "moses"] = "ntrex"
+    format: Literal["ntrex", "wmt-xml", "moses", "tmx"] = "ntrex"
     source: str = "eng"
     # Target languages to import ("all" for every language the corpus has).
     languages: list[str] | Literal["all"] = "all"
-    # moses: one file per language (code -> path) and a document-id file, one id per line.
+    # moses: one file per language (code -> path) and a document-id file, one id per line, or
+    # one folder of per-session files per language; tmx: doc_ids optional (else <prop x-doc>).
     files: dict[str, str] = Field(default_factory=dict)
     doc_ids: str | None = None
 
@@ -228,6 +229,9 @@ class ExecutorConfig(Section):
     name: Literal["local", "dask"] = "local"
     address: str | None = None
     workers: int = Field(2, ge=1)
+    # A local pool starts `workers` fresh processes, each loading its models (spaCy: seconds);
+    # work smaller than this (in sentences) runs in this process, where that never pays back.
+    in_process_below: int = Field(5000, ge=0, description="sentences run without a pool")
 
 
 class Config(BaseModel):

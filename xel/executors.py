@@ -8,7 +8,8 @@ output does not depend on where it ran. Writes to the store stay in the calling 
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -24,6 +25,9 @@ R = TypeVar("R")
 
 class Executor(Protocol):
     def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]: ...
+
+    def imap(self, fn: Callable[[T], R], items: Iterable[T],
+             total: int | None = None) -> Iterator[R]: ...
 
 
 class LocalExecutor:
@@ -46,6 +50,18 @@ class LocalExecutor:
                 results[index[future]] = future.result()
         return results
 
+    def imap(self, fn: Callable[[T], R], items: Iterable[T],
+             total: int | None = None) -> Iterator[R]:
+        """Results in item order as they are ready, with at most two items per worker read
+        ahead: memory holds a few items, however many there are (`total`, if known: a
+        single item runs in this process). Callers show progress over the results."""
+        if self.workers <= 1 or total == 1:
+            yield from (fn(item) for item in items)
+            return
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            yield from windowed(pool.submit, fn, items, 2 * self.workers)
+
 
 class DaskExecutor:
     """Items as tasks on a dask.distributed cluster; `fn` must be importable by the workers."""
@@ -62,6 +78,26 @@ class DaskExecutor:
         for future in progress(as_completed(futures), description, total=len(futures)):
             results[index[future.key]] = future.result()
         return results
+
+
+    def imap(self, fn: Callable[[T], R], items: Iterable[T],
+             total: int | None = None) -> Iterator[R]:
+        """As `LocalExecutor.imap`, two items per worker in flight."""
+        workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        yield from windowed(lambda f, x: self.client.submit(f, x, pure=False), fn, items,
+                            2 * workers)
+
+
+def windowed(submit: Callable[..., Any], fn: Callable[[T], R], items: Iterable[T],
+             window: int) -> Iterator[R]:
+    """Submit items keeping at most `window` in flight; yield results in item order."""
+    pending: deque[Any] = deque()
+    for item in items:
+        pending.append(submit(fn, item))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
 @executors.register("local")
@@ -92,6 +128,9 @@ def dask_executor(config: ExecutorConfig) -> Iterator[Executor]:
         yield DaskExecutor(client)
 
 
-def executor(config: ExecutorConfig) -> Any:
-    """The configured executor, as a context manager."""
+def executor(config: ExecutorConfig, sentences: int | None = None) -> Any:
+    """The configured executor, as a context manager; a local one runs in this process when
+    the work (`sentences`) is under `in_process_below`."""
+    if config.name == "local" and sentences is not None and sentences < config.in_process_below:
+        config = config.model_copy(update={"workers": 1})
     return executors.get(config.name)(config)

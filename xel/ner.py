@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
 from xel.names.english import clean_spaces, name_key, split_name
+from xel.progress import progress, rate_text
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
@@ -127,43 +129,116 @@ def ner_chunk(model: str, labels: tuple[str, ...], batch_size: int,
     return list(find_mentions(cached_pipeline(model), chunk, set(labels), batch_size))
 
 
-def chunks(sents: list[tuple[int, str, str]], size: int) -> list[list[tuple[int, str, str]]]:
-    """Consecutive runs of at least `size` sentences, cut only between documents."""
-    out: list[list[tuple[int, str, str]]] = [[]]
-    for sent in sents:
-        if len(out[-1]) >= size and out[-1][-1][1] != sent[1]:
-            out.append([])
-        out[-1].append(sent)
-    return [c for c in out if c]
+def segment_ranges(store: Store, size: int) -> list[tuple[int, int]]:
+    """Consecutive runs of whole documents of at least `size` segments each, as segment
+    ranges [first, last] (from the documents table), so sentences are read a range at a time."""
+    ranges: list[tuple[int, int]] = []
+    first = last = -1
+    for r in store.query("SELECT first_seg, n_segs FROM documents ORDER BY first_seg"):
+        if first < 0:
+            first = r[0]
+        last = r[0] + r[1] - 1
+        if last - first + 1 >= size:
+            ranges.append((first, last))
+            first = -1
+    if first >= 0:
+        ranges.append((first, last))
+    return ranges
+
+
+STAGING_DDL = """
+-- NER chunks done by a run under way (`key`: its signature's digest), so a rerun resumes.
+CREATE TABLE IF NOT EXISTS ner_batches (
+    first_seg INTEGER PRIMARY KEY,
+    key       TEXT NOT NULL,
+    sentences INTEGER NOT NULL,
+    words     INTEGER NOT NULL,
+    started   REAL NOT NULL,     -- when the run that did it started, and when it was done
+    finished  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ner_staged (
+    batch INTEGER NOT NULL, doc_id TEXT NOT NULL, seg INTEGER NOT NULL, start INTEGER NOT NULL,
+    end INTEGER NOT NULL, surface TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL,
+    honorific TEXT, tokens INTEGER NOT NULL
+);
+"""
 
 
 def run_ner(store: Store, config: Config) -> Work:
-    """The ner stage: find English person mentions in every source sentence (on the
-    executor); its writer replaces the store's mentions."""
+    """The ner stage: find English person mentions in every source sentence, a chunk of
+    whole documents at a time on the executor (in this process for small corpora).
+
+    Each chunk's mentions are committed to a staging table as it finishes, so memory holds a
+    few chunks and an interrupted run resumes after its last finished chunk; the writer moves
+    the staged mentions into `mentions`, in corpus order."""
     store.declare(CORPUS_DDL)
     store.declare(DDL)
-    load_pipeline(config.ner.model)  # fail here, clearly, if the model is missing
+    store.declare(STAGING_DDL)
+    cached_pipeline(config.ner.model)  # fail here, clearly, if the model is missing
     source = source_language(store)
-    rows = store.query(
-        "SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg", (source,)
-    )
-    sents = [(r["seg"], r["doc_id"], r["text"]) for r in rows]
+    key = digest_of([store.stage_digest("import"), ner_signature(store, config)])
+    store.execute("DELETE FROM ner_staged WHERE batch IN "
+                  "(SELECT first_seg FROM ner_batches WHERE key != ?)", (key,))
+    store.execute("DELETE FROM ner_batches WHERE key != ?", (key,))
+    done = {r[0] for r in store.query("SELECT first_seg FROM ner_batches")}
+    todo = [r for r in segment_ranges(store, config.ner.chunk_size) if r[0] not in done]
+    total = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = ?", (source,))
+
+    def chunk(first: int, last: int) -> list[tuple[int, str, str]]:
+        rows = store.query("SELECT seg, doc_id, text FROM sentences WHERE lang = ? AND seg "
+                           "BETWEEN ? AND ? ORDER BY seg", (source, first, last))
+        return [(r[0], r[1], r[2]) for r in rows]
+
     task = functools.partial(ner_chunk, config.ner.model, tuple(config.ner.labels),
                              config.ner.batch_size)
-    with executor(config.executor) as ex:
-        found = [m for part in ex.map(task, chunks(sents, config.ner.chunk_size), "NER")
-                 for m in part]
+    counts: dict[int, tuple[int, int]] = {}
+
+    def chunks_to_do() -> Iterator[list[tuple[int, str, str]]]:
+        for first, last in todo:
+            sents = chunk(first, last)
+            counts[first] = (len(sents), sum(len(t.split()) for _, _, t in sents))
+            yield sents
+
+    started = time.time()
+    with executor(config.executor, total) as ex:
+        results = zip(todo, ex.imap(task, chunks_to_do(), len(todo)), strict=True)
+        for (first, _), found in progress(results, "NER", sum(b - a + 1 for a, b in todo),
+                                          "sentences", lambda d: d[0][1] - d[0][0] + 1):
+            with store.transaction():
+                store.executemany(
+                    "INSERT INTO ner_staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(first, m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key,
+                      m.honorific, m.tokens) for m in found])
+                store.execute("INSERT INTO ner_batches VALUES (?, ?, ?, ?, ?, ?)",
+                              (first, key, *counts.pop(first), started, time.time()))
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM mentions")
-        s.executemany(
-            "INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key, honorific,"
-            " tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key, m.honorific,
-              m.tokens) for m in found],
-        )
-        words = sum(len(t.split()) for _, _, t in sents)
-        return {"sentences": len(sents), "words": words, "mentions": len(found),
-                "names": len({m.name_key for m in found})}
+        s.execute("INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key,"
+                  " honorific, tokens) SELECT doc_id, seg, start, end, surface, name, name_key,"
+                  " honorific, tokens FROM ner_staged ORDER BY batch, rowid")
+        sentences, words = s.query("SELECT COALESCE(SUM(sentences), 0), COALESCE(SUM(words), 0)"
+                                   " FROM ner_batches")[0]
+        s.execute("DELETE FROM ner_staged")
+        s.execute("DELETE FROM ner_batches")
+        s.execute("PRAGMA incremental_vacuum").fetchall()  # the staged copy's pages, freed
+        return {"sentences": sentences, "words": words,
+                "mentions": s.scalar("SELECT COUNT(*) FROM mentions"),
+                "names": s.scalar("SELECT COUNT(DISTINCT name_key) FROM mentions")}
 
     return work
+
+
+def ner_under_way(store: Store) -> str | None:
+    """How far an unfinished NER run got, its rate and the time left (for `xel stages`)."""
+    store.declare(CORPUS_DDL)
+    store.declare(STAGING_DDL)
+    timed = {"started", "finished"} <= {r[1] for r in store.query("PRAGMA table_info(ner_batches)")}
+    done, started, last = store.query(  # a table from before the times were kept has none
+        "SELECT SUM(sentences), MIN(started), MAX(finished) FROM ner_batches" if timed
+        else "SELECT SUM(sentences), 0, 0 FROM ner_batches")[0]
+    if not done:
+        return None
+    total = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = (SELECT code FROM "
+                         "languages WHERE role = 'source')")
+    return rate_text(done, total, last - started, "sentences") + " done; a rerun goes on"

@@ -29,13 +29,19 @@ from hits.workflow import Confirm, run_round
 from xel.align import align_languages, align_signature
 from xel.clel import baseline_signature, baselines_folder, run_baselines
 from xel.config import Config
-from xel.corpus import import_corpus, import_signature, read_source, target_languages
+from xel.corpus import (
+    import_corpus,
+    import_signature,
+    import_under_way,
+    read_source,
+    target_languages,
+)
 from xel.errors import XelError
 from xel.export import collection_folder, export_collection, export_signature
 from xel.kb import index_kb, index_path, kb_signature
 from xel.languages import canonical
 from xel.link import link_queries, link_signature
-from xel.ner import ner_signature, run_ner
+from xel.ner import ner_signature, ner_under_way, run_ner
 from xel.partition import partition_signature, run_partition
 from xel.progress import progress
 from xel.project import project_language, project_signature
@@ -75,6 +81,7 @@ class Stage:
     results: Callable[..., dict[str, str]] | None = None
     outputs: Callable[[Config], list[Path]] | None = None  # files: rerun when one is missing
     home: Callable[[Config], Path] | None = None  # a store of its own (the shared KB index)
+    under_way: Callable[[Store], str | None] | None = None  # how far an unfinished run got
 
     @property
     def crowd(self) -> bool:
@@ -169,9 +176,10 @@ def write_report(store: Store, config: Config) -> Work:
 
 PIPELINE = [
     Stage("import", "languages, documents, sentences (aligned across languages by segment)",
-          command="xel corpus import", signature=import_signature, prepare=import_corpus),
+          command="xel corpus import", signature=import_signature, prepare=import_corpus,
+          under_way=import_under_way),
     Stage("ner", "mentions: English person mentions", ("import",), "xel queries",
-          signature=ner_signature, prepare=run_ner),
+          signature=ner_signature, prepare=run_ner, under_way=ner_under_way),
     Stage("queries", "queries and the attrition of each filter", ("ner",), "xel queries",
           signature=queries_signature, prepare=run_queries),
     Stage("kb", "the KB index (its own file, kb.index, shared by collections)",
@@ -181,7 +189,8 @@ PIPELINE = [
     Stage("el", "HITs, judgments, worker gold accuracy, payments, links", ("link",),
           "hits simulate --kind el (or hits make/publish/collect/review)",
           round=el_round, results=el_results),
-    Stage("align", "alignments: tokens and word links of every sentence pair", ("import",),
+    Stage("align", "alignments: tokens and word links of the sentence pairs with a mention",
+          ("import", "ner"),
           "xel project --lang {lang}", per_language=True, signature=align_signature,
           batch=align_languages),
     Stage("project", "projections, projection_ranks (the chosen projection per name)",
@@ -401,7 +410,7 @@ def make(store: Store, config: Config, targets: Sequence[str], *,
 class Status:
     name: str  # the stage instance, e.g. `align:deu`
     stage: Stage
-    state: str  # done, stale, never run, waiting, unknown
+    state: str  # done, stale, never run, under way, waiting, unknown
     why: str  # what changed, what it waits for, or what went wrong
     row: Any  # its record (digest, signature, summary, finished_at), if it ran
 
@@ -416,7 +425,8 @@ def changed(old: str, new: Signature) -> str:
 def status(store: Store, config: Config) -> list[Status]:
     """Every stage instance of the config in order, with its state and why: `done`, `stale`
     (and which part of its signature changed, or which upstream stage reruns first), `never
-    run`, `waiting` (crowd batches out with people) or `unknown` (its inputs cannot be read).
+    run`, `under way` (interrupted or running: how far, how fast, the time left), `waiting`
+    (crowd batches out with people) or `unknown` (its inputs cannot be read).
 
     Runs nothing and writes nothing. A crowd stage whose results changed since `xel build`
     recorded them is stale, but what reads it is judged by its results as they are now."""
@@ -435,6 +445,9 @@ def status(store: Store, config: Config) -> list[Status]:
             name = stage.instance(code)
             row = recorded(store, config, stage, code)
             state, why = _state(store, config, stage, code, langs, row, settled)
+            partial = stage.under_way(store) if stage.under_way and state != "done" else None
+            if partial:
+                state, why = "under way", partial
             settled[name] = state == "done" or (stage.crowd and state in ("stale", "never run")
                                                 and not why.startswith("after "))
             found.append(Status(name, stage, state, why, row))

@@ -26,7 +26,7 @@ from typing import Any
 
 import xel.names
 from xel.align import DDL as ALIGN_DDL
-from xel.align import Links, decode_spans, parse_links
+from xel.align import Links, decode_links, decode_spans
 from xel.config import Config, ProjectConfig
 from xel.corpus import source_language
 from xel.languages import language
@@ -463,7 +463,7 @@ def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
         " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg WHERE a.lang = ?",
         (source, lang))
     return {r["seg"]: Pair(r["src_text"], decode_spans(r["src_tokens"]), r["tgt_text"],
-                           decode_spans(r["tgt_tokens"]), parse_links(r["links"])) for r in rows}
+                           decode_spans(r["tgt_tokens"]), decode_links(r["links"])) for r in rows}
 
 
 def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> NameMatcher:

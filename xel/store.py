@@ -49,6 +49,9 @@ class Store:
         # what `transaction()` encloses and nothing is committed behind our back.
         self.conn = sqlite3.connect(str(path), isolation_level=None, timeout=60)
         self.conn.row_factory = sqlite3.Row
+        # Pages that stages free (staging tables, replaced outputs) can be given back to the
+        # file system (`PRAGMA incremental_vacuum`); takes effect only on a new database.
+        self.conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")

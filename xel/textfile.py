@@ -6,6 +6,7 @@ through these, so a bad byte is reported the same way wherever it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from xel.errors import XelError
@@ -35,3 +36,24 @@ def read_lines(path: Path, what: str = "file") -> list[str]:
         raw_lines.pop()
     return [decode_line(path, number, raw).removesuffix("\r")
             for number, raw in enumerate(raw_lines, start=1)]
+
+
+def iter_lines(path: Path, what: str = "file") -> Iterator[str]:
+    """`read_lines`, one line at a time: memory holds one line, whatever the file's size."""
+    try:
+        f = path.open("rb")
+    except FileNotFoundError:
+        raise XelError(f"{path}: {what} not found") from None
+    with f:
+        for number, raw in enumerate(f, start=1):
+            yield decode_line(path, number, raw.removesuffix(b"\n")).removesuffix("\r")
+
+
+def count_lines(path: Path) -> int:
+    """The number of lines `iter_lines` yields, counted without decoding (for error messages)."""
+    count, last = 0, b"\n"
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")

@@ -14,8 +14,8 @@ from xel.config import load_config
 from xel.pipeline import status
 from xel.store import Store
 
-STYLES = {"done": "green", "stale": "yellow", "never run": "dim", "waiting": "magenta",
-          "unknown": "red"}
+STYLES = {"done": "green", "stale": "yellow", "never run": "dim", "under way": "cyan",
+          "waiting": "magenta", "unknown": "red"}
 
 
 @app.command("stages")
