@@ -257,24 +257,39 @@ def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dic
 
 def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
     """Write `name_outcomes` for one language: A1/D1 from triage, A2/A3/D2 from the crowd
-    (Figure 4), and disagreements into `expert_queue`. Expert decisions (E) are never replaced."""
+    (Figure 4), and disagreements into `expert_queue`. Expert decisions (E) are never replaced.
+
+    Triage decides first: a query it now accepts (after better name models, say) takes triage's
+    outcome over an older crowd one and leaves the expert queue; the crowd's judgments stay in
+    `judgments`, and count again if triage sends the query back to curation."""
     open_tables(store)
     data = kept_judgments(store, "name", lang)
-    triaged = [t for t in read_triage(store, lang) if t.outcome in ("A1", "D1")]
+    triage = read_triage(store, lang)
+    triaged = [t for t in triage if t.outcome in ("A1", "D1")]
+    curated = {t.query_id for t in triage if t.outcome == "curate"}
     now = time.time()
     counts: dict[str, int] = {}
     with store.transaction():
         store.executemany(
-            "INSERT OR IGNORE INTO name_outcomes VALUES (?, ?, ?, ?, 'triage', 0, ?)",
+            "INSERT INTO name_outcomes VALUES (?, ?, ?, ?, 'triage', 0, ?) ON CONFLICT (lang,"
+            " query_id) DO UPDATE SET outcome = excluded.outcome, name = excluded.name,"
+            " decided_by = excluded.decided_by, simulated = 0, decided_at = excluded.decided_at"
+            " WHERE name_outcomes.outcome != 'E'",
             [(t.lang, t.query_id, t.outcome, t.projection or None, now) for t in triaged],
         )
+        store.executemany("DELETE FROM name_outcomes WHERE lang = ? AND query_id = ? AND"
+                          " decided_by = 'triage'", [(lang, q) for q in curated])
+        store.executemany("DELETE FROM expert_queue WHERE lang = ? AND query_id = ?",
+                          [(lang, t.query_id) for t in triaged])
         for task, group in data.groupby("task"):
+            query_id = task_query(str(task), lang)
+            if query_id not in curated:
+                continue
             if len(group) < config.hits.assignments:
                 counts["too few judgments"] = counts.get("too few judgments", 0) + 1
                 continue
             outcome, name = name_outcome(list(group["label"]))
             counts[outcome] = counts.get(outcome, 0) + 1
-            query_id = task_query(str(task), lang)
             if outcome == "E":
                 store.execute(
                     "INSERT OR REPLACE INTO expert_queue VALUES (?, ?, ?, ?)",

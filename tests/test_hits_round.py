@@ -21,6 +21,7 @@ from hits.render import render_hit, static_file
 from hits.store import Submission, batch, items
 from hits.workflow import (
     aggregate_el,
+    aggregate_names,
     collect_batch,
     publish_batch,
     review_batch,
@@ -335,3 +336,31 @@ def test_language_without_accepted_projections_runs_without_gold(tmp_path: Path,
     make_name_batch(store, cfg, "deu")
     assert store.scalar("SELECT COUNT(*) FROM hit_items") == 12
     assert store.scalar("SELECT SUM(gold) FROM hit_items") == 0
+
+
+def test_a_query_triage_now_accepts_takes_triage_outcome_and_leaves_the_expert_queue(
+        tmp_path: Path, crowd_store: Any, sim_config: Any) -> None:
+    """Better name models turn curated queries into A1: their old crowd outcomes and expert
+    queue entries must not outlive that (the judgments themselves stay)."""
+    store, _, _ = crowd_store(tmp_path, n_queries=120)
+    cfg = sim_config(tmp_path)
+    run_round(store, cfg, "name", lang="deu")
+    crowd = dict(store.query("SELECT query_id, outcome FROM name_outcomes "
+                             "WHERE decided_by != 'triage'"))
+    queued = [q for (q,) in store.query("SELECT query_id FROM expert_queue")]
+    assert crowd and queued
+    judged = store.scalar("SELECT COUNT(*) FROM judgments")
+    now_accepted = [*list(crowd)[:3], queued[0]]
+    store.executemany("UPDATE triage SET outcome = 'A1' WHERE lang = 'deu' AND query_id = ?",
+                      [(q,) for q in now_accepted])
+    aggregate_names(store, cfg, "deu")
+    after = dict(store.query("SELECT query_id, outcome FROM name_outcomes"))
+    assert all(after[q] == "A1" for q in now_accepted)
+    assert queued[0] not in {q for (q,) in store.query("SELECT query_id FROM expert_queue")}
+    assert store.scalar("SELECT COUNT(*) FROM judgments") == judged  # nothing lost
+    # back to curation: the crowd's earlier outcome counts again
+    back = list(crowd)[0]
+    store.execute("UPDATE triage SET outcome = 'curate' WHERE lang = 'deu' AND query_id = ?",
+                  (back,))
+    aggregate_names(store, cfg, "deu")
+    assert dict(store.query("SELECT query_id, outcome FROM name_outcomes"))[back] == crowd[back]

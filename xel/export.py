@@ -45,7 +45,8 @@ NOT_A_PERSON = "NOT_PERSON"  # the crowd's label (hits.store.NOT_A_PERSON)
 KEPT_OUTCOMES = ("A1", "A2", "A3", "E")
 OUTCOME_MEANING = {
     "source": "the English query itself",
-    "A1": "round-trip translation matched the English name exactly",
+    "A1": "round trip gave back the English name (exactly, or agreeing part by part through"
+          " the calibrated name models)",
     "A2": "three crowd workers agreed on the name",
     "A3": "two crowd workers agreed and one said the name was missing",
     "D1": "no aligned sentence or empty projection (discarded)",
