@@ -34,7 +34,7 @@ from xel.names import family
 from xel.names.english import tokens as name_tokens
 from xel.names.match import WORDLIKE, NameMatcher
 from xel.names.script import is_latin, whole_characters
-from xel.names.transliterate import models_for
+from xel.names.transliterate import models_for, models_signature
 from xel.ner import DDL as NER_DDL
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
@@ -448,10 +448,7 @@ PROJECT_CODE = code_digest(sys.modules[__name__], xel.names)
 def project_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
     parts = {"project": digest_of(config.project), "code": PROJECT_CODE,
              **versions("rapidfuzz", "PyICU", "spacy")}
-    models = models_for(lang, config)
-    if models is not None:
-        parts.update(models.signature())
-    return parts
+    return {**parts, **models_signature(lang, config)}
 
 
 def load_pairs(store: Store, lang: str) -> dict[int, Pair]:

@@ -25,7 +25,7 @@ from xel.languages import is_unspaced
 from xel.names import family
 from xel.names.agree import agreement, parts
 from xel.names.english import name_key
-from xel.names.transliterate import LanguageModels, models_for
+from xel.names.transliterate import LanguageModels, models_for, models_signature
 from xel.project import DDL as PROJECT_DDL
 from xel.queries import DDL as QUERIES_DDL
 from xel.stages import Work, code_digest, digest_of, versions
@@ -92,10 +92,7 @@ def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: 
 def triage_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
     parts = {"triage": digest_of(config.triage), "code": TRIAGE_CODE,
              **versions("googletrans", "PyICU")}
-    models = models_for(lang, config)
-    if models is not None:
-        parts.update(models.signature())
-    return parts
+    return {**parts, **models_signature(lang, config)}
 
 
 @dataclass(frozen=True)

@@ -22,16 +22,22 @@ SEED = typer.Option(13, "--seed", help="seed of the train/dev split")
 DEV = typer.Option(0.2, "--dev-fraction", help="share of each pairs file held out for dev")
 
 
-@names_app.command("train")
-def train_command(pairs: Path = PAIRS, out: Path = OUT, only: list[str] | None = ONLY,
-                  seed: int = SEED, dev_fraction: float = DEV) -> None:
-    """Rebuild the transliteration models (both directions) and print their dev figures."""
+def _keys(pairs: Path, only: list[str] | None) -> list[str]:
+    """The model keys to work on, once the pairs folder is known to be there."""
     if not pairs.is_dir():
         raise XelError(f"{pairs}: no pairs folder there: name the folder holding the "
                        "wd_<script>_80 files with --pairs")
     keys = only or list(translit.KEYS)
     if bad := [k for k in keys if k not in translit.KEYS]:
         raise XelError(f"--only: no model {bad[0]!r}: the keys are {', '.join(translit.KEYS)}")
+    return keys
+
+
+@names_app.command("train")
+def train_command(pairs: Path = PAIRS, out: Path = OUT, only: list[str] | None = ONLY,
+                  seed: int = SEED, dev_fraction: float = DEV) -> None:
+    """Rebuild the transliteration models (both directions) and print their dev figures."""
+    keys = _keys(pairs, only)
     table = Table(title=f"transliteration, dev split (seed {seed}, {dev_fraction:.0%} held out)")
     for column in ["model", "direction", "dev pairs of", "words", "top-1", "top-5"]:
         table.add_column(column)
@@ -52,10 +58,7 @@ def calibrate_command(pairs: Path = PAIRS, models: Path = OUT, only: list[str] |
     """Choose each model's acceptance threshold on its dev pairs (>= 95% precision)."""
     from xel.names.calibrate import PRECISION, calibrate, write_thresholds
 
-    if not pairs.is_dir():
-        raise XelError(f"{pairs}: no pairs folder there: name the folder holding the "
-                       "wd_<script>_80 files with --pairs")
-    keys = only or list(translit.KEYS)
+    keys = _keys(pairs, only)
     found = {key: calibrate(pairs, key, models, seed=seed, dev_fraction=dev_fraction)
              for key in keys}
     table = Table(title=f"agreement thresholds for {PRECISION:.0%} precision on dev pairs")

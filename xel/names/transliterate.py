@@ -214,6 +214,12 @@ def models_for(lang: str, config: Config) -> LanguageModels | None:
     return models if models.active else None
 
 
+def models_signature(lang: str, config: Config) -> dict[str, str]:
+    """What of the language's models a stage's signature records (nothing without models)."""
+    models = models_for(lang, config)
+    return models.signature() if models is not None else {}
+
+
 @functools.cache
 def thresholds(folder: Path = MODELS) -> dict[str, float]:
     """Per model, the calibrated acceptance threshold (`xel names calibrate` writes them)."""
