@@ -25,12 +25,14 @@ from xel.clel import (
     train_documents,
     translate,
     tune_threshold,
+    written_in_full,
 )
 from xel.config import Config
 from xel.errors import XelError
 from xel.export import Slices, query_slices
 from xel.kb import KbEntity, KnowledgeBase
 from xel.names.english import name_key
+from xel.names.transliterate import MODELS, language_models
 from xel.pipeline import run
 from xel.queries import Query
 from xel.score import read_facts, read_gold, slice_table, table6, table6_text
@@ -332,3 +334,27 @@ def test_han_names_find_entities_by_their_korean_reading() -> None:
     assert [f.entity.kb_id for f in index.find("金正恩")] == ["K1"]
     assert index.find("唐納") == []
     assert ReadingIndex(Entities(), "deu").find("Kim Jong-un") == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "span", "full"), [
+    ("vähentynyt Kim Jong-unin seitsemän", "Kim Jong", "Kim Jong-unin"),  # NTREX fin: cut word
+    ("jonka Kim Jong Un ja Donald Trump", "Kim Jong", "Kim Jong Un"),  # a word left out
+    ("jonka Kim Jong Un ja Donald Trump", "Donald Trump", None),  # whole already
+    ("Kim Jong Un. Trump", "Kim Jong Un", None),  # a capital after a full stop is not the name
+    ("美國總統川普說", "川普", None),  # no capitals: no words to complete
+])
+def test_a_mention_cut_short_is_read_as_its_document_writes_it(text: str, span: str,
+                                                              full: str | None) -> None:
+    beg = text.index(span)
+    assert written_in_full(text, beg, beg + len(span)) == full
+    assert written_in_full(text, -1, -1) is None and written_in_full(text, 5, 999) is None
+
+
+def test_a_names_parts_lose_their_endings_together() -> None:
+    """Croatian writes every part of a name in its case: `Kima Jonga Una` is Kim Jong Un,
+    which must come right after the name as written, not after the mixed forms."""
+    readings = language_models("hrv", MODELS).readings("Kima Jonga Una", n=10, per_part=5)
+    assert readings[:2] == ["Kima Jonga Una", "Kim Jong Un"]
+    assert language_models("hrv", MODELS).readings("Donald Trump", n=5) == ["Donald Trump"]
+    assert language_models("fin", MODELS).readings("Steven Gerrardille", n=3)[:2] == [
+        "Steven Gerrardille", "Steven Gerrard"]

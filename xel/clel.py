@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import regex
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
@@ -61,6 +62,8 @@ class QueryRecord:
     name: str
     doc_id: str
     kb_id: str
+    beg: int = -1  # the mention's offsets in its document's text (-1: not known)
+    end: int = -1
 
 
 @dataclass(frozen=True)
@@ -124,7 +127,8 @@ def read_records(collection: Path) -> list[QueryRecord]:
             try:
                 r = json.loads(line)
                 found.append(QueryRecord(r["id"], path.parent.name, r["partition"], r["name"],
-                                         r["doc_id"], r["kb_id"]))
+                                         r["doc_id"], r["kb_id"], int(r.get("beg", -1)),
+                                         int(r.get("end", -1))))
             except (json.JSONDecodeError, KeyError, TypeError) as e:
                 raise XelError(f"{path}, line {number}: not a query record ({e})") from None
     return found
@@ -241,6 +245,23 @@ def readings(name: str, lang: str, source: str, models: Path | None, n: int) -> 
         return [name]
     found = language_models(lang, models).readings(name, n=n, per_part=5) if models else []
     return list(dict.fromkeys([*found, latin(name)]))[: n + 1]
+
+
+_WORD_REST = regex.compile(r"\p{L}*(?:[-‐'’]\p{L}+)*")
+_NEXT_NAME_WORD = regex.compile(r" \p{Lu}\p{L}*(?:-\p{L}+)*")
+
+
+def written_in_full(text: str, beg: int, end: int) -> str | None:
+    """The mention as its document writes it, where the projected span stops short: the word
+    it cuts, completed (`Kim Jong` of `Kim Jong-unin`), and a capitalized word right after it
+    (`Kim Jong` of `Kim Jong Un`). None where the span is whole, is not in the text, or is in
+    a script without capitals (an unspaced script has no word to complete)."""
+    if not 0 <= beg < end <= len(text) or text[end - 1].lower() == text[end - 1].upper():
+        return None
+    stop = end + len(_WORD_REST.match(text, end)[0])
+    after = _NEXT_NAME_WORD.match(text, stop)
+    stop = after.end() if after else stop
+    return text[beg:stop] if stop > end else None
 
 
 def gather(kb: KnowledgeBase, texts: Sequence[str], fuzzy: int = 3) -> dict[str, Found]:
@@ -434,6 +455,17 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
                                                       config.translations)
     words = document_words(store, lang, source)
     texts = {r.id: readings(r.name, lang, source, models, config.readings) for r in mine}
+    documents_text: dict[str, str] = {}
+    for r in mine:
+        if r.beg < 0:
+            continue
+        if r.doc_id not in documents_text:
+            documents_text[r.doc_id] = document_text(store, lang, r.doc_id)
+        full = written_in_full(documents_text[r.doc_id], r.beg, r.end)
+        if full:  # the name as written stays first (`name_first`); the full one's come next
+            more = readings(full, lang, source, models, config.readings)
+            texts[r.id] = list(dict.fromkeys([*texts[r.id][:1], *more[:2], *texts[r.id][1:],
+                                              *more[2:]]))
     by_reading = ReadingIndex(kb, lang)
     found = {r.id: gather(kb, texts[r.id]) for r in mine}
     for r in mine:

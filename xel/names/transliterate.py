@@ -128,10 +128,13 @@ class LanguageModels:
 
     def readings(self, name: str, n: int = 5, per_part: int = 3) -> list[str]:
         """The name's likeliest English readings, best first: Latin parts as written and
-        without their endings (`Trumpa`: Trump), other parts through the model."""
+        without their endings (`Trumpa`: Trump), other parts through the model; right after
+        the name as written, every part without the last part's ending (`Kima Jonga Una`:
+        Kim Jong Un; Finnish `Steven Gerrardille` inflects the last part alone)."""
+        parts = [p for p in SEPARATORS.split(name.strip()) if p]
         options: list[Candidates] = []
-        for part in (p for p in SEPARATORS.split(name.strip()) if p):
-            if is_latin(part) and not self.family.reads_latin:
+        for part in parts:
+            if self._inflected(part):
                 forms = self.family.base_forms(part)
                 options.append([(f, 1.0 / (k + 1)) for k, f in enumerate(forms[:per_part])])
             elif self.key is not None:
@@ -145,7 +148,26 @@ class LanguageModels:
                 p *= q
             combos.append((p, " ".join(text.title() for text, _ in pieces)))
         combos.sort(key=lambda c: -c[0])
-        return list(dict.fromkeys(text for _, text in combos))[:n]
+        texts = [text for _, text in combos]
+        return list(dict.fromkeys([texts[0], *self._in_one_case(parts, options), *texts]))[:n]
+
+    def _in_one_case(self, parts: Sequence[str], options: Sequence[Candidates]) -> list[str]:
+        """The name with the last part's ending taken off every part that has it (the others
+        as their best reading), or nothing where the last part has no ending."""
+        if not parts or len(options[-1]) < 2 or not self._inflected(parts[-1]):
+            return []
+        last, stem = parts[-1], options[-1][1][0]
+        ending = last[len(stem):] if last.startswith(stem) else ""
+        if not ending:
+            return []
+        words = [part[:-len(ending)] if self._inflected(part) and len(part) - len(ending) >= 2
+                 and part.casefold().endswith(ending.casefold()) else opts[0][0]
+                 for part, opts in zip(parts, options, strict=True)]
+        return [" ".join(w.title() for w in words)]
+
+    def _inflected(self, part: str) -> bool:
+        """True for a part that keeps its English spelling and takes endings (`Trumpa`)."""
+        return is_latin(part) and not self.family.reads_latin
 
     # --- agreement with an English name ----------------------------------------------------
 
