@@ -5,6 +5,7 @@ NTREX-128's real documents, beside plain spaCy NER and plain `eflomal-align` on 
     python bench/bench_scale.py run --size 1000000 --langs deu fra \
         --stages import ner align project --plain eflomal
     python bench/bench_scale.py dask --size 100000 --langs deu fra --workers 1 2 4 --export
+    python bench/bench_scale.py contention --size 100000 --sentences 20000
     python bench/bench_scale.py table work/scale/results.jsonl
 
 `--langs ntrex21` takes the 20 targets of configs/ntrex21.yaml.
@@ -48,6 +49,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -202,9 +204,9 @@ def stage_main(config_path: str, name: str, executor: str, workers: str) -> None
                       "summary": runs[0].summary if len(runs) == 1 else len(runs)}))
 
 
-def plain_ner_main(config_path: str) -> None:
-    """spaCy with only the NER component over the English sentences (what xel loads),
-    importing spaCy included, as xel's stage includes it."""
+def plain_ner_main(config_path: str, limit: str = "0") -> None:
+    """spaCy with only the NER component over the English sentences (what xel loads; the
+    first `limit` of them, if not 0), importing spaCy included, as xel's stage includes it."""
     from xel.config import load_config
     from xel.store import Store
 
@@ -212,6 +214,7 @@ def plain_ner_main(config_path: str) -> None:
     store = Store(config.resolve(config.store))
     texts = [r[0] for r in store.query("SELECT text FROM sentences WHERE lang = 'eng' "
                                        "ORDER BY seg") if r[0].strip()]
+    texts = texts[: int(limit)] if int(limit) else texts
     model = config.ner.model
     cpu, wall = usage(), time.perf_counter()
     import spacy
@@ -327,6 +330,22 @@ def run_dask(args: argparse.Namespace) -> None:
                                  "differ": differ[:20]})
 
 
+def run_contention(args: argparse.Namespace) -> None:
+    """Plain spaCy NER over the same first `--sentences` English sentences in one process
+    alone, then in two processes at once: the CPU each needs per sentence says whether this
+    machine's two cores run two workers at full speed (what a 2-worker speed-up can be)."""
+    folder = Path(args.work) / f"{args.size}-{len(args.langs)}"
+    config = make_corpus(folder, args.size, args.langs)
+    results = Path(args.results or Path(args.work) / "results.jsonl")
+    base = {"size": args.sentences, "languages": 1, "run": args.tag}
+    command = child("plain_ner", str(config), str(args.sentences))
+    record(results, {**base, "stage": "contention-alone", **measured(command)})
+    with ThreadPoolExecutor(2) as pool:
+        pair = list(pool.map(lambda _: measured(command), range(2)))
+    for k, row in enumerate(pair, start=1):
+        record(results, {**base, "stage": f"contention-pair-{k}", **row})
+
+
 def differences(a: Path, b: Path) -> list[str]:
     """Files that differ between two exported collections (or exist in only one)."""
     names = {p.relative_to(a) for p in a.rglob("*") if p.is_file()} | {
@@ -339,7 +358,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("run", "dask"):
+    for name in ("run", "dask", "contention"):
         p = sub.add_parser(name)
         p.add_argument("--size", type=int, required=True)
         p.add_argument("--langs", nargs="+", default=["deu", "fra"])
@@ -356,21 +375,25 @@ def main() -> None:
     dask_p.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     dask_p.add_argument("--executors", nargs="+", default=["dask"])
     dask_p.add_argument("--export", action="store_true")
+    sub.choices["contention"].add_argument("--sentences", type=int, default=20000)
     table_p = sub.add_parser("table")
     table_p.add_argument("results", nargs="+")
     table_p.add_argument("--plot", help="also draw time and memory against size (SVG)")
+    table_p.add_argument("--run", default="", help="the plot's rows: those of this --tag")
     args = parser.parse_args()
     os.environ["XEL_QUIET"] = "1"
     if args.command == "run":
         run_size(args)
     elif args.command == "dask":
         run_dask(args)
+    elif args.command == "contention":
+        run_contention(args)
     else:
         rows = [json.loads(line) for path in args.results
                 for line in Path(path).read_text(encoding="utf-8").splitlines()]
         table(rows)
         if args.plot:
-            plot(rows, Path(args.plot))
+            plot([r for r in rows if r.get("run", "") == args.run], Path(args.plot))
 
 
 def plot(rows: list[dict[str, Any]], out: Path) -> None:
@@ -382,8 +405,8 @@ def plot(rows: list[dict[str, Any]], out: Path) -> None:
 
     fig, (ax_time, ax_mem) = plt.subplots(1, 2, figsize=(10, 3.8))
     for stage in ("import", "ner", "align", "project", "plain-ner", "plain-eflomal"):
-        found = sorted((r["size"], r) for r in rows if r.get("stage") == stage
-                       and not r.get("run") and "cpu_s" in r)
+        found = sorted(((r["size"], r) for r in rows if r.get("stage") == stage
+                        and "cpu_s" in r), key=lambda x: x[0])
         if not found:
             continue
         sizes = [size for size, _ in found]

