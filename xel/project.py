@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -451,16 +451,23 @@ def project_signature(store: Store, config: Config, lang: str) -> dict[str, str]
     return {**parts, **models_signature(lang, config)}
 
 
-def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
-    """Aligned sentence pairs of a language, by segment."""
+def iter_pairs(store: Store, lang: str) -> Iterator[tuple[int, Pair]]:
+    """Aligned sentence pairs of a language in segment order, decoded one at a time (a million
+    sentences' pairs would not fit in memory decoded at once)."""
     source = source_language(store)
-    rows = store.query(
+    rows = store.execute(
         "SELECT a.seg, s.text AS src_text, t.text AS tgt_text, a.src_tokens, a.tgt_tokens,"
         " a.links FROM alignments a JOIN sentences s ON s.lang = ? AND s.seg = a.seg"
-        " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg WHERE a.lang = ?",
+        " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg WHERE a.lang = ? ORDER BY a.seg",
         (source, lang))
-    return {r["seg"]: Pair(r["src_text"], decode_spans(r["src_tokens"]), r["tgt_text"],
-                           decode_spans(r["tgt_tokens"]), decode_links(r["links"])) for r in rows}
+    for r in rows:
+        yield r["seg"], Pair(r["src_text"], decode_spans(r["src_tokens"]), r["tgt_text"],
+                             decode_spans(r["tgt_tokens"]), decode_links(r["links"]))
+
+
+def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
+    """Aligned sentence pairs of a language, by segment."""
+    return dict(iter_pairs(store, lang))
 
 
 def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> NameMatcher:
@@ -478,23 +485,32 @@ def project_language(store: Store, config: Config, lang: str) -> Work:
     store.declare(NER_DDL)
     store.declare(ALIGN_DDL)
     store.declare(DDL)
-    pairs = load_pairs(store, lang)
     mentions = store.query(
         "SELECT mention_id, seg, start, end, name, name_key FROM mentions ORDER BY mention_id")
     matcher = make_matcher(lang, config, {m["name"] for m in mentions})
     stops = function_words(lang) if config.project.trim else frozenset()
-    rows = []
+    of_seg: dict[int, list[Any]] = defaultdict(list)
     for m in mentions:
-        pair = pairs.get(m["seg"])
+        of_seg[m["seg"]].append(m)
+    done: dict[int, tuple[Any, ...]] = {}
+
+    def row(m: Any, pair: Pair | None) -> tuple[Any, ...]:
         if pair is None or not pair.tgt:
             p = Projected(None, None, "none", None)
         else:
             p = project_mention(pair, m["start"], m["end"], m["name"], matcher, stops,
                                 config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
-        rows.append((lang, m["mention_id"], m["seg"], p.start, p.end, text, int(p.failed),
-                     p.method, p.aligned[0] if p.aligned else None,
-                     p.aligned[1] if p.aligned else None, m["name_key"], len(m["name"].split())))
+        return (lang, m["mention_id"], m["seg"], p.start, p.end, text, int(p.failed),
+                p.method, p.aligned[0] if p.aligned else None,
+                p.aligned[1] if p.aligned else None, m["name_key"], len(m["name"].split()))
+
+    for seg, pair in iter_pairs(store, lang):  # one pair in memory at a time
+        for m in of_seg.pop(seg, ()):
+            done[m["mention_id"]] = row(m, pair)
+    for m in (m for ms in of_seg.values() for m in ms):
+        done[m["mention_id"]] = row(m, None)
+    rows = [done[m["mention_id"]] for m in mentions]
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM projections WHERE lang = ?", (lang,))
