@@ -261,7 +261,7 @@ def plain_eflomal_main(config_path: str, *langs: str) -> None:
 # --- the runs --------------------------------------------------------------------------------
 
 ALL = ["import", "ner", "queries", "kb", "link", "el", "align", "project", "triage", "names",
-       "expert", "partition", "export", "report"]
+       "expert", "partition", "export", "baseline", "report"]
 
 
 def record(results: Path, row: dict[str, Any]) -> None:
