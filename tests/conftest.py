@@ -7,8 +7,9 @@ show as text.
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,28 @@ def config_at(root: Path, **sections: Any) -> Config:
                               "kb": {"path": "kb.jsonl", "index": "kb.sqlite"}}
     values.update(sections)
     return Config.model_validate(values)
+
+
+def write_parallel(root: Path, people: Mapping[str, tuple[str, str]],
+                   templates: Sequence[tuple[str, str]], kb: Sequence[dict[str, Any]],
+                   documents: int) -> None:
+    """A synthetic English-German corpus (`corpus/c.en`, `c.de`, `docs`) and its KB
+    (`kb.jsonl`): in each of `documents` documents, every template for the people in it (not
+    everyone is in every document)."""
+    en, de, docs = [], [], []
+    for d in range(documents):
+        for i, (name, (german, _)) in enumerate(people.items()):
+            if (d + i) % 3 == 2:
+                continue
+            for e_tpl, d_tpl in templates:
+                en.append(e_tpl.format(n=name))
+                de.append(d_tpl.format(n=german))
+                docs.append(f"news.{d}")
+    (root / "corpus").mkdir(parents=True)
+    (root / "corpus" / "c.en").write_text("\n".join(en) + "\n", encoding="utf-8")
+    (root / "corpus" / "c.de").write_text("\n".join(de) + "\n", encoding="utf-8")
+    (root / "corpus" / "docs").write_text("\n".join(docs) + "\n", encoding="utf-8")
+    (root / "kb.jsonl").write_text("".join(json.dumps(p) + "\n" for p in kb), encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 import yaml
 from botocore.stub import Stubber
+from conftest import write_parallel
 from typer.testing import CliRunner
 
 from hits.backends.mturk import ENDPOINTS
@@ -55,20 +56,7 @@ KB = [
 
 
 def write_corpus(root: Path) -> None:
-    en, de, docs = [], [], []
-    for d in range(6):
-        for i, (name, (german, _)) in enumerate(PEOPLE.items()):
-            if (d + i) % 3 == 2:
-                continue  # not everyone in every document
-            for e_tpl, d_tpl in TEMPLATES:
-                en.append(e_tpl.format(n=name))
-                de.append(d_tpl.format(n=german))
-                docs.append(f"news.{d}")
-    (root / "corpus").mkdir(parents=True)
-    (root / "corpus" / "c.en").write_text("\n".join(en) + "\n", encoding="utf-8")
-    (root / "corpus" / "c.de").write_text("\n".join(de) + "\n", encoding="utf-8")
-    (root / "corpus" / "docs").write_text("\n".join(docs) + "\n", encoding="utf-8")
-    (root / "kb.jsonl").write_text("".join(json.dumps(p) + "\n" for p in KB), encoding="utf-8")
+    write_parallel(root, PEOPLE, TEMPLATES, KB, documents=6)
 
 
 @pytest.fixture(scope="session")
