@@ -448,24 +448,22 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
     """Candidates and features of a language's queries, its context read through a lexicon
     learned from `documents` (train documents only)."""
     mine = [r for r in records if r.lang == lang]
+    documents_text = {doc: document_text(store, lang, doc)
+                      for doc in {r.doc_id for r in mine if r.beg >= 0}}
+    full = {r.id: text for r in mine if r.beg >= 0
+            and (text := written_in_full(documents_text[r.doc_id], r.beg, r.end))}
     lm = language_models(lang, models) if models and lang != source else None
-    if lm is not None:
-        lm.prepare(parts=[p for r in mine for p in SEPARATORS.split(r.name) if p])
+    if lm is not None:  # every name's parts, and their full forms', decoded in one batch
+        lm.prepare(parts=[p for name in [*(r.name for r in mine), *full.values()]
+                          for p in SEPARATORS.split(name) if p])
     lexicon = None if lang == source else lexicon_for(store, lang, documents,
                                                       config.translations)
     words = document_words(store, lang, source)
     texts = {r.id: readings(r.name, lang, source, models, config.readings) for r in mine}
-    documents_text: dict[str, str] = {}
-    for r in mine:
-        if r.beg < 0:
-            continue
-        if r.doc_id not in documents_text:
-            documents_text[r.doc_id] = document_text(store, lang, r.doc_id)
-        full = written_in_full(documents_text[r.doc_id], r.beg, r.end)
-        if full:  # the name as written stays first (`name_first`); the full one's come next
-            more = readings(full, lang, source, models, config.readings)
-            texts[r.id] = list(dict.fromkeys([*texts[r.id][:1], *more[:2], *texts[r.id][1:],
-                                              *more[2:]]))
+    for qid, text in full.items():  # the name as written stays first (`name_first`); the full
+        more = readings(text, lang, source, models, config.readings)  # one's come next
+        texts[qid] = list(dict.fromkeys([*texts[qid][:1], *more[:2], *texts[qid][1:],
+                                         *more[2:]]))
     by_reading = ReadingIndex(kb, lang)
     found = {r.id: gather(kb, texts[r.id]) for r in mine}
     for r in mine:
