@@ -9,10 +9,11 @@ once per batch, so callers `prepare` what they will ask about, and every answer 
 from __future__ import annotations
 
 import functools
+import heapq
 import itertools
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from xel.config import Config
@@ -38,6 +39,30 @@ def single(text: str) -> str:
 def fold(text: str) -> str:
     """English as the models write it and the English name compares: ASCII letters only."""
     return "".join(ch for ch in to_latin(text) if ch.isalnum())
+
+
+def best_first(options: Sequence[Candidates]) -> Iterator[tuple[tuple[str, float], ...]]:
+    """One choice from each list (each best first), in order of falling product of their
+    scores, ties in the order of `itertools.product`; lazily, so a 25-part span (a projection
+    gone wrong) costs what its first few readings cost, not 5**25."""
+    if any(not o for o in options):
+        return
+
+    def score(at: tuple[int, ...]) -> float:
+        p = 1.0
+        for o, k in zip(options, at, strict=True):
+            p *= o[k][1]
+        return p
+
+    start = (0,) * len(options)
+    heap = [(-score(start), start, 0)]
+    while heap:
+        _, at, moved = heapq.heappop(heap)
+        yield tuple(o[k] for o, k in zip(options, at, strict=True))
+        for i in range(moved, len(at)):  # each tuple has one parent: itself with its last
+            if at[i] + 1 < len(options[i]):  # raised index lowered, so none comes twice
+                child = (*at[:i], at[i] + 1, *at[i + 1:])
+                heapq.heappush(heap, (-score(child), child, i))
 
 
 class LanguageModels:
@@ -141,15 +166,13 @@ class LanguageModels:
                 options.append(self.english(part)[:per_part] or [(part, 1.0)])
             else:
                 options.append([(part, 1.0)])
-        combos = []
-        for pieces in itertools.product(*options):
-            p = 1.0
-            for _, q in pieces:
-                p *= q
-            combos.append((p, " ".join(text.title() for text, _ in pieces)))
-        combos.sort(key=lambda c: -c[0])
-        texts = [text for _, text in combos]
-        return list(dict.fromkeys([texts[0], *self._in_one_case(parts, options), *texts]))[:n]
+        texts = (" ".join(text.title() for text, _ in pieces) for pieces in best_first(options))
+        found = dict.fromkeys([next(texts), *self._in_one_case(parts, options)])
+        for text in texts:
+            if len(found) >= n:
+                break
+            found[text] = None
+        return list(found)[:n]
 
     def _in_one_case(self, parts: Sequence[str], options: Sequence[Candidates]) -> list[str]:
         """The name with the last part's ending taken off every part that has it (the others
