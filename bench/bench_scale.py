@@ -120,6 +120,7 @@ def measured(command: list[str], env: dict[str, str] | None = None) -> dict[str,
                            env={**os.environ, **(env or {})})
     peak = 0
     cpu: dict[int, tuple[str, float]] = {}
+    own_peak: dict[int, int] = {}
     done = threading.Event()
 
     def sample() -> None:
@@ -132,7 +133,9 @@ def measured(command: list[str], env: dict[str, str] | None = None) -> dict[str,
             total = 0
             for p in procs:
                 try:
-                    total += p.memory_info().rss
+                    rss = p.memory_info().rss
+                    total += rss
+                    own_peak[p.pid] = max(own_peak.get(p.pid, 0), rss)
                     t = p.cpu_times()
                     cpu[p.pid] = (" ".join(p.cmdline()[:3])[-60:],
                                   t.user + t.system + t.children_user + t.children_system)
@@ -152,6 +155,9 @@ def measured(command: list[str], env: dict[str, str] | None = None) -> dict[str,
     result["peak_rss_mib"] = round(peak / 2**20, 1)
     result["process_cpu_s"] = {f"{pid} {name}": round(s, 1) for pid, (name, s) in cpu.items()
                                if s >= 1}
+    result["process_peak_mib"] = {f"{pid} {name}": round(own_peak.get(pid, 0) / 2**20, 1)
+                                  for pid, (name, _) in cpu.items()
+                                  if own_peak.get(pid, 0) >= 50 * 2**20}
     return result
 
 

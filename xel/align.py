@@ -1,10 +1,11 @@
 """Word aligners behind one interface, symmetrization, and the align stage.
 
 An aligner takes the tokens of every sentence pair of a language pair (source tokens, target
-tokens) and returns one set of links `(source index, target index)` per pair. `eflomal` (the
-default) learns from all pairs of the collection in both directions and is run as the separate
-program `eflomal-align` (it is GPLv3; xel does not import it); `simalign` reads contextual
-embeddings from a transformer the user has on disk.
+tokens) and yields one set of links `(source index, target index)` per wanted pair, in order
+(a caller keeps each as compactly as it likes: a million pairs' link sets would not fit).
+`eflomal` (the default) learns from all pairs of the collection in both directions and is run
+as the separate program `eflomal-align` (it is GPLv3; xel does not import it); `simalign`
+reads contextual embeddings from a transformer the user has on disk.
 
 The stage `align:<lang>` tokenizes English and `lang` and aligns all their sentence pairs,
 storing tokens and links (`alignments`) for projection; languages go to the executor a few at
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -42,7 +44,7 @@ from xel.tokenizers import Span, tokenizer_for, tokenizer_name
 Link = tuple[int, int]
 Links = set[Link]
 Aligner = Callable[[Sequence[Sequence[str]], Sequence[Sequence[str]], AlignConfig,
-                    Sequence[int] | None], list[Links]]
+                    Sequence[int] | None], Iterator[Links]]
 
 
 # --- symmetrization ------------------------------------------------------------------------
@@ -182,10 +184,10 @@ def _write_pairs(d: Path, src: Sequence[Sequence[str]], tgt: Sequence[Sequence[s
 
 @aligners.register("eflomal")
 def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-            config: AlignConfig, wanted: Sequence[int] | None = None) -> list[Links]:
+            config: AlignConfig, wanted: Sequence[int] | None = None) -> Iterator[Links]:
     """Both directions with eflomal over all pairs, then the configured symmetrization of the
-    `wanted` pairs (default: all). eflomal learns from every pair; its output is read line by
-    line, so memory holds the links of the wanted pairs only."""
+    `wanted` pairs (default: all). eflomal learns from every pair; memory holds the wanted
+    pairs' output lines, each symmetrized only when its turn comes."""
     if len(src) != len(tgt):
         raise XelError(f"aligner: {len(src)} source sentences but {len(tgt)} target sentences")
     wanted = range(len(src)) if wanted is None else wanted
@@ -194,7 +196,7 @@ def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
         # eflomal cannot learn from a pair with an empty side; such pairs get no links.
         keep = _write_pairs(d, src, tgt, config.lowercase)
         if not keep:
-            return [set() for _ in wanted]
+            return (set() for _ in wanted)
         command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config)
         done = subprocess.run(command, capture_output=True, text=True,
                               env={**os.environ, **seeded_environment(config.seed)})
@@ -205,14 +207,19 @@ def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
             dict(zip(keep, range(len(keep)), strict=True)) if len(wanted) == len(src)
             else {k: bisect_index(keep, k) for k in wanted})
         lines = {n for n in line_of.values() if n is not None}
-        found: dict[int, Links] = {}
-        symmetrize = SYMMETRIZE[config.symmetrization]
+        found: dict[int, tuple[str, str]] = {}
         with open(d / "fwd", encoding="utf-8") as fwd, open(d / "rev", encoding="utf-8") as rev:
             for n, (f, r) in enumerate(zip(fwd, rev, strict=False)):
                 if n in lines:
-                    found[n] = symmetrize(parse_links(f), parse_links(r))
-    return [found.get(line, set()) if (line := line_of.get(k)) is not None else set()
-            for k in wanted]
+                    found[n] = (f, r)
+    symmetrize = SYMMETRIZE[config.symmetrization]
+
+    def links() -> Iterator[Links]:
+        for k in wanted:
+            pair = found.get(line) if (line := line_of.get(k)) is not None else None
+            yield symmetrize(parse_links(pair[0]), parse_links(pair[1])) if pair else set()
+
+    return links()
 
 
 def bisect_index(items: Sequence[int], value: int) -> int | None:
@@ -228,7 +235,7 @@ _SIMALIGN_METHODS = {"a": "inter", "m": "mwmf", "i": "itermax"}
 
 @aligners.register("simalign")
 def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-             config: AlignConfig, wanted: Sequence[int] | None = None) -> list[Links]:
+             config: AlignConfig, wanted: Sequence[int] | None = None) -> Iterator[Links]:
     """Contextual-embedding alignment (Jalili Sabet et al. 2020) with a local transformer."""
     path = config.simalign_model
     if not path or not (Path(path) / "config.json").is_file():
@@ -243,21 +250,20 @@ def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
     aligner = SentenceAligner(model=path, token_type="bpe", matching_methods=config.simalign_method,
                               device="cpu", layer=config.simalign_layer)
     key = _SIMALIGN_METHODS[config.simalign_method]
-    result: list[Links] = []
-    for k in range(len(src)) if wanted is None else wanted:
-        s, t = src[k], tgt[k]
-        if not s or not t:
-            result.append(set())
-            continue
-        links = aligner.get_word_aligns(list(s), list(t))[key]
-        result.append({(int(i), int(j)) for i, j in links})
-    return result
+
+    def links() -> Iterator[Links]:
+        for k in range(len(src)) if wanted is None else wanted:
+            s, t = src[k], tgt[k]
+            yield ({(int(i), int(j)) for i, j in aligner.get_word_aligns(list(s), list(t))[key]}
+                   if s and t else set())
+
+    return links()
 
 
 def align(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-          config: AlignConfig, wanted: Sequence[int] | None = None) -> list[Links]:
+          config: AlignConfig, wanted: Sequence[int] | None = None) -> Iterator[Links]:
     """Align sentence pairs with the configured aligner; the links of the `wanted` pairs
-    (indices, default all), in that order."""
+    (indices, default all), in that order, one at a time."""
     aligner: Aligner = aligners.get(config.aligner)
     return aligner(src, tgt, config, wanted)
 
@@ -358,6 +364,28 @@ def align_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
             **versions("eflomal", "sentencepiece", "jieba", "simalign", "regex")}
 
 
+class Texts(Sequence[str]):
+    """Sentences as one UTF-8 buffer and where each ends: a million cost their bytes and 8
+    more each (as a list of strings, about 60 more each), and pickle as two buffers."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        data, ends = bytearray(), array("q")
+        for text in texts:
+            data += text.encode("utf-8", "surrogatepass")
+            ends.append(len(data))
+        self.data, self.ends = bytes(data), ends
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def __getitem__(self, k: Any) -> Any:
+        k = k + len(self.ends) if isinstance(k, int) and k < 0 else k
+        if not isinstance(k, int) or not 0 <= k < len(self.ends):
+            raise IndexError(k)
+        return self.data[self.ends[k - 1] if k else 0:self.ends[k]].decode("utf-8",
+                                                                           "surrogatepass")
+
+
 @dataclass(frozen=True)
 class AlignJob:
     """One language pair's sentences and settings: what an executor needs to align it.
@@ -365,8 +393,8 @@ class AlignJob:
 
     source: str
     lang: str
-    src_texts: list[str]
-    tgt_texts: list[str]
+    src_texts: Texts
+    tgt_texts: Texts
     wanted: list[int]
     tokenize: TokenizeConfig
     align: AlignConfig
@@ -386,7 +414,7 @@ class Tokens(Sequence[list[str]]):
     """The tokens of each text, made when asked for, so a million sentences are never all
     held as token lists."""
 
-    def __init__(self, texts: list[str], tokenizer: Callable[[str], list[Span]]) -> None:
+    def __init__(self, texts: Sequence[str], tokenizer: Callable[[str], list[Span]]) -> None:
         self.texts, self.tokenizer = texts, tokenizer
 
     def __len__(self) -> int:
@@ -399,47 +427,86 @@ class Tokens(Sequence[list[str]]):
 
 def align_texts(job: AlignJob) -> Aligned:
     """Tokenize both sides and align every pair, keeping the wanted pairs' tokens and links
-    (runs in an executor's worker)."""
+    (runs in an executor's worker); each pair's links are encoded as the aligner yields them."""
     src_tok = tokenizer_for(job.source, job.src_texts, job.tokenize)
     tgt_tok = tokenizer_for(job.lang, job.tgt_texts, job.tokenize)
-    links = align(Tokens(job.src_texts, src_tok), Tokens(job.tgt_texts, tgt_tok), job.align,
-                  job.wanted)
+    links, n_links = [], 0
+    for x in align(Tokens(job.src_texts, src_tok), Tokens(job.tgt_texts, tgt_tok), job.align,
+                   job.wanted):
+        links.append(encode_links(x))
+        n_links += len(x)
     return Aligned([encode_spans(src_tok(job.src_texts[k])) for k in job.wanted],
                    [encode_spans(tgt_tok(job.tgt_texts[k])) for k in job.wanted],
-                   [encode_links(x) for x in links], sum(len(x) for x in links))
+                   links, n_links)
 
 
-def align_job(store: Store, config: Config, lang: str) -> tuple[list[int], AlignJob]:
-    """The segments with a person mention and the job for aligning `lang` with the source
-    language (every pair, since the aligner learns from all of them)."""
+@dataclass(frozen=True)
+class SourceSide:
+    """What every language's job shares: the source sentences in segment order, and the
+    segments with a person mention (`segs`) at their positions in it (`wanted`)."""
+
+    lang: str
+    texts: Texts
+    segs: list[int]
+    wanted: list[int]
+
+
+def source_side(store: Store) -> SourceSide:
+    """Read once, whatever the number of languages: a million source sentences are the
+    largest thing the stage holds."""
     source = source_language(store)
-    if not store.scalar("SELECT 1 FROM sentences WHERE lang = ? LIMIT 1", (lang,)):
-        raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
     mentioned = {r[0] for r in store.query("SELECT DISTINCT seg FROM mentions")}
     segs: list[int] = []
     wanted: list[int] = []
-    src: list[str] = []
-    tgt: list[str] = []
-    for seg, s, t in store.execute(
-            "SELECT s.seg, s.text, COALESCE(t.text, '') FROM sentences s LEFT JOIN sentences t"
-            " ON t.lang = ? AND t.seg = s.seg WHERE s.lang = ? ORDER BY s.seg", (lang, source)):
-        if seg in mentioned:
-            segs.append(seg)
-            wanted.append(len(src))
-        src.append(s)
-        tgt.append(t)
-    return segs, AlignJob(source, lang, src, tgt, wanted, config.tokenize, config.align)
+    count = 0
+
+    def texts() -> Iterator[str]:
+        nonlocal count
+        for seg, text in store.execute("SELECT seg, text FROM sentences WHERE lang = ? "
+                                       "ORDER BY seg", (source,)):
+            if seg in mentioned:
+                segs.append(seg)
+                wanted.append(count)
+            count += 1
+            yield text
+
+    return SourceSide(source, Texts(texts()), segs, wanted)
 
 
-def write_alignment(segs: list[int], job: AlignJob, result: Aligned) -> Work:
+@dataclass(frozen=True)
+class Pending:
+    """What the writer needs of a job once it has gone to the executor."""
+
+    lang: str
+    segs: list[int]
+    pairs: int
+    empty_targets: int
+
+
+def align_job(store: Store, config: Config, side: SourceSide,
+              lang: str) -> tuple[Pending, AlignJob]:
+    """The job for aligning `lang` with the source language (every pair, since the aligner
+    learns from all of them; a segment `lang` lacks is an empty target)."""
+    if not store.scalar("SELECT 1 FROM sentences WHERE lang = ? LIMIT 1", (lang,)):
+        raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
+    tgt = Texts(t for _, t in store.execute(
+        "SELECT s.seg, COALESCE(t.text, '') FROM sentences s LEFT JOIN sentences t"
+        " ON t.lang = ? AND t.seg = s.seg WHERE s.lang = ? ORDER BY s.seg", (lang, side.lang)))
+    empty = sum(not tgt[k].strip() for k in range(len(tgt)))
+    return (Pending(lang, side.segs, len(tgt), empty),
+            AlignJob(side.lang, lang, side.texts, tgt, side.wanted, config.tokenize,
+                     config.align))
+
+
+def write_alignment(job: Pending, result: Aligned) -> Work:
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM alignments WHERE lang = ?", (job.lang,))
         s.executemany(
             "INSERT INTO alignments VALUES (?, ?, ?, ?, ?)",
             [(job.lang, seg, a, b, x) for seg, a, b, x in zip(
-                segs, result.src_tokens, result.tgt_tokens, result.links, strict=True)])
-        return {"pairs": len(job.src_texts), "kept": len(segs), "links": result.n_links,
-                "empty_targets": sum(not t.strip() for t in job.tgt_texts)}
+                job.segs, result.src_tokens, result.tgt_tokens, result.links, strict=True)])
+        return {"pairs": job.pairs, "kept": len(job.segs), "links": result.n_links,
+                "empty_targets": job.empty_targets}
 
     return work
 
@@ -455,16 +522,17 @@ def align_languages(store: Store, config: Config,
     store.declare(CORPUS_DDL)
     store.declare(NER_DDL)
     store.declare(DDL)
-    pending: deque[tuple[list[int], AlignJob]] = deque()
+    pending: deque[Pending] = deque()
 
     def jobs() -> Iterator[AlignJob]:
+        side = source_side(store)  # read when the first job is asked for
         for lang in langs:
-            segs, job = align_job(store, config, lang)
-            pending.append((segs, job))
+            note, job = align_job(store, config, side, lang)
+            pending.append(note)
             yield job
 
     with executor(config.executor) as ex:
         for result in progress(ex.imap(align_texts, jobs(), len(langs)), "align", len(langs),
                                "languages"):
-            segs, job = pending.popleft()
-            yield job.lang, write_alignment(segs, job, result)
+            note = pending.popleft()
+            yield note.lang, write_alignment(note, result)

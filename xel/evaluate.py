@@ -305,7 +305,7 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
     """Project every gold mention with xel's aligner and projection; returns outcomes and AER
     of the aligner on these sentences (None where the gold has no links)."""
     if links is None:
-        links = align([g.src for g in gold], [g.tgt for g in gold], config.align)
+        links = list(align([g.src for g in gold], [g.tgt for g in gold], config.align))
     has_links = any(g.possible for g in gold)
     rate = aer(links, [g.sure for g in gold], [g.possible for g in gold]) if has_links else None
     matcher = make_matcher(lang, config, {" ".join(gold[m.sentence].src[m.first:m.last + 1])
@@ -455,8 +455,9 @@ def align_gold(gold: Sequence[GoldSentence], lang: str, config: Config,
     corpus's pairs of the same language; returns the links and how many extra pairs there were.
     """
     src, tgt = corpus_pairs(config, lang) if extra else ([], [])
-    links = align([g.src for g in gold] + src, [g.tgt for g in gold] + tgt, config.align)
-    return links[:len(gold)], len(src)
+    links = align([g.src for g in gold] + src, [g.tgt for g in gold] + tgt, config.align,
+                  range(len(gold)))
+    return list(links), len(src)
 
 
 def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
