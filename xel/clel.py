@@ -327,31 +327,39 @@ class ReadingIndex:
                 for e in self._index(fold).get(reading, [])]
 
 
-def features(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found],
-             context: Mapping[str, float], bm25: Bm25, limit: int,
-             spelled: Callable[[KbEntity], float]) -> tuple[list[str], np.ndarray]:
-    """The `limit` best candidates, exact matches first, then the best-named, and their
-    feature rows (columns: `FEATURES`)."""
+Named = list[tuple[str, list[float], float]]  # kb id, name features, spelling
+
+
+def named(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limit: int,
+          spelled: Callable[[KbEntity], float]) -> Named:
+    """The `limit` best candidates, exact matches first, then the best-named, with what the
+    name alone says of them (every feature but context's: the same for every query of one
+    name, so it is worked out once per name)."""
     rows = []
     for kb_id, f in found.items():
         forms = (f.entity.name, *f.entity.aliases)
         sims = [max(name_similarity(t, form) for form in forms) for t in texts]
         exact = [w["reading"] for w in f.why if w.get("via") == "exact"]
-        rows.append([kb_id, max(sims), sims[0], float(bool(exact)),
-                     1.0 / (1 + min(exact)) if exact else 0.0, kb.prior(f.entity.popularity),
-                     0.0, bm25.score(context, f.entity.description), 0.0])
-    rows.sort(key=lambda r: (-float(r[3]), -float(r[1]), -float(r[5]), str(r[0])))
+        rows.append((kb_id, [max(sims), sims[0], float(bool(exact)),
+                             1.0 / (1 + min(exact)) if exact else 0.0,
+                             kb.prior(f.entity.popularity), 0.0]))
+    rows.sort(key=lambda r: (-r[1][2], -r[1][0], -r[1][4], r[0]))
     rows = rows[:limit]
-    for r in rows:
-        r.append(spelled(found[str(r[0])].entity))
-    by_prior = sorted(range(len(rows)), key=lambda k: -float(rows[k][5]))
+    by_prior = sorted(range(len(rows)), key=lambda k: -rows[k][1][4])
     for rank, k in enumerate(by_prior, start=1):
-        rows[k][6] = 1.0 / rank
-    best = max((float(r[7]) for r in rows), default=0.0)
-    for r in rows:
-        r[8] = float(r[7]) / best if best > 0 else 0.0
-        r[7] = math.log1p(float(r[7]))
-    return [str(r[0]) for r in rows], np.array([r[1:] for r in rows], dtype=float).reshape(
+        rows[k][1][5] = 1.0 / rank
+    return [(kb_id, values, spelled(found[kb_id].entity)) for kb_id, values in rows]
+
+
+def features(candidates: Named, found: dict[str, Found], context: Mapping[str, float],
+             bm25: Bm25) -> tuple[list[str], np.ndarray]:
+    """The candidates' feature rows (columns: `FEATURES`): their name's, then how well the
+    query's document (`context`) matches each description, raw and as a share of the best."""
+    raw = [bm25.score(context, found[kb_id].entity.description) for kb_id, _, _ in candidates]
+    best = max(raw, default=0.0)
+    rows = [[*values, math.log1p(r), r / best if best > 0 else 0.0, spelling]
+            for (_, values, spelling), r in zip(candidates, raw, strict=True)]
+    return [kb_id for kb_id, _, _ in candidates], np.array(rows, dtype=float).reshape(
         len(rows), len(FEATURES))
 
 
@@ -465,19 +473,23 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
         texts[qid] = list(dict.fromkeys([*texts[qid][:1], *more[:2], *texts[qid][1:],
                                          *more[2:]]))
     by_reading = ReadingIndex(kb, lang)
-    found = {r.id: gather(kb, texts[r.id]) for r in mine}
+    key = {r.id: (r.name, *texts[r.id]) for r in mine}  # queries of one key share candidates
+    found: dict[tuple[str, ...], dict[str, Found]] = {}
     for r in mine:
-        for f in by_reading.find(r.name):
-            known = found[r.id].setdefault(f.entity.kb_id, Found(f.entity))
-            known.why += f.why
+        if key[r.id] not in found:
+            found[key[r.id]] = gather(kb, texts[r.id])
+            for f in by_reading.find(r.name):
+                known = found[key[r.id]].setdefault(f.entity.kb_id, Found(f.entity))
+                known.why += f.why
     if lm is not None and lm.active:  # every candidate's name tokens, decoded in one batch
         lm.prepare(english={t for f in found.values() for c in f.values()
                             for t in ENGLISH_TOKEN.findall(c.entity.name)})
+    by_name = {k: named(kb, k[1:], f, config.candidates, spelling(lm, k[0]))
+               for k, f in found.items()}
+    contexts = {doc: translate(words.get(doc, []), lexicon) for doc in {r.doc_id for r in mine}}
     examples = []
     for r in mine:
-        context = translate(words.get(r.doc_id, []), lexicon)
-        kb_ids, X = features(kb, texts[r.id], found[r.id], context, bm25, config.candidates,
-                             spelling(lm, r.name))
+        kb_ids, X = features(by_name[key[r.id]], found[key[r.id]], contexts[r.doc_id], bm25)
         examples.append(Example(r, kb_ids, X))
     return examples
 
