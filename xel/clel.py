@@ -41,7 +41,7 @@ from xel.link import name_similarity
 from xel.names import family
 from xel.names.script import SEPARATORS, is_latin
 from xel.names.transliterate import LanguageModels, language_models
-from xel.project import load_pairs
+from xel.project import iter_pairs
 from xel.score import NIL, baseline_run, latin
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
@@ -164,12 +164,10 @@ def learn_lexicon(pairs: Iterable[tuple[list[str], list[str], Iterable[tuple[int
 def lexicon_for(store: Store, lang: str, documents: set[str], top: int) -> Lexicon:
     """A language's lexicon from the stored eflomal links of the train documents' sentences."""
     docs = {seg: doc for seg, doc, _ in sentences(store, lang)}
-    pairs = []
-    for seg, pair in sorted(load_pairs(store, lang).items()):
-        if docs.get(seg) in documents:
-            pairs.append(([pair.src_text[s:e] for s, e in pair.src],
-                          [pair.tgt_text[s:e] for s, e in pair.tgt], pair.links))
-    return learn_lexicon(pairs, top)
+    return learn_lexicon((([pair.src_text[s:e] for s, e in pair.src],
+                           [pair.tgt_text[s:e] for s, e in pair.tgt], pair.links)
+                          for seg, pair in iter_pairs(store, lang)  # a pair at a time
+                          if docs.get(seg) in documents), top)
 
 
 def translate(words: Iterable[str], lexicon: Lexicon | None) -> dict[str, float]:
@@ -193,7 +191,7 @@ def document_words(store: Store, lang: str, source: str) -> dict[str, list[str]]
                 for doc in {doc for _, doc, _ in sentences(store, lang)}}
     of_seg = {seg: doc for seg, doc, _ in sentences(store, lang)}
     words: dict[str, list[str]] = defaultdict(list)
-    for seg, pair in sorted(load_pairs(store, lang).items()):
+    for seg, pair in iter_pairs(store, lang):  # a pair at a time, in segment order
         words[of_seg[seg]] += [pair.tgt_text[s:e] for s, e in pair.tgt]
     return dict(words)
 

@@ -465,11 +465,6 @@ def iter_pairs(store: Store, lang: str) -> Iterator[tuple[int, Pair]]:
                              decode_spans(r["tgt_tokens"]), decode_links(r["links"]))
 
 
-def load_pairs(store: Store, lang: str) -> dict[int, Pair]:
-    """Aligned sentence pairs of a language, by segment."""
-    return dict(iter_pairs(store, lang))
-
-
 def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> NameMatcher:
     """The name matcher of a language, with the forms of the English name tokens it will be
     asked about decoded in one batch."""
