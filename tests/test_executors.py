@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from test_project import small_store
 from test_queries import small_config
 
 from xel.config import ExecutorConfig
@@ -62,3 +63,25 @@ def test_dask_local_cluster_gives_the_local_result_in_order(tmp_path: Path) -> N
         dask = store.query("SELECT seg, start, end, name_key FROM mentions ORDER BY mention_id")
     assert [tuple(r) for r in dask] == [tuple(r) for r in local]
     assert len(local) >= 5
+
+
+def test_projection_on_a_pool_or_dask_is_the_projection_in_this_process(tmp_path: Path) -> None:
+    store, config = small_store(tmp_path, also=("fra",))
+    tables = ["projections", "projection_ranks", "projection_counts"]
+
+    def projections() -> list[list[tuple[object, ...]]]:
+        return [[tuple(r) for r in store.query(f"SELECT * FROM {t} ORDER BY 1, 2, 3")]
+                for t in tables]
+
+    run(store, config, ["align", "project"])  # 30 sentences: in this process
+    here = projections()
+    assert len(here[0]) == 2 * 30 and here[0][0][0] == "deu"
+    for where in (ExecutorConfig(workers=2, in_process_below=0),
+                  ExecutorConfig(name="dask", workers=2)):
+        for table in tables:
+            store.execute(f"DELETE FROM {table}")
+        config.executor = where
+        runs = run(store, config, ["project"], force=True)
+        assert [r.summary["mentions"] for r in runs] == [30, 30]
+        assert projections() == here, where.name
+    store.close()

@@ -186,9 +186,11 @@ MENTIONS = [  # (seg, name)
 
 
 def small_store(tmp_path: Path, repeat: int = 6, lang: str = "deu",
-                target: list[str] = GERMAN, models: str | None = None) -> tuple[Store, Config]:
+                target: list[str] = GERMAN, models: str | None = None,
+                also: tuple[str, ...] = ()) -> tuple[Store, Config]:
     """A two-document English-German corpus (or another language's), imported, with person
-    mentions inserted; no transliteration models unless `models` says."""
+    mentions inserted; no transliteration models unless `models` says. The languages `also`
+    get the same target sentences."""
     en, de = ENGLISH * repeat, target * repeat
     (tmp_path / "en.txt").write_text("\n".join(en) + "\n", encoding="utf-8")
     (tmp_path / "de.txt").write_text("\n".join(de) + "\n", encoding="utf-8")
@@ -197,7 +199,8 @@ def small_store(tmp_path: Path, repeat: int = 6, lang: str = "deu",
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({
         "name": "t", "store": str(tmp_path / "x.sqlite"),
         "corpus": {"path": str(tmp_path), "format": "moses", "files": {"eng": "en.txt",
-                   lang: "de.txt"}, "doc_ids": "docs.txt"},
+                   lang: "de.txt", **{code: "de.txt" for code in also}},
+                   "doc_ids": "docs.txt"},
         "kb": {"path": "kb.jsonl"}, "names": {"models": models}}), encoding="utf-8")
     config = load_config(tmp_path / "c.yaml")
     store = Store(config.resolve(config.store))

@@ -229,8 +229,9 @@ class ExecutorConfig(Section):
     name: Literal["local", "dask"] = "local"
     address: str | None = None
     workers: int = Field(2, ge=1)
-    # A local pool starts `workers` fresh processes, each loading its models (spaCy: seconds);
-    # work smaller than this (in sentences) runs in this process, where that never pays back.
+    # A local pool starts `workers` fresh processes, each loading its models (spaCy, name
+    # models: seconds); NER and projection of a corpus smaller than this (in sentences) run
+    # in this process, where that never pays back.
     in_process_below: int = Field(5000, ge=0, description="sentences run without a pool")
 
 

@@ -44,7 +44,7 @@ from xel.link import link_queries, link_signature
 from xel.ner import ner_signature, ner_under_way, run_ner
 from xel.partition import partition_signature, run_partition
 from xel.progress import progress
-from xel.project import project_language, project_signature
+from xel.project import project_languages, project_signature
 from xel.queries import no_queries, queries_signature, read_queries, run_queries
 from xel.report import crowd_results, report, report_path, report_signature
 from xel.stages import Signature, StageRun, Work, commit, digest_of, is_current, parse_signature
@@ -195,7 +195,7 @@ PIPELINE = [
           batch=align_languages),
     Stage("project", "projections, projection_ranks (the chosen projection per name)",
           ("align", "ner"), "xel project --lang {lang}", per_language=True,
-          signature=project_signature, prepare=project_language),
+          signature=project_signature, batch=project_languages),
     Stage("triage", "triage: back-translations, outcome A1, D1 or to curate",
           ("project", "queries"), "xel triage --lang {lang}", per_language=True,
           signature=triage_signature, prepare=triage_language),

@@ -26,9 +26,10 @@ from typing import Any
 
 import xel.names
 from xel.align import DDL as ALIGN_DDL
-from xel.align import Links, decode_links, decode_spans
+from xel.align import Links, Texts, decode_links, decode_spans
 from xel.config import Config, ProjectConfig
 from xel.corpus import source_language
+from xel.executors import executor
 from xel.languages import language
 from xel.names import family
 from xel.names.english import tokens as name_tokens
@@ -36,6 +37,7 @@ from xel.names.match import WORDLIKE, NameMatcher
 from xel.names.script import is_latin, whole_characters
 from xel.names.transliterate import models_for, models_signature
 from xel.ner import DDL as NER_DDL
+from xel.progress import progress
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 from xel.tokenizers import Span
@@ -474,38 +476,106 @@ def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> Name
     return NameMatcher(lang, models, config.project.min_similarity)
 
 
-def project_language(store: Store, config: Config, lang: str) -> Work:
-    """The project stage of `lang`: project every English person mention onto it; the writer
-    stores the projections and ranks them per name."""
-    store.declare(NER_DDL)
-    store.declare(ALIGN_DDL)
-    store.declare(DDL)
-    mentions = store.query(
-        "SELECT mention_id, seg, start, end, name, name_key FROM mentions ORDER BY mention_id")
-    matcher = make_matcher(lang, config, {m["name"] for m in mentions})
-    stops = function_words(lang) if config.project.trim else frozenset()
-    of_seg: dict[int, list[Any]] = defaultdict(list)
-    for m in mentions:
-        of_seg[m["seg"]].append(m)
-    done: dict[int, tuple[Any, ...]] = {}
+Mention = tuple[int, int, int, str]  # segment, start, end (characters), name
+Result = tuple[int | None, int | None, str, int, str, int | None, int | None]
 
-    def row(m: Any, pair: Pair | None) -> tuple[Any, ...]:
+
+@dataclass(frozen=True)
+class ProjectJob:
+    """One language's mentions and aligned mention sentences: what an executor needs to
+    project it (workers never open the store). `texts` alternate source and target sentence
+    of each pair in `segs`; tokens and links stay encoded as `alignments` stores them."""
+
+    lang: str
+    config: Config
+    mentions: list[Mention]
+    segs: list[int]
+    texts: Texts
+    src_tokens: list[bytes]
+    tgt_tokens: list[bytes]
+    links: list[bytes]
+
+    def pair(self, k: int) -> Pair:
+        return Pair(self.texts[2 * k], decode_spans(self.src_tokens[k]), self.texts[2 * k + 1],
+                    decode_spans(self.tgt_tokens[k]), decode_links(self.links[k]))
+
+
+def project_job(store: Store, config: Config, mentions: list[Mention], lang: str) -> ProjectJob:
+    """Read a language's aligned pairs (those with a mention: the align stage keeps no
+    others) into a job, a pair at a time."""
+    segs: list[int] = []
+    src_tokens: list[bytes] = []
+    tgt_tokens: list[bytes] = []
+    links: list[bytes] = []
+
+    def texts() -> Iterator[str]:
+        for r in store.execute(
+                "SELECT a.seg, s.text, t.text, a.src_tokens, a.tgt_tokens, a.links"
+                " FROM alignments a JOIN sentences s ON s.lang = ? AND s.seg = a.seg"
+                " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg"
+                " WHERE a.lang = ? ORDER BY a.seg", (source_language(store), lang)):
+            segs.append(r[0])
+            src_tokens.append(r[3])
+            tgt_tokens.append(r[4])
+            links.append(r[5])
+            yield r[1]
+            yield r[2]
+
+    return ProjectJob(lang, config, mentions, segs, Texts(texts()), src_tokens, tgt_tokens,
+                      links)
+
+
+def project_pairs(job: ProjectJob) -> list[Result]:
+    """Project every mention of a job (runs in an executor's worker): per mention, in the
+    job's order, (start, end, text, failed, method, aligned start, aligned end). A mention
+    whose sentence has no aligned pair fails with method `none`."""
+    matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions})
+    stops = function_words(job.lang) if job.config.project.trim else frozenset()
+    at = {seg: k for k, seg in enumerate(job.segs)}
+    results: list[Result | None] = [None] * len(job.mentions)
+    last: tuple[int, Pair | None] = (-1, None)
+    # In segment order, so each pair is decoded once and each block of texts opened once.
+    for i in sorted(range(len(job.mentions)), key=lambda i: job.mentions[i][0]):
+        seg, start, end, name = job.mentions[i]
+        if last[0] != seg:
+            last = (seg, job.pair(at[seg]) if seg in at else None)
+        pair = last[1]
         if pair is None or not pair.tgt:
             p = Projected(None, None, "none", None)
         else:
-            p = project_mention(pair, m["start"], m["end"], m["name"], matcher, stops,
-                                config.project)
+            p = project_mention(pair, start, end, name, matcher, stops, job.config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
-        return (lang, m["mention_id"], m["seg"], p.start, p.end, text, int(p.failed),
-                p.method, p.aligned[0] if p.aligned else None,
-                p.aligned[1] if p.aligned else None, m["name_key"], len(m["name"].split()))
+        results[i] = (p.start, p.end, text, int(p.failed), p.method,
+                      p.aligned[0] if p.aligned else None, p.aligned[1] if p.aligned else None)
+    return [r for r in results if r is not None]
 
-    for seg, pair in iter_pairs(store, lang):  # one pair in memory at a time
-        for m in of_seg.pop(seg, ()):
-            done[m["mention_id"]] = row(m, pair)
-    for m in (m for ms in of_seg.values() for m in ms):
-        done[m["mention_id"]] = row(m, None)
-    rows = [done[m["mention_id"]] for m in mentions]
+
+def project_languages(store: Store, config: Config,
+                      langs: list[str]) -> Iterator[tuple[str, Work]]:
+    """The project stage of several languages on the configured executor (in this process
+    for a corpus under `executor.in_process_below` sentences): each language's writer as
+    soon as it is projected; the writer stores the projections and ranks them per name."""
+    store.declare(NER_DDL)
+    store.declare(ALIGN_DDL)
+    store.declare(DDL)
+    rows = store.query("SELECT mention_id, seg, start, end, name, name_key FROM mentions"
+                       " ORDER BY mention_id")
+    mentions = [(r["seg"], r["start"], r["end"], r["name"]) for r in rows]
+    sentences = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = ?",
+                             (source_language(store),))
+    with executor(config.executor, sentences) as ex:
+        jobs = (project_job(store, config, mentions, lang) for lang in langs)
+        for lang, results in zip(langs, progress(ex.imap(project_pairs, jobs, len(langs)),
+                                                 "project", len(langs), "languages"), strict=True):
+            yield lang, write_projections(config, lang, [
+                (lang, m["mention_id"], m["seg"], *r, m["name_key"], len(m["name"].split()))
+                for m, r in zip(rows, results, strict=True)])
+
+
+def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) -> Work:
+    """Store a language's projections, rank them per name and count them. A row is
+    (lang, mention_id, seg, start, end, text, failed, method, aligned start, aligned end,
+    name_key, English token count)."""
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM projections WHERE lang = ?", (lang,))
