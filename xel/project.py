@@ -12,7 +12,8 @@ an English copy of the name in parentheses gives way to the target-language name
 unspaced scripts the span is then fixed character by character, since learned pieces run names
 into their neighbours (`han_name`, `katakana_name`).
 Per English name, the projections across the collection are then ranked by frequency
-(`chosen_projections`), which triage uses per query.
+(`chosen_projections`), which triage uses per query. Languages go to the executor as items
+carrying their mentions and mention sentence pairs (`ProjectJob`); the store is written here.
 """
 
 from __future__ import annotations
@@ -532,7 +533,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
     matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions})
     stops = function_words(job.lang) if job.config.project.trim else frozenset()
     at = {seg: k for k, seg in enumerate(job.segs)}
-    results: list[Result | None] = [None] * len(job.mentions)
+    results: dict[int, Result] = {}
     last: tuple[int, Pair | None] = (-1, None)
     # In segment order, so each pair is decoded once and each block of texts opened once.
     for i in sorted(range(len(job.mentions)), key=lambda i: job.mentions[i][0]):
@@ -547,7 +548,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
         results[i] = (p.start, p.end, text, int(p.failed), p.method,
                       p.aligned[0] if p.aligned else None, p.aligned[1] if p.aligned else None)
-    return [r for r in results if r is not None]
+    return [results[i] for i in range(len(job.mentions))]
 
 
 def project_languages(store: Store, config: Config,
