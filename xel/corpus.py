@@ -572,6 +572,11 @@ def target_languages(store: Store) -> list[str]:
     return [r["code"] for r in rows]
 
 
+def sentence_count(store: Store, lang: str) -> int:
+    """How many sentences one language has (what sizes a stage's work)."""
+    return int(store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = ?", (lang,)))
+
+
 def sentences(store: Store, lang: str) -> list[tuple[int, str, str]]:
     """(seg, doc_id, text) of one language, in corpus order."""
     rows = store.query(

@@ -17,7 +17,7 @@ from typing import Any
 import xel.names.english
 from xel.config import Config
 from xel.corpus import DDL as CORPUS_DDL
-from xel.corpus import source_language
+from xel.corpus import sentence_count, source_language
 from xel.errors import XelError
 from xel.executors import executor
 from xel.names.english import clean_spaces, name_key, split_name
@@ -190,7 +190,7 @@ def run_ner(store: Store, config: Config) -> Work:
     store.execute("DELETE FROM ner_batches WHERE key != ?", (key,))
     done = {r[0] for r in store.query("SELECT first_seg FROM ner_batches")}
     todo = [r for r in segment_ranges(store, config.ner.chunk_size) if r[0] not in done]
-    total = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = ?", (source,))
+    total = sentence_count(store, source)
 
     def chunk(first: int, last: int) -> list[tuple[int, str, str]]:
         rows = store.query("SELECT seg, doc_id, text FROM sentences WHERE lang = ? AND seg "
@@ -247,6 +247,5 @@ def ner_under_way(store: Store) -> str | None:
         else "SELECT SUM(sentences), 0, 0 FROM ner_batches")[0]
     if not done:
         return None
-    total = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = (SELECT code FROM "
-                         "languages WHERE role = 'source')")
+    total = sentence_count(store, source_language(store))
     return rate_text(done, total, last - started, "sentences") + " done; a rerun goes on"

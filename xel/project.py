@@ -29,7 +29,7 @@ import xel.names
 from xel.align import DDL as ALIGN_DDL
 from xel.align import Links, Texts, decode_links, decode_spans
 from xel.config import Config, ProjectConfig
-from xel.corpus import source_language
+from xel.corpus import sentence_count, source_language
 from xel.executors import executor
 from xel.languages import language
 from xel.names import family
@@ -146,6 +146,13 @@ class Pair:
     tgt_text: str
     tgt: list[Span]
     links: Links
+
+    @classmethod
+    def decode(cls, src_text: str, tgt_text: str, src_tokens: bytes, tgt_tokens: bytes,
+               links: bytes) -> Pair:
+        """A pair from its texts and its tokens and links as `alignments` stores them."""
+        return cls(src_text, decode_spans(src_tokens), tgt_text, decode_spans(tgt_tokens),
+                   decode_links(links))
 
 
 def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMatcher | None,
@@ -454,18 +461,21 @@ def project_signature(store: Store, config: Config, lang: str) -> dict[str, str]
     return {**parts, **models_signature(lang, config)}
 
 
+def pair_rows(store: Store, lang: str) -> Iterator[tuple[int, str, str, bytes, bytes, bytes]]:
+    """A language's aligned pairs as stored, in segment order: (segment, source text, target
+    text, source tokens, target tokens, links)."""
+    yield from store.execute(
+        "SELECT a.seg, s.text, t.text, a.src_tokens, a.tgt_tokens, a.links"
+        " FROM alignments a JOIN sentences s ON s.lang = ? AND s.seg = a.seg"
+        " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg WHERE a.lang = ? ORDER BY a.seg",
+        (source_language(store), lang))
+
+
 def iter_pairs(store: Store, lang: str) -> Iterator[tuple[int, Pair]]:
     """Aligned sentence pairs of a language in segment order, decoded one at a time (a million
     sentences' pairs would not fit in memory decoded at once)."""
-    source = source_language(store)
-    rows = store.execute(
-        "SELECT a.seg, s.text AS src_text, t.text AS tgt_text, a.src_tokens, a.tgt_tokens,"
-        " a.links FROM alignments a JOIN sentences s ON s.lang = ? AND s.seg = a.seg"
-        " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg WHERE a.lang = ? ORDER BY a.seg",
-        (source, lang))
-    for r in rows:
-        yield r["seg"], Pair(r["src_text"], decode_spans(r["src_tokens"]), r["tgt_text"],
-                             decode_spans(r["tgt_tokens"]), decode_links(r["links"]))
+    for seg, src_text, tgt_text, src_tokens, tgt_tokens, links in pair_rows(store, lang):
+        yield seg, Pair.decode(src_text, tgt_text, src_tokens, tgt_tokens, links)
 
 
 def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> NameMatcher:
@@ -497,8 +507,8 @@ class ProjectJob:
     links: list[bytes]
 
     def pair(self, k: int) -> Pair:
-        return Pair(self.texts[2 * k], decode_spans(self.src_tokens[k]), self.texts[2 * k + 1],
-                    decode_spans(self.tgt_tokens[k]), decode_links(self.links[k]))
+        return Pair.decode(self.texts[2 * k], self.texts[2 * k + 1], self.src_tokens[k],
+                           self.tgt_tokens[k], self.links[k])
 
 
 def project_job(store: Store, config: Config, mentions: list[Mention], lang: str) -> ProjectJob:
@@ -510,17 +520,13 @@ def project_job(store: Store, config: Config, mentions: list[Mention], lang: str
     links: list[bytes] = []
 
     def texts() -> Iterator[str]:
-        for r in store.execute(
-                "SELECT a.seg, s.text, t.text, a.src_tokens, a.tgt_tokens, a.links"
-                " FROM alignments a JOIN sentences s ON s.lang = ? AND s.seg = a.seg"
-                " JOIN sentences t ON t.lang = a.lang AND t.seg = a.seg"
-                " WHERE a.lang = ? ORDER BY a.seg", (source_language(store), lang)):
-            segs.append(r[0])
-            src_tokens.append(r[3])
-            tgt_tokens.append(r[4])
-            links.append(r[5])
-            yield r[1]
-            yield r[2]
+        for seg, src_text, tgt_text, src, tgt, links_of in pair_rows(store, lang):
+            segs.append(seg)
+            src_tokens.append(src)
+            tgt_tokens.append(tgt)
+            links.append(links_of)
+            yield src_text
+            yield tgt_text
 
     return ProjectJob(lang, config, mentions, segs, Texts(texts()), src_tokens, tgt_tokens,
                       links)
@@ -562,9 +568,7 @@ def project_languages(store: Store, config: Config,
     rows = store.query("SELECT mention_id, seg, start, end, name, name_key FROM mentions"
                        " ORDER BY mention_id")
     mentions = [(r["seg"], r["start"], r["end"], r["name"]) for r in rows]
-    sentences = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = ?",
-                             (source_language(store),))
-    with executor(config.executor, sentences) as ex:
+    with executor(config.executor, sentence_count(store, source_language(store))) as ex:
         jobs = (project_job(store, config, mentions, lang) for lang in langs)
         for lang, results in zip(langs, progress(ex.imap(project_pairs, jobs, len(langs)),
                                                  "project", len(langs), "languages"), strict=True):
