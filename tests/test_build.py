@@ -23,11 +23,13 @@ from conftest import write_parallel
 from typer.testing import CliRunner
 
 from hits.backends.mturk import ENDPOINTS
+from xel import hub
 from xel.build import build
 from xel.config import Config
 from xel.errors import XelError
+from xel.export import slice_labels
 from xel.pipeline import run
-from xel.report import for_display, html_table
+from xel.report import english_attrition, for_display, html_table, table6_rows
 from xel.score import read_gold, read_run, score
 from xel.store import Store
 
@@ -341,7 +343,7 @@ def test_stages_lists_every_stage_before_the_first_build(tmp_path: Path,
     names = [line.split()[0] for line in result.stdout.splitlines()]
     assert names == ["import", "ner", "queries", "kb", "link", "el", "align:deu",
                      "project:deu", "triage:deu", "names:deu", "expert", "partition", "export",
-                     "baseline", "report"]
+                     "baseline", "card", "report"]
     assert all("never run" in line for line in result.stdout.splitlines())
     assert "project:deu  never run   after align:deu, ner" in result.stdout  # names fit
     assert "run: xel project --lang deu" in result.stdout
@@ -387,7 +389,8 @@ def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstre
         assert stale["partition"].why == "after:el changed"
         assert (stale["export"].why, stale["baseline"].why, stale["report"].why) == (
             "after partition", "after export", "after export, baseline")
-        assert set(stale) == {"el", "partition", "export", "baseline", "report"}
+        assert stale["card"].why == "after export, baseline"
+        assert set(stale) == {"el", "partition", "export", "baseline", "card", "report"}
 
         said: list[str] = []
         build(store, config, crowd="simulated", say=said.append)
@@ -395,7 +398,7 @@ def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstre
     ran = {m[1]: m[2] == "done" for m in map(re.compile(r"^(\S+): (done|skipped)").match, said)
            if m}
     assert {name for name, rerun in ran.items() if rerun} == {"el", "partition", "export",
-                                                              "baseline", "report"}
+                                                              "baseline", "card", "report"}
     assert {name for name, rerun in ran.items() if not rerun} == {
         "import", "ner", "queries", "kb", "link", "align:deu", "project:deu", "triage:deu",
         "names:deu", "expert"}
@@ -404,3 +407,107 @@ def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstre
     english = [json.loads(line) for path in sorted((copy / "work/out/collection/eng").glob(
         "*.jsonl")) for line in path.read_text(encoding="utf-8").splitlines()]
     assert changed not in {r["query_id"] for r in english}
+
+
+# --- the Hugging Face datasets layout, the dataset card and Croissant -------------------------
+
+
+def card_header(collection: Path) -> dict[str, Any]:
+    text = (collection / "README.md").read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    return yaml.safe_load(text.split("---\n")[1])
+
+
+def jsonl_records(collection: Path, lang: str) -> dict[str, dict[str, Any]]:
+    return {r["id"]: r for path in sorted((collection / lang).glob("*.jsonl"))
+            for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
+
+
+def test_datasets_loads_every_language_and_split_as_the_jsonl_has_them(
+        built: tuple[Path, Config], monkeypatch: pytest.MonkeyPatch) -> None:
+    datasets = pytest.importorskip("datasets", reason="the `hub` extra (./setup installs it)")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    root, _ = built
+    collection = root / "work" / "out" / "collection"
+    header = card_header(collection)
+    langs = [c["config_name"] for c in header["configs"] if c["config_name"] != "documents"]
+    assert langs == ["eng", "deu"] and header["configs"][0].get("default") is True
+    assert header["language"] == ["deu", "eng"] and header["license"] == ["other"]
+    cache = root / "hf-cache"
+    for lang in langs:
+        loaded = datasets.load_dataset(str(collection), lang, cache_dir=str(cache))
+        expected = jsonl_records(collection, lang)
+        partitions = {r["partition"] for r in expected.values()}
+        assert set(loaded) == {"validation" if p == "devtest" else p for p in partitions}
+        rows = [row for split in loaded.values() for row in split]
+        assert sorted(r["id"] for r in rows) == sorted(expected)
+        for row in rows:
+            record = expected[row["id"]]
+            for field, value in record.items():
+                got = row[field]
+                if field == "votes":
+                    got = {v["label"]: v["count"] for v in got}
+                assert got == value, (lang, row["id"], field)
+            assert row["slices"] == list(slice_labels(record))
+            assert {"validation": "devtest"}.get(row["partition"], row["partition"]) \
+                == record["partition"]
+    docs = datasets.load_dataset(str(collection), "documents", split="deu", cache_dir=str(cache))
+    for row in docs:
+        on_disk = (collection / "deu" / "docs" / f"{row['doc_id']}.txt").read_text("utf-8")
+        assert row["text"] + "\n" == on_disk
+    assert {r["doc_id"] for r in jsonl_records(collection, "deu").values()} \
+        == {row["doc_id"] for row in docs}
+
+
+def test_croissant_validates_and_reads_the_test_split(built: tuple[Path, Config]) -> None:
+    mlc = pytest.importorskip("mlcroissant", reason="the `hub` extra (./setup installs it)")
+    root, _ = built
+    collection = root / "work" / "out" / "collection"
+    done = subprocess.run([str(Path(sys.executable).parent / "mlcroissant"), "validate",
+                           "--jsonld", str(collection / "croissant.json")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    dataset = mlc.Dataset(jsonld=str(collection / "croissant.json"))
+    records = [r for lang in ("eng", "deu") for r in jsonl_records(collection, lang).values()]
+    # the tiny collection's smallest split (its few names may leave test empty)
+    split = next(p for p in ("test", "devtest", "train") if any(r["partition"] == p
+                                                                 for r in records))
+    test = [{k.split("/", 1)[1]: v.decode() if isinstance(v, bytes) else v
+             for k, v in row.items()} for row in dataset.records(hub.split_name(split))]
+    expected = [r for r in records if r["partition"] == split]
+    assert expected and sorted((r["id"], r["name"], r["kb_id"], r["beg"], r["end"]) for r in test) \
+        == sorted((r["id"], r["name"], r["kb_id"], r["beg"], r["end"]) for r in expected)
+    assert len(list(dataset.records("documents"))) >= 6
+
+
+def test_card_shows_the_reports_figures(built: tuple[Path, Config]) -> None:
+    root, config = built
+    card = (root / "work" / "out" / "collection" / "README.md").read_text(encoding="utf-8")
+    with Store(config.resolve(config.store)) as store:
+        attrition = english_attrition(store, config.hits.policy)
+    for row in attrition.itertuples(index=False):
+        assert f"| {row.step} | {row.removed} | {row.left} |" in card
+    # the tiny collection's few names leave its test partition empty (test_clel has Table 6)
+    assert not table6_rows(config) and "no test queries to score them on" in card
+    header = card_header(root / "work" / "out" / "collection")
+    sizes = {c["config_name"]: {f["split"] for f in c["data_files"]} for c in header["configs"]}
+    assert sizes["documents"] == {"eng", "deu"}
+    assert "SIMULATED CROWD" in card and "## Slices" in card and "## Crowd" in card
+
+
+def test_an_export_alone_says_the_baselines_come_later(built: tuple[Path, Config],
+                                                       tmp_path: Path, tiny_config: Any) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(built[0], copy)
+    config = tiny_config(copy)
+    config.export.license = ["cc-by-sa-4.0"]
+    with Store(config.resolve(config.store)) as store:
+        run(store, config, ["export"])  # the licence is part of its signature
+    collection = copy / "work" / "out" / "collection"
+    card = (collection / "README.md").read_text(encoding="utf-8")
+    assert "Not run on this export yet" in card
+    assert card_header(collection)["license"] == ["cc-by-sa-4.0"]
+    croissant = json.loads((collection / "croissant.json").read_text(encoding="utf-8"))
+    assert croissant["license"] == ["https://creativecommons.org/licenses/by-sa/4.0/"]
+    assert {rs["name"] for rs in croissant["recordSet"]} >= {"train", "documents"}

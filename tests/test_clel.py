@@ -39,6 +39,7 @@ from xel.names.english import name_key
 from xel.names.transliterate import MODELS, best_first, language_models
 from xel.pipeline import run
 from xel.queries import Query
+from xel.report import table6_frame, table6_rows
 from xel.score import read_facts, read_gold, slice_table, table6, table6_text
 from xel.store import Store
 
@@ -313,6 +314,11 @@ def test_build_runs_both_baselines_and_the_report_shows_table6(
     section = page.split("Baselines on test (Table 6)")[1].split("<section")[0]
     assert "clel S@1" in section and "names in-KB" in section and "<svg" in section
     assert "Queries per slice" in page and "train:seen" in page
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    table = table6_frame(table6_rows(config))
+    assert len(table) and "Not run on this export yet" not in card
+    for row in table.itertuples(index=False):  # the card's Table 6 is the page's
+        assert "| " + " | ".join(str(v) for v in row) + " |" in card
 
 
 def test_han_names_find_entities_by_their_korean_reading() -> None:

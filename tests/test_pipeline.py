@@ -29,6 +29,7 @@ GOLDEN = [
     ("partition", ("queries", "el"), False, False),
     ("export", ("partition", "el", "names", "expert"), False, False),
     ("baseline", ("export", "align", "kb"), False, False),
+    ("card", ("export", "baseline"), False, False),
     ("report", ("export", "baseline"), False, False),
 ]
 

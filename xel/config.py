@@ -195,6 +195,15 @@ class NamesConfig(Section):
                                "or null for none (ICU romanization only)")
 
 
+class ExportConfig(Section):
+    """What the collection's dataset card and Croissant metadata say about it."""
+
+    # Hugging Face licence ids (e.g. cc-by-sa-4.0) of what the collection is made from: the
+    # corpus's and the KB's licences; the card says `other` where none is given.
+    license: list[str] = Field(default_factory=list)
+    url: str = Field("", description="where the collection is published (Croissant's url)")
+
+
 class PartitionConfig(Section):
     shares: dict[str, float] = Field(
         default_factory=lambda: {"train": 0.6, "devtest": 0.2, "test": 0.2})
@@ -254,6 +263,7 @@ class Config(BaseModel):
     names: NamesConfig = Field(default_factory=NamesConfig)
     hits: HitsConfig = Field(default_factory=HitsConfig)
     partition: PartitionConfig = Field(default_factory=PartitionConfig)
+    export: ExportConfig = Field(default_factory=ExportConfig)
     baseline: BaselineConfig = Field(default_factory=BaselineConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
 

@@ -1,11 +1,17 @@
-"""Export the finished collection: TAC-KBP style query XML + gold tab, JSONL, documents, datasheet.
+"""Export the finished collection: TAC-KBP style query XML + gold tab, JSONL, documents, a
+Hugging Face datasets layout with its dataset card, and Croissant metadata.
 
 Layout of `<output>/collection/`:
-    README.md                      the datasheet: provenance, signature, counts, definitions
+    README.md                      the dataset card: YAML metadata (configs, splits, languages,
+                                   licence, sizes) over the datasheet (provenance, signature,
+                                   attrition and crowd figures, counts, slices, definitions)
     <lang>/<partition>.xml         <query id><name><docid><beg><end> (TAC-KBP entity linking)
     <lang>/<partition>.tab         query id, KB id or NIL, entity type
     <lang>/<partition>.jsonl       the full record of every query
     <lang>/docs/<doc_id>.txt       each document a query points into, in that language
+    data/, croissant.json          the same queries and documents as Parquet for
+                                   `datasets.load_dataset`, and their Croissant metadata
+                                   (`xel.hub`)
 
 Offsets are characters into the document text (its sentences joined by newlines), `end`
 inclusive as TAC writes it. Nothing here depends on the clock or on dict order, so rebuilding
@@ -30,6 +36,9 @@ from pathlib import Path
 from typing import Any, Protocol
 from xml.etree import ElementTree as ET
 
+import yaml
+
+from xel import __version__, hub
 from xel.config import Config
 from xel.corpus import document_text, source_language
 from xel.kb import KnowledgeBase
@@ -291,43 +300,65 @@ def safe_name(doc_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", doc_id).lstrip(".") or "_"
 
 
+@dataclass(frozen=True)
+class Datasheet:
+    """What the card says beyond the records: how the collection was made (`signature`, the
+    export's; `provenance`, the signatures of the stages it is made from) and the figures the
+    report shows, as Markdown sections (`xel.report.card_sections`: attrition, crowd, and the
+    Table 6 baselines once they have run)."""
+
+    signature: str
+    provenance: Sequence[str]
+    sections: Sequence[str] = ()
+
+
 def datasheet(config: Config, store: Store, records: list[Record], left_out: Counter[str],
-              signature: str, provenance: Sequence[str]) -> str:
+              sheet: Datasheet) -> str:
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
         counts[r.lang][r.partition] += 1
         counts[r.lang]["non-NIL" if r.kb_id != NIL else "NIL"] += 1
     partitions = list(config.partition.shares)
     simulated = any(r.simulated for r in records)
+    source = source_language(store)
     lines = [f"# {config.name}: a cross-language person-entity-linking test collection", ""]
     if simulated:
-        lines += ["**SIMULATED CROWD.** The links and curated names here come from simulated "
-                  "workers (xel's `simulated` crowd backend), not from people: use this "
-                  "collection to test pipelines, never to report linking results.", ""]
+        lines += [SIMULATED_WARNING, ""]
     lines += [
         "Built by xel from a parallel corpus in the manner of Lawrie, Mayfield, McNamee and "
         "Oard (JASIST 2015): English person names found by NER and linked by the crowd, then "
         "projected into each language by word alignment and checked by round-trip translation, "
         "the crowd and experts.", "",
+        "## Loading", "",
+        "Each language is a config and each partition a split (`devtest` is `validation`); "
+        "the documents are the `documents` config, one split per language (`-` written `_`):",
+        "", "```python", "import datasets",
+        f'queries = datasets.load_dataset("path/to/collection", "{source}")',
+        f'documents = datasets.load_dataset("path/to/collection", "documents", '
+        f'split="{hub.documents_split(source)}")', "```", "",
+        "`croissant.json` describes the same files for `mlcroissant`.", "",
         "## Provenance", "",
         f"- corpus: `{config.corpus.path}` ({config.corpus.format}), "
         f"source `{config.corpus.source}`",
         f"- knowledge base: `{config.kb.path}` ({config.kb.format})",
+        f"- licences: {', '.join(config.export.license) or 'not given (export.license)'}",
         f"- crowd policy: `{config.hits.policy}`, gold threshold {config.hits.threshold}",
         f"- partition: {json.dumps(config.partition.shares)} seed {config.partition.seed}, "
         f"grouped by {config.partition.group}",
-        f"- signature: `{signature}`",
+        f"- signature: `{sheet.signature}`",
         "", "Stages that produced it:", "",
     ]
-    lines += [f"- `{text}`" for text in provenance]
+    lines += [f"- `{text}`" for text in sheet.provenance]
     lines += ["", "## Queries", "",
               "| language | " + " | ".join(partitions) + " | non-NIL | NIL |",
               "|---|" + "---|" * (len(partitions) + 2)]
-    for lang in sorted(counts, key=lambda c: (c != source_language(store), c)):
+    for lang in sorted(counts, key=lambda c: (c != source, c)):
         c = counts[lang]
         lines.append(f"| {lang} | " + " | ".join(str(c[p]) for p in partitions)
                      + f" | {c['non-NIL']} | {c['NIL']} |")
-    lines += slices_section(records, source_language(store))
+    for section in sheet.sections:
+        lines += ["", section.rstrip("\n")]
+    lines += slices_section(records, source)
     lines += ["", "## Left out", "", "| reason | queries |", "|---|---|"]
     lines += [f"| {reason} | {n} |" for reason, n in sorted(left_out.items())]
     lines += ["", "## Files and definitions", "",
@@ -336,11 +367,28 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
               "- `<lang>/<partition>.tab`: query id, KB id or NIL, entity type (PER).",
               "- `<lang>/<partition>.jsonl`: the full record of each query.",
               "- `<lang>/docs/<doc_id>.txt`: the documents, in that language.",
+              "- `data/<lang>/<split>.parquet`, `data/documents/<lang>.parquet`: the same "
+              "records and documents for `datasets` (`votes` as a list of label and count).",
+              "- `croissant.json`: Croissant 1.0 metadata of the Parquet files.",
               "- Offsets count characters of the document text (sentences joined by newlines); "
               "`end` is inclusive.", "", "Outcome codes:", ""]
     lines += [f"- `{code}`: {meaning}" for code, meaning in OUTCOME_MEANING.items()]
     lines += ["", "Score a system with `xel score <this folder> <run.tab>`.", ""]
     return "\n".join(lines)
+
+
+SIMULATED_WARNING = ("**SIMULATED CROWD.** The links and curated names here come from simulated "
+                     "workers (xel's `simulated` crowd backend), not from people: use this "
+                     "collection to test pipelines, never to report linking results.")
+
+
+def dataset_card(config: Config, store: Store, records: list[Record], left_out: Counter[str],
+                 sheet: Datasheet, files: hub.HubFiles) -> str:
+    """The collection's README.md: the Hub's YAML metadata over the datasheet."""
+    header = hub.card_header(config.name, files, config.export.license,
+                             source_language(store))
+    return ("---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True, width=1000)
+            + "---\n\n" + datasheet(config, store, records, left_out, sheet))
 
 
 def slices_section(records: Sequence[Record], source: str) -> list[str]:
@@ -363,7 +411,8 @@ def slices_section(records: Sequence[Record], source: str) -> list[str]:
 
 
 def export_signature(store: Store, config: Config) -> dict[str, str]:
-    return {"config": digest_of({"policy": config.hits.policy}), **versions()}
+    return {"config": digest_of({"policy": config.hits.policy, "export": config.export}),
+            **versions()}
 
 
 NEW_PREFIX, OLD_PREFIX = ".collection-new-", ".collection-old-"
@@ -408,39 +457,50 @@ def remove_leftovers(parent: Path) -> list[Path]:
 
 
 def write_collection(out: Path, config: Config, store: Store, records: list[Record],
-                     left_out: Counter[str], signature: str, provenance: Sequence[str]) -> None:
+                     left_out: Counter[str], sheet: Datasheet) -> None:
     by_file: dict[tuple[str, str], list[Record]] = defaultdict(list)
     for r in records:
         by_file[(r.lang, r.partition)].append(r)
+    documents: dict[str, dict[str, str]] = defaultdict(dict)
     for (lang, part), recs in sorted(by_file.items()):
         folder = out / lang
         (folder / "docs").mkdir(parents=True, exist_ok=True)
         (folder / f"{part}.xml").write_bytes(query_xml(recs))
         (folder / f"{part}.tab").write_text(gold_tab(recs), encoding="utf-8")
         (folder / f"{part}.jsonl").write_text(jsonl(recs), encoding="utf-8")
-        for doc_id in sorted({r.doc_id for r in recs}):
+        for doc_id in sorted({r.doc_id for r in recs} - set(documents[lang])):
+            documents[lang][doc_id] = document_text(store, lang, doc_id)
             (folder / "docs" / f"{safe_name(doc_id)}.txt").write_text(
-                document_text(store, lang, doc_id) + "\n", encoding="utf-8")
-    (out / "README.md").write_text(
-        datasheet(config, store, records, left_out, signature, provenance), encoding="utf-8")
+                documents[lang][doc_id] + "\n", encoding="utf-8")
+    rows = [asdict(r) for r in records]
+    files = hub.write_hub_files(out, rows, {row["id"]: slice_labels(row) for row in rows},
+                                documents)
+    hub.write_croissant(out, hub.croissant(
+        config.name, f"{config.name}: a cross-language person-entity-linking test collection "
+        "built by xel (queries linked to a knowledge base, with the documents they occur in).",
+        config.export.license, files, config.export.url, __version__))
+    write_card(out, dataset_card(config, store, records, left_out, sheet, files))
+
+
+def write_card(out: Path, card: str) -> None:
+    (out / "README.md").write_text(card, encoding="utf-8")
 
 
 def collection_folder(config: Config) -> Path:
     return config.resolve(config.output) / "collection"
 
 
-def export_collection(store: Store, config: Config, crowd: CrowdResults, signature: str,
-                      provenance: Sequence[str]) -> Work:
+def export_collection(store: Store, config: Config, crowd: CrowdResults,
+                      sheet: Datasheet) -> Work:
     """The export stage: write the collection folder beside the old one and swap it in; the
-    writer only returns the counts. `signature` and `provenance` (the signatures of the stages
-    it is made from) go into the datasheet."""
+    writer only returns the counts. `sheet` is what the card says of how it was made."""
     dest = collection_folder(config)
     dest.parent.mkdir(parents=True, exist_ok=True)
     remove_leftovers(dest.parent)
     records, left_out = collection_records(store, config, crowd)
     out = Path(tempfile.mkdtemp(prefix=NEW_PREFIX, dir=dest.parent))
     try:
-        write_collection(out, config, store, records, left_out, signature, provenance)
+        write_collection(out, config, store, records, left_out, sheet)
         out.chmod(0o755)  # mkdtemp makes it private; the collection is for sharing
         swap_in(out, dest)
     except BaseException:

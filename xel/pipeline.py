@@ -19,7 +19,7 @@ xel's stages and `hits`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,16 @@ from xel.corpus import (
     target_languages,
 )
 from xel.errors import XelError
-from xel.export import collection_folder, export_collection, export_signature
+from xel.export import (
+    Datasheet,
+    collection_folder,
+    collection_records,
+    dataset_card,
+    export_collection,
+    export_signature,
+    write_card,
+)
+from xel.hub import layout
 from xel.kb import index_kb, index_path, kb_signature
 from xel.languages import canonical
 from xel.link import link_queries, link_signature
@@ -46,8 +55,17 @@ from xel.partition import partition_signature, run_partition
 from xel.progress import progress
 from xel.project import project_languages, project_signature
 from xel.queries import no_queries, queries_signature, read_queries, run_queries
-from xel.report import crowd_results, report, report_path, report_signature
-from xel.stages import Signature, StageRun, Work, commit, digest_of, is_current, parse_signature
+from xel.report import card_sections, crowd_results, report, report_path, report_signature
+from xel.stages import (
+    Signature,
+    StageRun,
+    Work,
+    commit,
+    digest_of,
+    is_current,
+    parse_signature,
+    versions,
+)
 from xel.store import Store
 from xel.triage import triage_language, triage_signature
 
@@ -161,11 +179,37 @@ def partition(store: Store, config: Config) -> Work:
 
 
 def export(store: Store, config: Config) -> Work:
-    """Export with the crowd's results; the datasheet gets the signatures that made it."""
+    """Export with the crowd's results; the card gets the signatures that made it and the
+    report's figures. Table 6 needs the baselines, which run on the export (the `card` stage
+    adds it then); when they already ran on an export with this very signature (a rerun: the
+    export is byte for byte the same), the card has it at once."""
     langs = languages(store, config)
-    return export_collection(store, config, crowd_results(store, config),
-                             signature(store, config, STAGES["export"], "", langs).text,
-                             provenance(store, config, "export", langs))
+    own = signature(store, config, STAGES["export"], "", langs)
+    ran = recorded(store, config, STAGES["baseline"])
+    baselines = ran is not None and parse_signature(ran["signature"]).get("after:export") \
+        == own.digest
+    sheet = Datasheet(own.text, provenance(store, config, "export", langs),
+                      card_sections(store, config, baselines=baselines))
+    return export_collection(store, config, crowd_results(store, config), sheet)
+
+
+def card(store: Store, config: Config) -> Work:
+    """The dataset card again, now with the baselines' Table 6 (they run on the export)."""
+    langs = languages(store, config)
+    exported = store.stage("export")
+    if exported is None:
+        raise XelError("the card is written after the export: run `xel export` first")
+    sheet = Datasheet(exported["signature"], provenance(store, config, "export", langs),
+                      card_sections(store, config, baselines=True))
+    records, left_out = collection_records(store, config, crowd_results(store, config))
+    text = dataset_card(config, store, records, left_out, sheet,
+                        layout([asdict(r) for r in records]))
+    write_card(collection_folder(config), text)
+    return lambda s: {"queries": len(records)}
+
+
+def card_signature(store: Store, config: Config) -> dict[str, str]:
+    return {"config": digest_of(config.export), **versions()}
 
 
 def write_report(store: Store, config: Config) -> Work:
@@ -207,12 +251,15 @@ PIPELINE = [
           results=expert_results),
     Stage("partition", "partitions: train / devtest / test", ("queries", "el"), "xel export",
           signature=partition_signature, prepare=partition),
-    Stage("export", "<output>/collection: TAC XML + tab, JSONL, documents, datasheet",
+    Stage("export", "<output>/collection: TAC XML + tab, JSONL, documents, Parquet, card, "
+          "croissant.json",
           ("partition", "el", "names", "expert"), "xel export", signature=export_signature,
           prepare=export, outputs=lambda config: [collection_folder(config)]),
     Stage("baseline", "<output>/baselines: the names and clel baselines' runs, clel's weights",
           ("export", "align", "kb"), "xel build", signature=baseline_signature,
           prepare=run_baselines, outputs=lambda config: [baselines_folder(config) / "names.tsv"]),
+    Stage("card", "<output>/collection/README.md: the dataset card, with the baselines' Table 6",
+          ("export", "baseline"), "xel build", signature=card_signature, prepare=card),
     Stage("report", "<output>/report.html: the paper's tables and figures", ("export", "baseline"),
           "xel report", signature=report_signature, prepare=write_report,
           outputs=lambda config: [report_path(config)]),

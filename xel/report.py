@@ -405,6 +405,62 @@ def sections(store: Store, config: Config) -> list[Section]:
     return out
 
 
+# --- the dataset card's figures ---------------------------------------------------------------
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table, cells as the page shows them; `|` in names escaped."""
+    shown = for_display(df)
+
+    def cell(v: object) -> str:
+        if v is None or (not isinstance(v, str) and pd.isna(v)):
+            return "–"
+        text = f"{v:.3f}" if isinstance(v, float) else str(v)
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(str(c) for c in shown.columns) + " |",
+             "|" + "---|" * len(shown.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
+              for row in shown.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def card_sections(store: Store, config: Config, baselines: bool) -> list[str]:
+    """The report's attrition, crowd and (once the baseline stage has run: `baselines`) Table 6
+    figures as Markdown sections for the dataset card, from the functions the page uses."""
+    out = ["## Attrition (Table 3)\n\nWhat each step removed on the English side.\n\n"
+           + markdown_table(english_attrition(store, config.hits.policy))]
+    outcomes = language_outcomes(store)
+    if len(outcomes):
+        out.append("## Outcomes per language (Figure 9)\n\nA1 round trip, A2 three workers "
+                   "agree, A3 two agree and one says missing, E expert; D1 no projection, D2 "
+                   "two or more say missing; pending waits for crowd or expert.\n\n"
+                   + markdown_table(outcomes.reset_index().rename(columns={"index": "lang"})))
+    acc = worker_accuracy(store)
+    spend = crowd_cost(store)
+    dropped = int(acc["dropped"].sum()) if len(acc) else 0
+    total = float(spend["cost"].sum()) if len(spend) else 0.0
+    out.append("## Crowd\n\n"
+               f"- worker-batches scored on gold items: {len(acc)}; dropped under "
+               f"{config.hits.threshold:.0%}: {dropped}\n"
+               f"- mean gold accuracy: "
+               + (f"{acc['accuracy'].mean():.3f}" if len(acc) else "–") + "\n"
+               f"- cost at MTurk rates (reward plus commission): ${total:.2f}"
+               + ("\n\nThese come from xel's simulated crowd, not from people."
+                  if results.simulated(store) else ""))
+    table6 = table6_rows(config) if baselines else {}
+    out.append("## Baselines on test (Table 6)\n\n" + (
+        "Success@1 (NIL included), in-KB and NIL accuracy (%) on each language's test queries "
+        "for the name-matching baseline (`names`) and the cross-language linker learned on "
+        "train and tuned on devtest (`clel`); `eng S@1` is the same system on the same "
+        "queries in English.\n\n" + markdown_table(table6_frame(table6)) if table6
+        else "The baselines ran; the collection has no test queries to score them on."
+        if baselines else
+        "Not run on this export yet: `xel build` runs the baselines after the export and "
+        "adds their table here."))
+    return out
+
+
 def report_path(config: Config) -> Path:
     return config.resolve(config.output) / "report.html"
 
