@@ -452,12 +452,15 @@ def test_datasets_loads_every_language_and_split_as_the_jsonl_has_them(
             assert row["slices"] == list(slice_labels(record))
             assert {"validation": "devtest"}.get(row["partition"], row["partition"]) \
                 == record["partition"]
-    docs = datasets.load_dataset(str(collection), "documents", split="deu", cache_dir=str(cache))
-    for row in docs:
-        on_disk = (collection / "deu" / "docs" / f"{row['doc_id']}.txt").read_text("utf-8")
-        assert row["text"] + "\n" == on_disk
-    assert {r["doc_id"] for r in jsonl_records(collection, "deu").values()} \
-        == {row["doc_id"] for row in docs}
+    documents = datasets.load_dataset(str(collection), "documents", cache_dir=str(cache))
+    assert set(documents) == {"eng", "deu"}
+    for lang, docs in documents.items():
+        for row in docs:  # hostile corpus text (in eng) kept verbatim, as in docs/*.txt
+            on_disk = (collection / lang / "docs" / f"{row['doc_id']}.txt").read_text("utf-8")
+            assert row["text"] + "\n" == on_disk and row["lang"] == lang
+        assert {r["doc_id"] for r in jsonl_records(collection, lang).values()} \
+            == {row["doc_id"] for row in docs}
+    assert any(HOSTILE in row["text"] for row in documents["eng"])
 
 
 def test_croissant_validates_and_reads_the_test_split(built: tuple[Path, Config]) -> None:
