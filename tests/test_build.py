@@ -425,9 +425,9 @@ def jsonl_records(collection: Path, lang: str) -> dict[str, dict[str, Any]]:
 
 def test_datasets_loads_every_language_and_split_as_the_jsonl_has_them(
         built: tuple[Path, Config], monkeypatch: pytest.MonkeyPatch) -> None:
-    datasets = pytest.importorskip("datasets", reason="the `hub` extra (./setup installs it)")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")  # read at import: set before it
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    datasets = pytest.importorskip("datasets", reason="the `hub` extra (./setup installs it)")
     root, _ = built
     collection = root / "work" / "out" / "collection"
     header = card_header(collection)
