@@ -42,6 +42,15 @@ class NerConfig(Section):
     labels: list[str] = Field(default_factory=lambda: ["PERSON"])
 
 
+class PersonsConfig(Section):
+    """The person check after NER (`xel.persons`)."""
+
+    check: bool = True  # false: every name NER found counts as a person's
+    # Names whose evidence score (log-odds) is under this are not queries; chosen on the
+    # tuning half of corpora/news_persons (docs/quality.md).
+    threshold: float = 0.0
+
+
 class QueriesConfig(Section):
     min_tokens: int = Field(2, ge=1, description="drop names with fewer tokens")
     min_documents: int = Field(2, ge=1, description="drop names seen in fewer documents")
@@ -253,6 +262,7 @@ class Config(BaseModel):
     output: str = "work/out"
     corpus: CorpusConfig
     ner: NerConfig = Field(default_factory=NerConfig)
+    persons: PersonsConfig = Field(default_factory=PersonsConfig)
     queries: QueriesConfig = Field(default_factory=QueriesConfig)
     kb: KbConfig
     link: LinkConfig = Field(default_factory=LinkConfig)

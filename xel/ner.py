@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,17 @@ CREATE TABLE IF NOT EXISTS mentions (
 );
 CREATE INDEX IF NOT EXISTS mentions_key ON mentions(name_key);
 CREATE INDEX IF NOT EXISTS mentions_seg ON mentions(seg);
+-- How often NER gave each name key another label (ORG, GPE, ...): the person check's evidence.
+CREATE TABLE IF NOT EXISTS ner_labels (
+    name_key TEXT NOT NULL,
+    label    TEXT NOT NULL,
+    mentions INTEGER NOT NULL,
+    PRIMARY KEY (name_key, label)
+);
 """
+# The labels of things that are not people, counted per name key (`ner_labels`).
+OTHER_LABELS = frozenset({"ORG", "GPE", "LOC", "NORP", "FAC", "PRODUCT", "EVENT",
+                          "WORK_OF_ART", "LAW"})
 
 
 @dataclass(frozen=True)
@@ -87,13 +98,19 @@ def load_pipeline(model: str) -> Any:
 
 
 def find_mentions(
-    nlp: Any, sentences: Iterable[tuple[int, str, str]], labels: set[str], batch_size: int
+    nlp: Any, sentences: Iterable[tuple[int, str, str]], labels: set[str], batch_size: int,
+    others: Counter[tuple[str, str]] | None = None,
 ) -> Iterator[Mention]:
-    """Person mentions in (seg, doc_id, text) sentences, names normalized."""
+    """Person mentions in (seg, doc_id, text) sentences, names normalized; `others` counts
+    the (name key, label) of entities NER gave one of `OTHER_LABELS`."""
     items = ((text, (seg, doc)) for seg, doc, text in sentences if text.strip())
     for doc, (seg, doc_id) in nlp.pipe(items, as_tuples=True, batch_size=batch_size):
         for ent in doc.ents:
             if ent.label_ not in labels:
+                if others is not None and ent.label_ in OTHER_LABELS:
+                    key = name_key(ent.text)
+                    if key:
+                        others[(key, ent.label_)] += 1
                 continue
             split = split_name(ent.text)
             if split is None:
@@ -131,9 +148,13 @@ def cached_pipeline(model: str) -> Any:
 
 
 def ner_chunk(model: str, labels: tuple[str, ...], batch_size: int,
-              chunk: list[tuple[int, str, str]]) -> list[Mention]:
-    """Mentions in one chunk of sentences: the unit of work an executor runs."""
-    return list(find_mentions(cached_pipeline(model), chunk, set(labels), batch_size))
+              chunk: list[tuple[int, str, str]]
+              ) -> tuple[list[Mention], list[tuple[str, str, int]]]:
+    """Mentions in one chunk of sentences, and the other labels' counts: the unit of work an
+    executor runs."""
+    others: Counter[tuple[str, str]] = Counter()
+    found = list(find_mentions(cached_pipeline(model), chunk, set(labels), batch_size, others))
+    return found, [(key, label, n) for (key, label), n in sorted(others.items())]
 
 
 def segment_ranges(store: Store, size: int) -> list[tuple[int, int]]:
@@ -168,6 +189,9 @@ CREATE TABLE IF NOT EXISTS ner_staged (
     end INTEGER NOT NULL, surface TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL,
     honorific TEXT, tokens INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ner_labels_staged (
+    batch INTEGER NOT NULL, name_key TEXT NOT NULL, label TEXT NOT NULL, mentions INTEGER NOT NULL
+);
 """
 
 
@@ -186,6 +210,8 @@ def run_ner(store: Store, config: Config) -> Work:
     source = source_language(store)
     key = digest_of([store.stage_digest("import"), ner_signature(store, config)])
     store.execute("DELETE FROM ner_staged WHERE batch IN "
+                  "(SELECT first_seg FROM ner_batches WHERE key != ?)", (key,))
+    store.execute("DELETE FROM ner_labels_staged WHERE batch IN "
                   "(SELECT first_seg FROM ner_batches WHERE key != ?)", (key,))
     store.execute("DELETE FROM ner_batches WHERE key != ?", (key,))
     done = {r[0] for r in store.query("SELECT first_seg FROM ner_batches")}
@@ -210,13 +236,16 @@ def run_ner(store: Store, config: Config) -> Work:
     started = time.time()
     with executor(config.executor, total) as ex:
         results = zip(todo, ex.imap(task, chunks_to_do(), len(todo)), strict=True)
-        for (first, _), found in progress(results, "NER", sum(b - a + 1 for a, b in todo),
-                                          "sentences", lambda d: d[0][1] - d[0][0] + 1):
+        for (first, _), (found, others) in progress(
+                results, "NER", sum(b - a + 1 for a, b in todo), "sentences",
+                lambda d: d[0][1] - d[0][0] + 1):
             with store.transaction():
                 store.executemany(
                     "INSERT INTO ner_staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(first, m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key,
                       m.honorific, m.tokens) for m in found])
+                store.executemany("INSERT INTO ner_labels_staged VALUES (?, ?, ?, ?)",
+                                  [(first, *o) for o in others])
                 store.execute("INSERT INTO ner_batches VALUES (?, ?, ?, ?, ?, ?)",
                               (first, key, *counts.pop(first), started, time.time()))
 
@@ -225,9 +254,13 @@ def run_ner(store: Store, config: Config) -> Work:
         s.execute("INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key,"
                   " honorific, tokens) SELECT doc_id, seg, start, end, surface, name, name_key,"
                   " honorific, tokens FROM ner_staged ORDER BY batch, rowid")
+        s.execute("DELETE FROM ner_labels")
+        s.execute("INSERT INTO ner_labels SELECT name_key, label, SUM(mentions) FROM"
+                  " ner_labels_staged GROUP BY name_key, label")
         sentences, words = s.query("SELECT COALESCE(SUM(sentences), 0), COALESCE(SUM(words), 0)"
                                    " FROM ner_batches")[0]
         s.execute("DELETE FROM ner_staged")
+        s.execute("DELETE FROM ner_labels_staged")
         s.execute("DELETE FROM ner_batches")
         s.execute("PRAGMA incremental_vacuum").fetchall()  # the staged copy's pages, freed
         return {"sentences": sentences, "words": words,
@@ -235,6 +268,13 @@ def run_ner(store: Store, config: Config) -> Work:
                 "names": s.scalar("SELECT COUNT(DISTINCT name_key) FROM mentions")}
 
     return work
+
+
+def read_other_labels(store: Store) -> dict[str, int]:
+    """Name key -> how many times NER labelled it as something other than a person."""
+    store.declare(DDL)
+    return {r[0]: r[1] for r in store.query("SELECT name_key, SUM(mentions) FROM ner_labels"
+                                            " GROUP BY name_key")}
 
 
 def ner_under_way(store: Store) -> str | None:
