@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = [
     ("import", (), False, False),
     ("ner", ("import",), False, False),
-    ("queries", ("ner",), False, False),
     ("kb", (), False, False),
+    ("persons", ("ner", "kb"), False, False),
+    ("queries", ("ner", "persons"), False, False),
     ("link", ("queries", "kb"), False, False),
     ("el", ("link",), False, True),
     ("align", ("import", "ner"), True, False),
@@ -63,7 +64,7 @@ def test_languages_expand_per_language_stages_and_their_readers() -> None:
 
 
 def test_what_a_stage_needs_follows_upstream() -> None:
-    assert needs(["link"]) == {"import", "ner", "queries", "kb", "link"}
+    assert needs(["link"]) == {"import", "ner", "kb", "persons", "queries", "link"}
     assert needs(["project"]) == {"import", "ner", "align", "project"}
     assert "el" in needs(["partition"]) and "report" not in needs(["export"])
     with pytest.raises(XelError, match="no stage 'exprot': the stages are import, ner"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from xel.errors import XelError
 from xel.names.english import name_key
 from xel.pipeline import run
 from xel.queries import (
+    PERSON_CHECK,
     Mention,
     apply_filters,
     cap_per_name,
@@ -23,6 +25,8 @@ from xel.queries import (
     read_review,
 )
 from xel.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def mention(i: int, doc: str, name: str) -> Mention:
@@ -82,6 +86,8 @@ def small_config(tmp: Path, **queries: object) -> Config:
     (tmp / "c.en").write_text("".join(e + "\n" for _, e, _ in lines), encoding="utf-8")
     (tmp / "c.de").write_text("".join(d + "\n" for _, _, d in lines), encoding="utf-8")
     (tmp / "docs").write_text("".join(d + "\n" for d, _, _ in lines), encoding="utf-8")
+    (tmp / "kb.jsonl").write_text(json.dumps({"id": "P1", "name": "Jane Roe"}) + "\n",
+                                  encoding="utf-8")
     return Config(name="t", root=str(tmp), store="s.sqlite",
                   corpus=CorpusConfig(path=str(tmp), format="moses", source="eng",
                                       files={"eng": "c.en", "deu": "c.de"}, doc_ids="docs"),
@@ -93,6 +99,7 @@ def test_changing_a_filter_reruns_only_what_depends_on_it(tmp_path: Path) -> Non
     with Store(tmp_path / "s.sqlite") as store:
         run(store, config, ["import"])
         assert not run(store, config, ["ner"])[0].skipped
+        run(store, config, ["kb", "persons"])
         first = run(store, config, ["queries"])[0]
         assert not first.skipped
         names = {r[0] for r in store.query("SELECT name FROM queries")}
@@ -116,6 +123,7 @@ def test_review_export_then_apply(tmp_path: Path) -> None:
     with Store(tmp_path / "s.sqlite") as store:
         run(store, config, ["import"])
         run(store, config, ["ner"])
+        run(store, config, ["kb", "persons"])
         review = tmp_path / "names.tsv"
         assert export_review(store, review) >= 3
         rows = review.read_text(encoding="utf-8").splitlines()
@@ -134,11 +142,12 @@ def test_review_export_then_apply(tmp_path: Path) -> None:
 def test_ntrex_queries(shared_data: Path, tmp_path: Path) -> None:
     config = Config(name="t", root=str(tmp_path), store="s.sqlite",
                     corpus=CorpusConfig(path=str(shared_data / "ntrex128"), languages=["deu"]),
-                    kb=KbConfig(path="kb.jsonl"))
+                    kb=KbConfig(path=str(shared_data / "kb" / "persons.jsonl")))
     with Store(tmp_path / "s.sqlite") as store:
         run(store, config, ["import"])
         ner = run(store, config, ["ner"])[0]
         assert 850 <= ner.summary["mentions"] <= 1050  # the data README: about 940
+        run(store, config, ["kb", "persons"])
         done = run(store, config, ["queries"])[0]
         assert done.summary["names"] >= 40 and done.summary["queries"] >= 100
         names = [r[0] for r in store.query("SELECT name FROM queries")]
@@ -147,3 +156,12 @@ def test_ntrex_queries(shared_data: Path, tmp_path: Path) -> None:
         assert {"Donald Trump", "Mike Pompeo", "Theresa May"} <= set(names)
         per_name = store.query("SELECT COUNT(*) FROM queries GROUP BY name_key")
         assert max(r[0] for r in per_name) <= 10
+        # The person check against our truth for the default queries: every person's query
+        # kept, the known non-persons (Rapid Vienna, twice) gone.
+        truth = dict(line.split("\t") for line in (REPO / "corpora/ntrex128/el-reference.tsv")
+                     .read_text(encoding="utf-8").splitlines() if line.startswith("EN-"))
+        kept = {r[0] for r in store.query("SELECT query_id FROM queries")}
+        assert {q for q, a in truth.items() if a != "NOT_PERSON"} <= kept
+        assert not {q for q, a in truth.items() if a == "NOT_PERSON"} & kept
+        steps = {r["filter"]: r for r in store.query("SELECT * FROM attrition")}
+        assert steps[PERSON_CHECK]["mentions_after"] < steps[PERSON_CHECK]["mentions_before"]

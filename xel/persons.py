@@ -54,40 +54,58 @@ CREATE TABLE IF NOT EXISTS person_check (
 """
 
 # Words that make a capitalized phrase an organization, place, event or thing, not a person.
-NOT_NAME_WORDS = frozenset("""
-academy act administration agency airline airlines airport airways alliance army assembly
-association authority avenue award awards bank bay beach bill board bridge brigade brigades
-bureau cabinet camp canal cape cathedral centre center championship church city club coast
-college commission committee company congress corporation council county court creek cup day
-department district division east energy estate fc festival fire fleet force forces forest
-foundation front fund games gas government group hall harbour harbor health highway hill
-hospital hotel house inc industries institute island islands lake league limited ltd market
-meter metres meters metre ministry mount mountain mountains mt museum national navy network
-news north office online organisation organization palace park parliament party pass peak
-plaza police port post press prize project railway range ranges region reserve resort river
-road royal school sea senate service services society south square squad stadium state
-station street studio studios tax team television theatre theater times tower town trophy
-trust tv union united university valley village virus war water week west worm
-""".split())
-PARTICLES = frozenset("al bin binti bint da de del della der di dos du el la le ibn van von y "
-                      "zu ter ten".split())
+NOT_NAME_WORDS = frozenset({
+    "academy", "act", "administration", "agency", "airline", "airlines", "airport", "airways",
+    "alliance", "army", "assembly", "association", "authority", "avenue", "award", "awards",
+    "bank", "bay", "beach", "bill", "board", "bridge", "brigade", "brigades", "bureau", "cabinet",
+    "camp", "canal", "cape", "cathedral", "centre", "center", "championship", "church", "city",
+    "club", "coast", "college", "commission", "committee", "company", "congress", "corporation",
+    "council", "county", "court", "creek", "cup", "day", "department", "district", "division",
+    "east", "energy", "estate", "fc", "festival", "fire", "fleet", "force", "forces", "forest",
+    "foundation", "front", "fund", "games", "gas", "government", "group", "hall", "harbour",
+    "harbor", "health", "highway", "hill", "hospital", "hotel", "house", "inc", "industries",
+    "institute", "island", "islands", "lake", "league", "limited", "ltd", "market", "meter",
+    "metres", "meters", "metre", "ministry", "mount", "mountain", "mountains", "mt", "museum",
+    "national", "navy", "network", "news", "north", "office", "online", "organisation",
+    "organization", "palace", "park", "parliament", "party", "pass", "peak", "plaza", "police",
+    "port", "post", "press", "prize", "project", "railway", "range", "ranges", "region", "reserve",
+    "resort", "river", "road", "royal", "school", "sea", "senate", "service", "services",
+    "society", "south", "square", "squad", "stadium", "state", "station", "street", "studio",
+    "studios", "tax", "team", "television", "theatre", "theater", "times", "tower", "town",
+    "trophy", "trust", "tv", "union", "united", "university", "valley", "village", "virus", "war",
+    "water", "week", "west", "worm"
+})
+PARTICLES = frozenset({
+    "al", "bin", "binti", "bint", "da", "de", "del", "della", "der", "di", "dos", "du", "el", "la",
+    "le", "ibn", "van", "von", "y", "zu", "ter", "ten"
+})
 # Before a mention: titles and roles say a person follows.
-TITLE_WORDS = frozenset("""
-mr mrs ms miss dr sir dame lord lady president premier minister senator governor mayor judge
-justice professor prof king queen prince princess pope general colonel captain sergeant
-lieutenant commander admiral chief secretary chancellor treasurer director manager spokesman
-spokeswoman spokesperson coach skipper leader chairman chairwoman ambassador envoy officer
-inspector commissioner superintendent reverend father sister brother son daughter wife husband
-mother uncle aunt actor actress singer player batsman bowler striker midfielder captain
-economist analyst author editor founder owner executive deputy mp mla sheikh mullah imam rabbi
-""".split())
-SPEECH_WORDS = frozenset("said says say told tells added adds stated explained asked warned "
-                         "claimed believes thinks wrote".split())
-PLACE_WORDS = frozenset("in at near towards toward around across into outside inside via "
-                        "through to".split())
-PLACE_NOUNS = frozenset("town city village suburb capital region state province district north "
-                        "south east west outskirts coast island islands port".split())
-DETERMINERS = frozenset("the a an this that these those".split())
+TITLE_WORDS = frozenset({
+    "mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "president", "premier",
+    "minister", "senator", "governor", "mayor", "judge", "justice", "professor", "prof", "king",
+    "queen", "prince", "princess", "pope", "general", "colonel", "captain", "sergeant",
+    "lieutenant", "commander", "admiral", "chief", "secretary", "chancellor", "treasurer",
+    "director", "manager", "spokesman", "spokeswoman", "spokesperson", "coach", "skipper",
+    "leader", "chairman", "chairwoman", "ambassador", "envoy", "officer", "inspector",
+    "commissioner", "superintendent", "reverend", "father", "sister", "brother", "son", "daughter",
+    "wife", "husband", "mother", "uncle", "aunt", "actor", "actress", "singer", "player",
+    "batsman", "bowler", "striker", "midfielder", "economist", "analyst", "author",
+    "editor", "founder", "owner", "executive", "deputy", "mp", "mla", "sheikh", "mullah", "imam",
+    "rabbi"
+})
+SPEECH_WORDS = frozenset({
+    "said", "says", "say", "told", "tells", "added", "adds", "stated", "explained", "asked",
+    "warned", "claimed", "believes", "thinks", "wrote"
+})
+PLACE_WORDS = frozenset({
+    "in", "at", "near", "towards", "toward", "around", "across", "into", "outside", "inside",
+    "via", "through", "to"
+})
+PLACE_NOUNS = frozenset({
+    "town", "city", "village", "suburb", "capital", "region", "state", "province", "district",
+    "north", "south", "east", "west", "outskirts", "coast", "island", "islands", "port"
+})
+DETERMINERS = frozenset(["the", "a", "an", "this", "that", "these", "those"])
 WORD = re.compile(r"[\w'’.-]+")
 
 

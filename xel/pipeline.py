@@ -52,6 +52,7 @@ from xel.languages import canonical
 from xel.link import link_queries, link_signature
 from xel.ner import ner_signature, ner_under_way, run_ner
 from xel.partition import partition_signature, run_partition
+from xel.persons import persons_signature, run_persons
 from xel.progress import progress
 from xel.project import project_languages, project_signature
 from xel.queries import no_queries, queries_signature, read_queries, run_queries
@@ -224,10 +225,12 @@ PIPELINE = [
           under_way=import_under_way),
     Stage("ner", "mentions: English person mentions", ("import",), "xel queries",
           signature=ner_signature, prepare=run_ner, under_way=ner_under_way),
-    Stage("queries", "queries and the attrition of each filter", ("ner",), "xel queries",
-          signature=queries_signature, prepare=run_queries),
     Stage("kb", "the KB index (its own file, kb.index, shared by collections)",
           command="xel kb build", signature=kb_signature, prepare=index_kb, home=index_path),
+    Stage("persons", "person_check: each name's person score, evidence and verdict",
+          ("ner", "kb"), "xel queries", signature=persons_signature, prepare=run_persons),
+    Stage("queries", "queries and the attrition of each filter", ("ner", "persons"),
+          "xel queries", signature=queries_signature, prepare=run_queries),
     Stage("link", "candidates (top k per query, scores, why) and their kb_entries",
           ("queries", "kb"), "xel queries", signature=link_signature, prepare=link_queries),
     Stage("el", "HITs, judgments, worker gold accuracy, payments, links", ("link",),

@@ -20,6 +20,7 @@ from xel.errors import XelError
 from xel.link import DDL as LINK_DDL
 from xel.names.english import name_key
 from xel.ner import DDL as NER_DDL
+from xel.persons import Check, read_checks
 from xel.stages import Work, digest_of, file_digest, versions
 from xel.store import Store
 from xel.textfile import read_lines
@@ -92,8 +93,11 @@ def longest_only(ms: list[Mention]) -> list[Mention]:
     return [m for m in ms if not contained(m.name_key, m.doc_id)]
 
 
+PERSON_CHECK = "not a person (person check)"
+
+
 def drop_reviewed(not_persons: set[str]) -> Filter:
-    """Names a reviewer marked as not a person (the paper's manual pass)."""
+    """Names a reviewer (or the person check) found not to be a person's."""
     return lambda ms: [m for m in ms if m.name_key not in not_persons]
 
 
@@ -111,10 +115,15 @@ def cap_per_name(max_per_name: int) -> Filter:
     return keep
 
 
-def filters(config: QueriesConfig, not_persons: set[str]) -> list[tuple[str, Filter]]:
-    """The configured filters, in the order they apply."""
-    chain: list[tuple[str, Filter]] = [(f"names with fewer than {config.min_tokens} tokens",
-                                        drop_short(config.min_tokens))]
+def filters(config: QueriesConfig, not_persons: set[str],
+            rejected: frozenset[str] = frozenset()) -> list[tuple[str, Filter]]:
+    """The configured filters, in the order they apply (`rejected`: names the person check
+    found not to be people's, which go first)."""
+    chain: list[tuple[str, Filter]] = []
+    if rejected:
+        chain.append((PERSON_CHECK, drop_reviewed(set(rejected))))
+    chain.append((f"names with fewer than {config.min_tokens} tokens",
+                  drop_short(config.min_tokens)))
     if config.longest_only:
         chain.append(("shorter name inside a longer one in the same document", longest_only))
     chain.append((f"names in fewer than {config.min_documents} documents",
@@ -163,12 +172,20 @@ def display_names(mentions: list[Mention]) -> dict[str, str]:
 
 # --- the manual review pass -------------------------------------------------------------
 
-REVIEW_HEADER = ["name", "name_key", "documents", "mentions", "person", "example"]
+REVIEW_HEADER = ["name", "name_key", "documents", "mentions", "person", "person_check",
+                 "example"]
 NOT_PERSON = {"no", "n", "false", "0", "not-a-person", "not a person", "x"}
+IS_PERSON = {"yes", "y", "true", "1", "person"}
 
 
 def read_review(path: Path) -> set[str]:
     """Name keys a reviewer marked as not a person in the `person` column."""
+    return {key for key, person in read_review_marks(path).items() if not person}
+
+
+def read_review_marks(path: Path) -> dict[str, bool]:
+    """Name key -> what a reviewer said (`person` column: no, or yes to overrule the person
+    check); names left empty are not in it."""
     rows = list(csv.reader(read_lines(path, "review file (queries.review in the config)"),
                            delimiter="\t"))
     if not rows or "person" not in rows[0] or "name" not in rows[0]:
@@ -179,22 +196,24 @@ def read_review(path: Path) -> set[str]:
     header = rows[0]
     name_col, person_col = header.index("name"), header.index("person")
     key_col = header.index("name_key") if "name_key" in header else None
-    dropped = set()
+    marks = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) <= max(name_col, person_col):
             raise XelError(f"{path}, line {number}: too few columns (expected {len(header)})")
         mark = row[person_col].strip().lower()
+        key = row[key_col] if key_col is not None and row[key_col] else name_key(row[name_col])
         if mark in NOT_PERSON:
-            key = row[key_col] if key_col is not None and row[key_col] else name_key(row[name_col])
-            dropped.add(key)
-        elif mark not in {"", "yes", "y", "true", "1"}:
+            marks[key] = False
+        elif mark in IS_PERSON:
+            marks[key] = True
+        elif mark:
             raise XelError(
                 f"{path}, line {number}: person column is {row[person_col]!r}: "
-                "leave it empty or write yes, or no for not a person"
+                "leave it empty, or write yes (a person's name) or no (not a person's)"
             )
-    return dropped
+    return marks
 
 
 def write_tsv(path: Path, header: list[str], rows: Iterable[Sequence[object]]) -> None:
@@ -206,8 +225,18 @@ def write_tsv(path: Path, header: list[str], rows: Iterable[Sequence[object]]) -
         out.writerows(rows)
 
 
+def check_text(check: Check | None) -> str:
+    """What the person check said of a name, for a reviewer."""
+    if check is None:
+        return ""
+    why = ", ".join(f"{k} {v:+.1f}" for k, v in check.evidence.items()) or "no evidence"
+    return f"{'person' if check.person else 'NOT a person'} ({check.score:+.1f}: {why})"
+
+
 def export_review(store: Store, path: Path) -> int:
-    """Write the deduplicated multi-token names for a person to check; returns how many."""
+    """Write the deduplicated multi-token names for a person to check, with the person
+    check's verdict (a `yes` in `person` overrules it); returns how many."""
+    checks = read_checks(store)
     store.declare(NER_DDL)
     rows = store.query(
         "SELECT n.name, n.name_key, n.documents, n.mentions, s.text FROM"
@@ -218,8 +247,8 @@ def export_review(store: Store, path: Path) -> int:
         "  AND s.lang = (SELECT code FROM languages WHERE role = 'source')"
         " ORDER BY n.documents DESC, n.name_key"
     )
-    write_tsv(path, REVIEW_HEADER, ([r[0], r[1], r[2], r[3], "", " ".join(r[4].split())[:300]]
-                                    for r in rows))
+    write_tsv(path, REVIEW_HEADER, ([r[0], r[1], r[2], r[3], "", check_text(checks.get(r[1])),
+                                     " ".join(r[4].split())[:300]] for r in rows))
     return len(rows)
 
 
@@ -239,13 +268,16 @@ def run_queries(store: Store, config: Config) -> Work:
     store.declare(NER_DDL)
     store.declare(DDL)
     review = config.resolve(config.queries.review) if config.queries.review else None
-    not_persons = read_review(review) if review else set()
+    marks = read_review_marks(review) if review else {}
+    not_persons = {key for key, person in marks.items() if not person}
+    rejected = frozenset(key for key, c in read_checks(store).items()
+                         if not c.person and not marks.get(key))
 
     def work(s: Store) -> dict[str, Any]:
         rows = s.query("SELECT mention_id, doc_id, seg, start, end, name, name_key FROM mentions"
                        " ORDER BY seg, start")
         mentions = [Mention(*tuple(r)) for r in rows]
-        kept, steps = apply_filters(mentions, filters(config.queries, not_persons))
+        kept, steps = apply_filters(mentions, filters(config.queries, not_persons, rejected))
         s.execute("DELETE FROM queries")
         s.execute("DELETE FROM attrition")
         s.executemany(
