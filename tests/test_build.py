@@ -81,7 +81,7 @@ def write_truth(root: Path, config: Config) -> None:
     with Store(config.resolve(config.store)) as store:
         run(store, config, ["import"])
         run(store, config, ["ner"])
-        run(store, config, ["queries"])
+        run(store, config, ["kb", "persons", "queries"])
         rows = store.query("SELECT query_id, name FROM queries")
     truth = sorted((r["query_id"], PEOPLE[r["name"]][1]) for r in rows)
     (root / "truth.tsv").write_text("".join(f"{q}\t{a}\n" for q, a in truth), encoding="utf-8")
@@ -341,7 +341,7 @@ def test_stages_lists_every_stage_before_the_first_build(tmp_path: Path,
     result = CliRunner().invoke(app, ["stages", str(config_file(config, tmp_path / "t.yaml"))])
     assert result.exit_code == 0, result.output
     names = [line.split()[0] for line in result.stdout.splitlines()]
-    assert names == ["import", "ner", "queries", "kb", "link", "el", "align:deu",
+    assert names == ["import", "ner", "kb", "persons", "queries", "link", "el", "align:deu",
                      "project:deu", "triage:deu", "names:deu", "expert", "partition", "export",
                      "baseline", "card", "report"]
     assert all("never run" in line for line in result.stdout.splitlines())
@@ -400,7 +400,8 @@ def test_a_changed_crowd_decision_reruns_partition_and_export_and_nothing_upstre
     assert {name for name, rerun in ran.items() if rerun} == {"el", "partition", "export",
                                                               "baseline", "card", "report"}
     assert {name for name, rerun in ran.items() if not rerun} == {
-        "import", "ner", "queries", "kb", "link", "align:deu", "project:deu", "triage:deu",
+        "import", "ner", "kb", "persons", "queries", "link", "align:deu", "project:deu",
+        "triage:deu",
         "names:deu", "expert"}
     after = collection_bytes(copy)
     assert after != before

@@ -96,7 +96,7 @@ def collection(tmp_path_factory: pytest.TempPathFactory,
         hits={"gold": "gold.tsv", "simulated": {"truth": "truth.tsv"}},
         partition={"group": "query", "seed": 7})
     with Store(config.resolve(config.store)) as store:
-        for stage in ("import", "ner", "queries"):
+        for stage in ("import", "ner", "kb", "persons", "queries"):
             run(store, config, [stage])
         rows = store.query("SELECT query_id, name FROM queries")
     truth = sorted((r["query_id"], PEOPLE[r["name"]][1]) for r in rows)
