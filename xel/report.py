@@ -36,6 +36,7 @@ from xel.export import (  # noqa: E402
     slice_labels,
 )
 from xel.partition import read_partitions  # noqa: E402
+from xel.persons import read_checks  # noqa: E402
 from xel.queries import DDL as QUERIES_DDL  # noqa: E402
 from xel.queries import read_queries  # noqa: E402
 from xel.score import SystemRow, pct, read_facts, read_gold, read_run, table6  # noqa: E402
@@ -88,6 +89,15 @@ def english_attrition(store: Store, policy: str) -> pd.DataFrame:
         rows.append({"step": "crowd: no agreement", "removed": undecided,
                      "left": left - undecided})
     return pd.DataFrame(rows)
+
+
+def person_rejections(store: Store) -> pd.DataFrame:
+    """The names the person check rejected, the surest first, with their evidence."""
+    rows = sorted((c for c in read_checks(store).values() if not c.person),
+                  key=lambda c: (c.score, c.name_key))
+    return pd.DataFrame([{"name": c.name, "score": c.score,
+                          "evidence": ", ".join(f"{k} {v:+.1f}" for k, v in c.evidence.items())}
+                         for c in rows], columns=["name", "score", "evidence"])
 
 
 def language_outcomes(store: Store) -> pd.DataFrame:
@@ -325,6 +335,14 @@ def sections(store: Store, config: Config) -> list[Section]:
     attrition = english_attrition(store, config.hits.policy)
     out.append(Section("Attrition (as Lawrie et al.'s Table 3)",
                        "What each step removed on the English side.", html_table(attrition)))
+    rejected = person_rejections(store)
+    out.append(Section(
+        "Names the person check rejected",
+        f"{len(rejected)} names NER called people's were not made queries: the evidence "
+        "(log-odds) that moved each score, under the threshold "
+        f"{config.persons.threshold:+.1f} (`persons.threshold`). A `yes` in the review list "
+        "(`xel queries --export-review`, then `queries.review`) brings one back.",
+        html_table(rejected.head(50)) if len(rejected) else None))
     records = (collection_records(store, config, crowd_results(store, config))[0]
                if read_partitions(store) else [])
     table4 = per_language(records)
