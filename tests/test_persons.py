@@ -3,8 +3,15 @@ the stage in the pipeline, and a reviewer overruling it."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from xel.config import Config, CorpusConfig, KbConfig
 from xel.persons import Facts, Mentioned, NameUse, check, check_names, read_checks
@@ -121,3 +128,37 @@ def test_the_check_can_be_switched_off(tmp_path: Path) -> None:
     with Store(tmp_path / "s.sqlite") as store:
         run(store, config, ["import", "ner", "kb", "persons"])
         assert all(c.person and not c.evidence for c in read_checks(store).values())
+
+
+def load_evaluation() -> Any:
+    path = Path(__file__).resolve().parents[1] / "corpora" / "news_persons" / "evaluate.py"
+    spec = importlib.util.spec_from_file_location("news_persons_evaluate", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_news_gold_and_its_halves() -> None:
+    evaluation = load_evaluation()
+    gold = evaluation.read_gold(evaluation.HERE / "gold.tsv")
+    assert len(gold) >= 400 and 0 < sum(not p for p in gold.values()) < len(gold) / 4
+    docs = [f"leeb-{i:03d}" for i in range(1, 301)] + [f"lee-{i:03d}" for i in range(1, 51)]
+    halves = evaluation.halves(docs)
+    assert halves == evaluation.halves(list(reversed(docs)))  # the order given does not count
+    assert sum(h == "heldout" for h in halves.values()) == 175
+
+
+@pytest.mark.skipif(not os.environ.get("XEL_LEE_DIR"),
+                    reason="set XEL_LEE_DIR to a folder with gensim 4.4.0's lee_background.cor "
+                           "and lee.cor (not in this repository) to score the person check")
+def test_the_check_on_held_out_news(tmp_path: Path) -> None:
+    folder = Path(os.environ["XEL_LEE_DIR"])
+    out = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(load_evaluation().__file__),
+                           str(folder / "lee_background.cor"), str(folder / "lee.cor"),
+                           "--half", "heldout", "--json", str(out)], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    queries = json.loads(out.read_text())["figures"]["heldout"]["queries"]
+    assert queries["check_precision"] >= 0.98 and queries["check_recall"] >= 0.98

@@ -13,7 +13,7 @@ it (`xel queries --export-review`, then `queries.review`).
 The evidence:
 - the name's shape: digits (`COVID-19`), words of organizations and places (`United`,
   `Fire`, `Road`), a title alone (`Sheikh`), acronyms, lower-case words, a first word that
-  public name lists know as a given name (gender-guesser's dictionary of 40,000 first names);
+  public name lists know as a given name (gender-guesser's dictionary of 48,000 first names);
 - the corpus: titles before a mention (`Mr`, `President`, `Foreign Minister`), speech verbs
   after one (`said`), a determiner or a place before one (`the`, `in`, `near`, `town of`),
   the name's last word used alone as a person elsewhere in the same document (as surnames
@@ -24,6 +24,7 @@ The evidence:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import re
@@ -32,11 +33,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from xel.config import Config
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
+from xel.errors import XelError
 from xel.kb import KnowledgeBase
 from xel.ner import DDL as NER_DDL
 from xel.ner import read_other_labels
@@ -135,11 +138,17 @@ Evidence = Callable[[Facts], float]
 
 
 @cache
-def given_names() -> Any:
-    """gender-guesser's first-name dictionary (loaded once; 0.1 s)."""
-    from gender_guesser.detector import Detector
-
-    return Detector(case_sensitive=False)
+def given_names() -> frozenset[str]:
+    """The 48,000 first names of gender-guesser's dictionary (`nam_dict.txt`, GNU FDL), read as
+    data from where the package is installed: its code (GPLv3) is never imported."""
+    spec = importlib.util.find_spec("gender_guesser")
+    if spec is None or not spec.submodule_search_locations:
+        raise XelError("the person check needs gender-guesser's name list: "
+                       "`pip install gender-guesser` (or set persons.check: false)")
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "nam_dict.txt"
+    with path.open(encoding="utf-8") as f:
+        return frozenset(parts[1].lower() for line in f
+                         if line[:1] not in "#=" and len(parts := line.split()) > 1)
 
 
 def words(name: str) -> list[str]:
@@ -151,7 +160,7 @@ def has_digit(f: Facts) -> float:
 
 
 def is_given(word: str) -> bool:
-    return given_names().get_gender(word.strip(".")) != "unknown"
+    return word.strip(".").lower() in given_names()
 
 
 def is_particle(word: str) -> bool:

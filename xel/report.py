@@ -335,14 +335,14 @@ def sections(store: Store, config: Config) -> list[Section]:
     attrition = english_attrition(store, config.hits.policy)
     out.append(Section("Attrition (as Lawrie et al.'s Table 3)",
                        "What each step removed on the English side.", html_table(attrition)))
-    rejected = person_rejections(store)
+    not_people = person_rejections(store)
     out.append(Section(
         "Names the person check rejected",
-        f"{len(rejected)} names NER called people's were not made queries: the evidence "
+        f"{len(not_people)} names NER called people's were not made queries: the evidence "
         "(log-odds) that moved each score, under the threshold "
         f"{config.persons.threshold:+.1f} (`persons.threshold`). A `yes` in the review list "
         "(`xel queries --export-review`, then `queries.review`) brings one back.",
-        html_table(rejected.head(50)) if len(rejected) else None))
+        html_table(not_people.head(50)) if len(not_people) else None))
     records = (collection_records(store, config, crowd_results(store, config))[0]
                if read_partitions(store) else [])
     table4 = per_language(records)

@@ -31,27 +31,30 @@ def queries_command(
         None, "--export-review", help="also write the deduplicated name list for manual review"
     ),
     review: str | None = typer.Option(
-        None, help="apply a reviewed name list (overrides queries.review in the config)"
+        None, "--review", "--apply-review",
+        help="apply a reviewed name list (overrides queries.review in the config)"
     ),
     force: bool = typer.Option(False, help="rerun every stage even if nothing changed"),
 ) -> None:
     """Find English person names, filter them into queries and link them to the KB.
 
-    Runs the link stage and what it needs (import, ner, queries, kb); stages whose inputs and
-    settings are unchanged are skipped. The queries and their candidates go to the store and
-    to <output>/queries.tsv.
+    Runs the link stage and what it needs (import, ner, kb, persons, queries); stages whose
+    inputs and settings are unchanged are skipped. The queries and their candidates go to the
+    store and to <output>/queries.tsv.
     """
     cfg = load_config(config)
     if review is not None:
         cfg.queries.review = str(Path(review).resolve())
     said: set[str] = set()
     with Store(cfg.resolve(cfg.store)) as store:
-        say(make(store, cfg, ["import", "ner"] if force else ["ner"], force=force), said)
+        say(make(store, cfg, ["import", "ner", "kb", "persons"] if force else ["persons"],
+                 force=force), said)
         if export_review_to is not None:
             n = export_review(store, export_review_to)
             console.print(f"wrote {n} names for review to {export_review_to}: mark `person` "
-                          "no for names that are not people, then rerun with --review")
-        say(make(store, cfg, ["queries", "kb", "link"] if force else ["link"], force=force),
+                          "no for names that are not people (yes for a person the person check "
+                          "rejected), then rerun with --apply-review")
+        say(make(store, cfg, ["queries", "link"] if force else ["link"], force=force),
             said)
         out = cfg.resolve(cfg.output) / "queries.tsv"
         n = write_queries_file(store, out)
