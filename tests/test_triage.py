@@ -220,6 +220,9 @@ def test_project_and_triage_commands(tmp_path: Path) -> None:
     from xel.cli import _load_commands, app
 
     store, config = small_store(tmp_path, repeat=2)
+    (tmp_path / "kb.jsonl").write_text('{"id": "P1", "name": "Angela Merkel"}\n',
+                                       encoding="utf-8")
+    run(store, config, ["kb", "persons"])  # what the queries stage reads from
     store.declare(QUERIES_DDL)
     store.execute("INSERT INTO queries VALUES ('q1', 'Angela Merkel', 'angela merkel', 'd1', 2,"
                   " 1, 0, 13, 0)")
