@@ -60,10 +60,8 @@ class GoldDawidSkene:
         classes, p_class = np.unique(p_label, return_inverse=True)
         n_tasks, n_pairs = len(tasks), len(pairs)
         seen = np.bincount(p_task, minlength=n_tasks).astype(float)
-        if self.open_labels:
-            options = seen + 1.0  # the answers given, or something nobody wrote
-        else:
-            options = np.maximum(seen, float(len(classes)))
+        # Open sets: the answers given, or something nobody wrote; closed: every label.
+        options = seen + 1.0 if self.open_labels else np.maximum(seen, float(len(classes)))
         wrong_share = 1.0 / np.maximum(options - 1.0, 1.0)
         # Gold: a fixed posterior on the known answer's option.
         gold_pair = np.full(n_tasks, -1)

@@ -100,6 +100,11 @@ def pending_tasks(store: Store, candidates: Sequence[str], needed: int, max_asks
     return fresh + short
 
 
+def first_assignments(config: Config) -> int:
+    """Workers a new HIT asks for: `hits.assignments` under `paper`, else the adaptive start."""
+    return config.hits.assignments if config.hits.policy == "paper" else config.hits.min_assignments
+
+
 def _max_asks(config: Config) -> int:
     return config.hits.max_asks if config.hits.dropped == "requeue" else 1
 
@@ -145,7 +150,7 @@ def _write_batch(
         batch_id = _next_batch_id(store, kind, lang)
         store.execute(
             "INSERT INTO hit_batches VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)",
-            (batch_id, kind, lang, STATES[0], config.hits.reward, config.hits.assignments,
+            (batch_id, kind, lang, STATES[0], config.hits.reward, first_assignments(config),
              now, now),
         )
         nonce = uuid.uuid4().hex[:16]
@@ -172,7 +177,7 @@ def make_el_batch(store: Store, config: Config) -> str | None:
     gold = el_gold(store, config)
     queries = [q.query_id for q in read_queries(store)]
     tasks = pending_tasks(store, [q for q in queries if q not in gold],
-                          config.hits.assignments, _max_asks(config))
+                          first_assignments(config), _max_asks(config))
     if not tasks:
         return None
     rng = random.Random(f"{config.hits.seed}:el:{len(tasks)}")
@@ -187,7 +192,7 @@ def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
     gold = name_gold(store, lang)
     curate = [t.query_id for t in read_triage(store, lang) if t.outcome == "curate"]
     tasks = pending_tasks(store, [name_task(lang, q) for q in curate],
-                          config.hits.assignments, _max_asks(config))
+                          first_assignments(config), _max_asks(config))
     if not tasks:
         return None
     rng = random.Random(f"{config.hits.seed}:name:{lang}:{len(tasks)}")

@@ -38,9 +38,11 @@ from hits.cost import CENT, per_assignment
 from hits.render import offered, render, render_hit, shown_targets
 from hits.store import (
     MISSING,
+    TARGET,
     Submission,
     batches,
     field_name,
+    hit_target,
     items,
     open_tables,
     record_submission,
@@ -109,7 +111,7 @@ def next_hit(store: Store, worker: str, now: float, hold: float = HOLD_SECONDS) 
         return None
     found = store.scalar(
         "SELECT hit_id FROM (SELECT h.hit_id, b.created_at, h.ordinal, "
-        " b.assignments - (SELECT COUNT(*) FROM hit_assignments a WHERE a.hit_id = h.hit_id)"
+        f" {TARGET} - (SELECT COUNT(*) FROM hit_assignments a WHERE a.hit_id = h.hit_id)"
         "  AS room,"
         " (SELECT COUNT(DISTINCT v.person) FROM page_views v WHERE v.target = h.hit_id AND "
         "  v.role = 'worker' AND v.person != ? AND v.used_at IS NULL AND v.served_at > ? AND "
@@ -209,7 +211,7 @@ def _check(store: Store, worker: str, hit_id: str, page: str,
         return Outcome("stale-page", ("This form did not come from the page you were given: "
                                       "open your link and answer again.",), worker)
     taken = store.scalar("SELECT COUNT(*) FROM hit_assignments WHERE hit_id = ?", (hit_id,))
-    if taken >= h["assignments"]:
+    if taken >= hit_target(store, hit_id):
         return Outcome("full", ("It has all the answers it needs. Thank you: your link has "
                                 "your next task.",), worker)
     reason, problems = answer_problems(store, hit_id, h["kind"], h["lang"], values)

@@ -98,8 +98,8 @@ class SimulatedCrowdConfig(Section):
     accuracy_sd: float = Field(0.113, ge=0)
     spammers: float = Field(0.05, ge=0, le=1, description="share answering at random")
     # Other kinds of workers real crowds have, each a share of the pool (hits.backends.simulated).
-    first_choice: float = Field(0.0, ge=0, le=1, description="share always picking the first option")
-    colluders: float = Field(0.0, ge=0, le=1, description="share answering in pairs, alike, at random")
+    first_choice: float = Field(0.0, ge=0, le=1, description="share picking the first option")
+    colluders: float = Field(0.0, ge=0, le=1, description="share answering in pairs, alike")
     tiring: float = Field(0.0, ge=0, le=1, description="share whose accuracy falls over a batch")
     fast: float = Field(0.0, ge=0, le=1, description="share clicking fast, right half the time")
     seconds_mean: float = Field(20.0, gt=0, description="mean seconds per item")
