@@ -118,7 +118,8 @@ class GoldAnchored:
 # Each factory takes the round's settings and whether its labels are an open set (names).
 @aggregators.register("gold-dawid-skene")
 def gold_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
-    model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels)
+    model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
+                           open_options=config.open_options)
     return GoldAnchored(model, config.min_posterior, config.min_judgments)
 
 

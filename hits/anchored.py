@@ -4,12 +4,13 @@ A one-coin Dawid-Skene model (each worker is right with probability `skill`, and
 answer falls on any other option alike) fitted by EM, where
 
 - known-answer (gold) tasks are clamped to their truth, so they anchor every worker's skill;
-- each skill has a Beta(`prior_right`, `prior_wrong`) prior, so two right gold answers do not
-  make a worker perfect, and a worker seen on few items stays near the prior rather than being
+- each skill is the posterior mean under a Beta(`prior_right`, `prior_wrong`) prior, so two
+  right gold answers do not make a worker perfect (4+2 of 4+1+2: 86%), and a worker seen on few items stays near the prior rather than being
   inverted (one-coin DS without a prior can learn a skill under chance on small sets);
 - the options of a task are the answers given to it plus what nobody answered: for a closed
   label set the labels seen anywhere (with a learned class prior), for an open set (a
-  curation task's free-text names) one more "something else" option. So a name two workers
+  curation task's free-text names) at least `open_options` (a wrong copy of a name can be any
+  of the sentence's other words and spans, so two workers rarely write the same wrong one). So a name two workers
   copied alike is weighed against the chance that both are wrong, not against a fixed list.
 
 crowd-kit's `DawidSkene` takes gold labels too, but applies its `initial_error` prior only
@@ -35,6 +36,7 @@ class GoldDawidSkene:
     prior_right: float = 4.0
     prior_wrong: float = 1.0
     open_labels: bool = False
+    open_options: int = 10
     n_iter: int = 100
     tol: float = 1e-6
     # Fitted: per task the best label and its posterior; per worker the MAP skill and the
@@ -61,7 +63,8 @@ class GoldDawidSkene:
         n_tasks, n_pairs = len(tasks), len(pairs)
         seen = np.bincount(p_task, minlength=n_tasks).astype(float)
         # Open sets: the answers given, or something nobody wrote; closed: every label.
-        options = seen + 1.0 if self.open_labels else np.maximum(seen, float(len(classes)))
+        options = (np.maximum(seen + 1.0, float(self.open_options)) if self.open_labels
+                   else np.maximum(seen, float(len(classes))))
         wrong_share = 1.0 / np.maximum(options - 1.0, 1.0)
         # Gold: a fixed posterior on the known answer's option.
         gold_pair = np.full(n_tasks, -1)
@@ -81,9 +84,10 @@ class GoldDawidSkene:
             base = np.bincount(t_idx, weights=log_wrong, minlength=n_tasks)
             gain = np.bincount(j_pair, weights=log_right - log_wrong, minlength=n_pairs)
             if self.open_labels:
+                # Uniform over the options: the answers seen, and the rest as one.
                 prior = np.log(1.0 / options)
                 score = base[p_task] + gain + prior[p_task]
-                rest = base + prior
+                rest = base + np.log((options - seen) / options)
             else:
                 score = base[p_task] + gain + np.log(class_prior[p_class] + _EPS)
                 seen_mass = np.bincount(p_task, weights=class_prior[p_class], minlength=n_tasks)
@@ -96,11 +100,11 @@ class GoldDawidSkene:
             post[is_gold[p_task]] = 0.0
             post[gold_pair[is_gold]] = 1.0
             unseen[is_gold] = 0.0
-            # M-step: MAP skills, and the class prior for closed label sets.
+            # M-step: skills as posterior means (a MAP estimate under a prior with
+            # prior_wrong = 1 would make every flawless worker perfect), and the class prior.
             right = np.bincount(w_idx, weights=post[j_pair], minlength=len(workers))
             asked = np.bincount(w_idx, minlength=len(workers)).astype(float)
-            skill = ((self.prior_right - 1.0 + right)
-                     / (self.prior_right + self.prior_wrong - 2.0 + asked))
+            skill = (self.prior_right + right) / (self.prior_right + self.prior_wrong + asked)
             skill = np.clip(skill, _EPS, 1.0 - _EPS)
             if not self.open_labels:
                 mass = np.bincount(p_class, weights=post, minlength=len(classes)) + 1.0

@@ -80,7 +80,8 @@ def credible_scores(data: pd.DataFrame, gold: Mapping[str, str], config: HitsCon
     """Every worker's `CredibleScore` on `data` (task, worker, label; gold tasks included)."""
     if data.empty:
         return {}
-    model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels)
+    model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
+                           open_options=config.open_options)
     skills = model.fit(data, gold).skills_
     right = skills["gold_right"] + skills["agreed"]
     wrong = skills["gold_items"] + skills["items"] - right

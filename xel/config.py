@@ -134,6 +134,7 @@ class HitsConfig(Section):
     # Beta prior of a worker's accuracy: 4 right, 1 wrong in pseudo-answers (mean 80%).
     prior_right: float = Field(4.0, gt=1, description="Beta prior: pseudo right answers")
     prior_wrong: float = Field(1.0, ge=1, description="Beta prior: pseudo wrong answers")
+    open_options: int = Field(10, ge=2, description="fewest options of a free-text (name) task")
     gold: str | None = Field(None, description="known answers used as gold (reference file)")
     max_description: int = Field(2000, ge=0)
     seed: int = 0
