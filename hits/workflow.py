@@ -457,7 +457,9 @@ def advance(store: Store, config: Config, b: Batch, backend: CrowdBackend,
             raise XelError(f"batch {b.batch_id} not published: live publishing was not "
                            "confirmed (rerun and answer yes, or pass --yes)")
         publish_batch(store, config, b.batch_id, backend)
-    for _ in range(config.hits.max_assignments + 1):
+    # Each pass either waits for people, or ends sent and extends some HIT by one worker
+    # (at most max_assignments each), so the loop ends.
+    while True:
         if batch(store, b.batch_id).state == "published":
             send_extensions(store, b.batch_id, backend)
             collect_batch(store, b.batch_id, backend)
