@@ -5,13 +5,14 @@ answer falls on any other option alike) fitted by EM, where
 
 - known-answer (gold) tasks are clamped to their truth, so they anchor every worker's skill;
 - each skill is the posterior mean under a Beta(`prior_right`, `prior_wrong`) prior, so two
-  right gold answers do not make a worker perfect (4+2 of 4+1+2: 86%), and a worker seen on few items stays near the prior rather than being
-  inverted (one-coin DS without a prior can learn a skill under chance on small sets);
+  right gold answers do not make a worker perfect (4+2 of 4+1+2: 86%), and a worker seen
+  on few items stays near the prior rather than being inverted (one-coin DS without a
+  prior can learn a skill under chance on small sets);
 - the options of a task are the answers given to it plus what nobody answered: for a closed
   label set the labels seen anywhere (with a learned class prior), for an open set (a
   curation task's free-text names) at least `open_options` (a wrong copy of a name can be any
-  of the sentence's other words and spans, so two workers rarely write the same wrong one). So a name two workers
-  copied alike is weighed against the chance that both are wrong, not against a fixed list.
+  of the sentence's other words and spans, so two workers rarely write the same wrong one).
+  So a name two workers copied alike is weighed against the chance that both are wrong.
 
 crowd-kit's `DawidSkene` takes gold labels too, but applies its `initial_error` prior only
 before the first M-step and needs a closed label set; this is the same algorithm shaped like

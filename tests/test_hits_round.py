@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-
-from xel.config import HitsConfig
 import pytest
 
 from hits.aggregate import Majority, Unanimous, name_outcome
@@ -30,6 +28,7 @@ from hits.workflow import (
     run_round,
     send_batch,
 )
+from xel.config import HitsConfig
 from xel.errors import XelError
 from xel.registry import aggregators, crowd_backends
 
