@@ -240,7 +240,8 @@ def test_eval_aggregation_reports_every_policy_and_reference(tmp_path: Path) -> 
                                          "crowd-kit-ds") for b in ("1", "3", "adaptive")}
     assert got["gold-dawid-skene", "1"].coverage == 0  # one judgment decides nothing
     assert all(r.single_judgment_decisions == 0 for r in rows if r.policy == "gold-dawid-skene")
-    assert got["crowd-kit-mv", "1"].coverage == 1 and got["crowd-kit-mv", "1"].judgments_per_task == 1
+    reference = got["crowd-kit-mv", "1"]
+    assert reference.coverage == 1 and reference.judgments_per_task == 1
     assert (got["gold-dawid-skene", "adaptive"].judgments_per_task
             <= HitsConfig().max_assignments)
     assert signature.text.startswith("eval-aggregation|") and "gold_share=0.1" in signature.text
