@@ -119,7 +119,8 @@ class GoldAnchored:
 @aggregators.register("gold-dawid-skene")
 def gold_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
-                           open_options=config.open_options)
+                           open_options=config.open_options,
+                           confusion=config.confusion == "full")
     return GoldAnchored(model, config.min_posterior, config.min_judgments)
 
 

@@ -38,6 +38,9 @@ class GoldDawidSkene:
     prior_wrong: float = 1.0
     open_labels: bool = False
     open_options: int = 10
+    # Closed label sets only: a confusion matrix per worker (Dawid and Skene's model), each row
+    # with a Dirichlet prior of the same strength, instead of one accuracy.
+    confusion: bool = False
     n_iter: int = 100
     tol: float = 1e-6
     # Fitted: per task the best label and its posterior; per worker the MAP skill and the
@@ -114,6 +117,10 @@ class GoldDawidSkene:
             if abs(loglik - last) < self.tol * max(1.0, abs(loglik)):
                 break
             last = loglik
+        if self.confusion and not self.open_labels:
+            post, unseen = self._confusion(t_idx, w_idx, p_class[j_pair], len(classes),
+                                           gold_pair, p_task, p_class, post)
+            post = post[p_task, p_class]
         best = _argmax_by(post, p_task, n_tasks)
         support = np.where(best >= 0, post[np.maximum(best, 0)], 0.0)
         self.labels_ = pd.DataFrame({
@@ -132,6 +139,40 @@ class GoldDawidSkene:
                                   minlength=len(workers)),
         })
         return self
+
+
+    def _confusion(self, t_idx: np.ndarray, w_idx: np.ndarray, labels: np.ndarray, k: int,
+                   gold_pair: np.ndarray, p_task: np.ndarray, p_class: np.ndarray,
+                   start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """EM over per-worker confusion matrices, started from the one-coin posteriors
+        (`start`, per task and label pair); returns (task x class posteriors, unseen = 0)."""
+        n_tasks, n_workers = len(gold_pair), int(w_idx.max()) + 1
+        post = np.full((n_tasks, k), _EPS)
+        post[p_task, p_class] += start
+        post /= post.sum(axis=1, keepdims=True)
+        is_gold = gold_pair >= 0
+        prior = np.full((k, k), self.prior_wrong / max(k - 1, 1))
+        np.fill_diagonal(prior, self.prior_right)
+        last = -np.inf
+        for _ in range(self.n_iter):
+            counts = np.zeros((n_workers, k, k))
+            for c in range(k):
+                np.add.at(counts[:, c, :], (w_idx, labels), post[t_idx, c])
+            errors = np.log((counts + prior) / (counts + prior).sum(axis=2, keepdims=True))
+            class_prior = (post.sum(axis=0) + 1.0) / (n_tasks + k)
+            logp = np.tile(np.log(class_prior), (n_tasks, 1))
+            for c in range(k):
+                np.add.at(logp[:, c], t_idx, errors[w_idx, c, labels])
+            top = logp.max(axis=1, keepdims=True)
+            norm = np.exp(logp - top).sum(axis=1, keepdims=True)
+            post = np.exp(logp - top) / norm
+            post[is_gold] = 0.0
+            post[is_gold, p_class[gold_pair[is_gold]]] = 1.0
+            loglik = float((np.log(norm) + top).sum())
+            if abs(loglik - last) < self.tol * max(1.0, abs(loglik)):
+                break
+            last = loglik
+        return post, np.zeros(n_tasks)
 
 
 def _max_by(values: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:

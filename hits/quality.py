@@ -81,7 +81,8 @@ def credible_scores(data: pd.DataFrame, gold: Mapping[str, str], config: HitsCon
     if data.empty:
         return {}
     model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
-                           open_options=config.open_options)
+                           open_options=config.open_options,
+                           confusion=config.confusion == "full")
     skills = model.fit(data, gold).skills_
     right = skills["gold_right"] + skills["agreed"]
     wrong = skills["gold_items"] + skills["items"] - right
@@ -138,10 +139,10 @@ def score_batch(store: Store, batch_id: str, threshold: float,
 
 
 def kept_judgments(store: Store, kind: str, lang: str = "", *, gold: bool = False,
-                   reviewed: bool = True) -> pd.DataFrame:
-    """Judgments of reviewed batches by workers not dropped: task, worker, label (+ batch,
-    seconds, simulated, gold), the long table crowd-kit takes; gold items' only if `gold`.
-    `reviewed=False` takes every collected judgment, every worker (to score workers)."""
+                   reviewed: bool = True, everyone: bool = False) -> pd.DataFrame:
+    """Judgments of reviewed batches by workers not dropped (`everyone`: dropped too): task,
+    worker, label (+ batch, seconds, simulated, gold), the long table crowd-kit takes; gold
+    items' only if `gold`. `reviewed=False` takes every collected judgment of every worker."""
     open_tables(store)
     if reviewed:
         rows = store.query(
@@ -149,8 +150,8 @@ def kept_judgments(store: Store, kind: str, lang: str = "", *, gold: bool = Fals
             "FROM judgments j JOIN hit_batches b USING (batch_id) JOIN worker_gold w "
             "ON w.batch_id = j.batch_id AND w.worker = j.worker "
             "WHERE b.kind = ? AND b.lang = ? AND b.state IN ('reviewed', 'sent', 'aggregated')"
-            " AND j.gold <= ? AND w.dropped = 0 AND j.label != '' ORDER BY j.task, j.worker",
-            (kind, lang, int(gold)),
+            " AND j.gold <= ? AND (? OR w.dropped = 0) AND j.label != '' "
+            "ORDER BY j.task, j.worker", (kind, lang, int(gold), int(everyone)),
         )
     else:
         rows = store.query(

@@ -6,9 +6,10 @@ policies, as gold items in HITs are, and they are not scored). Each other task's
 taken in one seeded order: budget `k` uses its first `k`, `all` every one, `adaptive` starts
 with `hits.min_assignments` and asks one more (the next in the order) of every task the policy
 has not decided, until it decides or `hits.max_assignments` is reached. Workers are dropped by
-the policy's own rule first (`paper`: under 80% on gold; the others: the credible rule of
-`hits.quality`). crowd-kit's MajorityVote and DawidSkene (`crowd-kit-mv`, `crowd-kit-ds`)
-run beside them on the same answers, deciding every task, as references.
+the policy's own rule first (`paper`: under 80% on gold; the vote rules and crowd-kit's models
+as policies: the credible rule of `hits.quality`); `gold-dawid-skene` weighs every worker.
+crowd-kit's MajorityVote and DawidSkene (`crowd-kit-mv`, `crowd-kit-ds`) run beside them on
+the same answers, deciding every task, as references.
 """
 
 from __future__ import annotations
@@ -116,6 +117,8 @@ def decide(policy: str, data: pd.DataFrame, gold: Mapping[str, str],
                              "support": 1.0, "judgments": size.reindex(labels.index).to_numpy()})
     if policy == "paper":
         dropped = paper_dropped(data, gold, config.threshold)
+    elif policy == "gold-dawid-skene":
+        dropped = set()  # it weighs every worker (`hits.workflow.decide`)
     else:
         scores = credible_scores(data, gold, config)
         dropped = {w for w, s in scores.items() if s.dropped(config.threshold)}

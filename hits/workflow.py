@@ -241,12 +241,12 @@ def send_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
 # --- aggregation ----------------------------------------------------------------------------
 
 
-def round_data(store: Store, kind: str, lang: str, *, reviewed: bool = True
-               ) -> tuple[pd.DataFrame, dict[str, str]]:
-    """A round's judgments (gold items' too) and its gold answers, labelled as the models take
-    them. Models learn over labels shared by all tasks, so an entity-linking KB id becomes the
-    linker's rank of that candidate (`rank:2`); `from_ranks` maps decisions back."""
-    data = kept_judgments(store, kind, lang, gold=True, reviewed=reviewed)
+def round_data(store: Store, kind: str, lang: str, *, reviewed: bool = True,
+               everyone: bool = False) -> tuple[pd.DataFrame, dict[str, str]]:
+    """A round's judgments (gold items' too; with `everyone`, dropped workers' too) and its gold
+    answers, labelled as the models take them. Models learn over labels shared by all tasks, so
+    an entity-linking KB id becomes the linker's rank of that candidate (`rank:2`)."""
+    data = kept_judgments(store, kind, lang, gold=True, reviewed=reviewed, everyone=everyone)
     gold = known_answers(store, kind, lang)
     if kind == "el":
         ranks = _ranks(store)
@@ -263,9 +263,13 @@ def _ranks(store: Store) -> dict[tuple[str, str], str]:
 
 def decide(store: Store, config: Config, kind: str, lang: str, policy: str | None = None
            ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
-    """The policy's decisions on a round's kept judgments, the judgments and the gold."""
-    data, gold = round_data(store, kind, lang)
-    aggregator = get_aggregator(policy or config.hits.policy, config.hits, kind == "name")
+    """The policy's decisions on a round's judgments, the judgments and the gold. The
+    gold-anchored model weighs every worker by their estimated accuracy, so it decides on all
+    the evidence (dropped workers' too: dropping decides pay and later work); the vote rules
+    see only the workers kept."""
+    policy = policy or config.hits.policy
+    data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
+    aggregator = get_aggregator(policy, config.hits, kind == "name")
     return aggregator.fit_predict(data, gold), data, gold
 
 

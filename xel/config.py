@@ -135,6 +135,8 @@ class HitsConfig(Section):
     prior_right: float = Field(4.0, gt=1, description="Beta prior: pseudo right answers")
     prior_wrong: float = Field(1.0, ge=1, description="Beta prior: pseudo wrong answers")
     open_options: int = Field(10, ge=2, description="fewest options of a free-text (name) task")
+    # Closed label sets (entity linking): a confusion matrix per worker, or one accuracy.
+    confusion: Literal["full", "one-coin"] = "full"
     gold: str | None = Field(None, description="known answers used as gold (reference file)")
     max_description: int = Field(2000, ge=0)
     seed: int = 0
