@@ -151,14 +151,14 @@ def kept_judgments(store: Store, kind: str, lang: str = "", *, gold: bool = Fals
             "ON w.batch_id = j.batch_id AND w.worker = j.worker "
             "WHERE b.kind = ? AND b.lang = ? AND b.state IN ('reviewed', 'sent', 'aggregated')"
             " AND j.gold <= ? AND (? OR w.dropped = 0) AND j.label != '' "
-            "ORDER BY j.task, j.worker", (kind, lang, int(gold), int(everyone)),
+            "ORDER BY j.task, j.worker, j.rowid", (kind, lang, int(gold), int(everyone)),
         )
     else:
         rows = store.query(
             "SELECT j.task, j.worker, j.label, j.batch_id, j.seconds, j.simulated, j.gold "
             "FROM judgments j JOIN hit_batches b USING (batch_id) WHERE b.kind = ? AND "
             "b.lang = ? AND b.state != 'made' AND j.gold <= ? AND j.label != '' "
-            "ORDER BY j.task, j.worker", (kind, lang, int(gold)),
+            "ORDER BY j.task, j.worker, j.rowid", (kind, lang, int(gold)),
         )
     columns = ["task", "worker", "label", "batch_id", "seconds", "simulated", "gold"]
     return pd.DataFrame([tuple(r) for r in rows], columns=columns)

@@ -122,9 +122,11 @@ def next_hit(store: Store, worker: str, now: float, hold: float = HOLD_SECONDS) 
         " FROM hit_hits h JOIN hit_batches b USING (batch_id) "
         " WHERE b.backend = 'local' AND b.state = 'published' AND h.external_id IS NOT NULL "
         " AND h.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM hit_assignments a "
-        " WHERE a.hit_id = h.hit_id AND a.worker = ?)) "
+        " WHERE a.hit_id = h.hit_id AND a.worker = ?) AND NOT EXISTS (SELECT 1 FROM hit_items i"
+        " JOIN judgments j ON j.task = i.task AND j.gold = 0 WHERE i.hit_id = h.hit_id AND "
+        " i.gold = 0 AND j.worker = ?)) "
         "WHERE room > 0 ORDER BY mine DESC, held >= room, created_at, ordinal LIMIT 1",
-        (worker, now - hold, worker, worker),
+        (worker, now - hold, worker, worker, worker),
     )
     return None if found is None else str(found)
 

@@ -247,6 +247,9 @@ def round_data(store: Store, kind: str, lang: str, *, reviewed: bool = True,
     answers, labelled as the models take them. Models learn over labels shared by all tasks, so
     an entity-linking KB id becomes the linker's rank of that candidate (`rank:2`)."""
     data = kept_judgments(store, kind, lang, gold=True, reviewed=reviewed, everyone=everyone)
+    # A worker who met a task twice (a gold item in two HITs, a task asked again on MTurk,
+    # where anyone may take the new HIT) counts once: their first answer.
+    data = data.drop_duplicates(["task", "worker"], keep="first").reset_index(drop=True)
     gold = known_answers(store, kind, lang)
     if kind == "el":
         ranks = _ranks(store)
@@ -381,17 +384,31 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
 # --- adaptive overlap --------------------------------------------------------------------------
 
 
+def unsure_tasks(store: Store, config: Config, kind: str, lang: str) -> list[str]:
+    """Tasks of a round the policy has not decided that have fewer than
+    `hits.max_assignments` judgments: one more worker could settle them."""
+    found, data, gold = decide(store, config, kind, lang)
+    return _unsure(found, data, gold, config)
+
+
+def _unsure(found: pd.DataFrame, data: pd.DataFrame, gold: dict[str, str],
+            config: Config) -> list[str]:
+    asked = data[~data["task"].isin(list(gold))].groupby("task").size()
+    open_ = asked[asked < config.hits.max_assignments].index
+    return sorted(set(open_) - set(found["task"]))
+
+
 def extend_batch(store: Store, config: Config, batch_id: str) -> int:
-    """One more worker for every complete HIT of a sent batch holding a task the policy has not
-    decided and that has fewer than `hits.max_assignments` kept judgments; stored (with a
-    token per extension) and the batch reopened in one transaction, before any backend is
-    told (`send_extensions`). Returns how many HITs were extended."""
+    """One more worker for every complete HIT of a sent batch where at least half the tasks
+    are unsure (`unsure_tasks`); stored (with a token per extension) and the batch reopened in
+    one transaction, before any backend is told (`send_extensions`). A HIT with fewer unsure
+    tasks is not extended (that would pay for every item of it): its unsure tasks go to the
+    next batch, asked of one worker (`hits.make`). Returns how many HITs were extended."""
     b = batch(store, batch_id)
     if not adaptive(config.hits.policy) or b.state != "sent":
         return 0
     found, data, gold = decide(store, config, b.kind, b.lang)
-    settled = set(found["task"])
-    asked = data[~data["task"].isin(list(gold))].groupby("task").size().to_dict()
+    unsure = set(_unsure(found, data, gold, config))
     cap = config.hits.max_assignments
     hits = store.query(
         f"SELECT h.hit_id, h.token, {TARGET} AS target, (SELECT COUNT(*) FROM hit_assignments a"
@@ -402,17 +419,18 @@ def extend_batch(store: Store, config: Config, batch_id: str) -> int:
     for r in store.query("SELECT i.hit_id, i.task FROM hit_items i JOIN hit_hits h USING "
                          "(hit_id) WHERE h.batch_id = ? AND i.gold = 0", (batch_id,)):
         tasks.setdefault(r[0], []).append(r[1])
-    unsure = [h for h in hits if h["target"] < cap and h["taken"] >= h["target"] and any(
-        t not in settled and asked.get(t, 0) < cap for t in tasks.get(h["hit_id"], []))]
-    if not unsure:
+    extended = [h for h in hits if h["target"] < cap and h["taken"] >= h["target"]
+                and 2 * len(unsure & set(tasks.get(h["hit_id"], []))) >= max(
+                    1, len(tasks.get(h["hit_id"], [])))]
+    if not extended:
         return 0
     now = time.time()
     with store.transaction():
         store.executemany("INSERT INTO hit_extensions VALUES (?, ?, ?, ?, NULL)", [
             (h["hit_id"], h["target"] + 1, f"{h['token']}-x{h['target'] + 1}", now)
-            for h in unsure])
+            for h in extended])
         reopen(store, batch_id)
-    return len(unsure)
+    return len(extended)
 
 
 def send_extensions(store: Store, batch_id: str, backend: CrowdBackend) -> int:
@@ -500,8 +518,10 @@ def run_round(
                 result.pending.append(b.batch_id)
         if result.pending:
             break
-        made = (make_el_batch(store, config) if kind == "el"
-                else make_name_batch(store, config, lang))
+        unsure = (unsure_tasks(store, config, kind, lang) if adaptive(config.hits.policy)
+                  else [])
+        made = (make_el_batch(store, config, unsure) if kind == "el"
+                else make_name_batch(store, config, lang, unsure))
         if made is None:
             break
         result.batches.append(made)

@@ -207,10 +207,11 @@ def test_the_local_server_reopens_an_extended_hit_to_new_workers(
                            follow_redirects=False).status_code
 
     assert [answer(w) for w in ("a", "b", "c")] == [303, 303, 0]  # two places, then none
-    store.execute("UPDATE hit_batches SET state = 'sent'")
-    assert extend_batch(store, cfg, batch_id) == 1  # every answer NIL on gold: unsure
+    # Reviewed and sent, then extended: both said NIL to the known answers, so nothing is sure.
+    assert not advance(store, cfg, batch(store, batch_id), backend)
     assert batch(store, batch_id).state == "published" and hit_target(store, hit_id) == 3
-    assert send_extensions(store, batch_id, backend) == 1
+    assert store.scalar("SELECT COUNT(*) FROM hit_extensions WHERE sent_at IS NOT NULL") == 1
+    assert extend_batch(store, cfg, batch_id) == 0  # not again before the HIT is answered
     assert answer("a") == 0  # never the same worker twice
     assert answer("c") == 303
     assert answer("d") == 0

@@ -138,7 +138,8 @@ def test_simulated_el_round_keeps_labels_that_are_right(tmp_path: Path, crowd_st
     cfg = sim_config(tmp_path)
     result = run_round(store, cfg, "el")
     assert result.simulated and not result.pending
-    assert result.batches == ["el-001", "el-002", "el-003"]  # then two requeues (max_asks 3)
+    # Then requeues (at most max_asks batches), asked of workers who never saw those tasks.
+    assert result.batches[:2] == ["el-001", "el-002"] and len(result.batches) <= 3
     first, *requeued = [
         {r[0] for r in store.query("SELECT task FROM hit_items JOIN hit_hits USING (hit_id) "
                                    "WHERE batch_id = ? AND gold = 0", (b,))}

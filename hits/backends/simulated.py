@@ -131,14 +131,18 @@ class SimulatedBackend:
 
     def chosen(self, hit_id: str) -> list[SimWorker]:
         """The HIT's workers: its seeded order of the pool, those who answered it kept, then
-        the next ones not excluded, up to the assignments it asks for now."""
+        the next ones not excluded who never judged any of its tasks elsewhere, up to the
+        assignments it asks for now."""
         order = random.Random(f"{self.config.seed}:{hit_id}").sample(self.workers,
                                                                      len(self.workers))
         answered = {r[0] for r in self.store.query(
             "SELECT worker FROM hit_assignments WHERE hit_id = ?", (hit_id,))}
-        excluded = {r[0] for r in self.store.query("SELECT worker FROM worker_actions")}
+        barred = {r[0] for r in self.store.query(
+            "SELECT worker FROM worker_actions UNION SELECT j.worker FROM judgments j JOIN "
+            "hit_items i ON i.task = j.task AND i.gold = 0 WHERE i.hit_id = ? AND "
+            "j.hit_id != ? AND j.gold = 0", (hit_id, hit_id))}
         wanted = hit_target(self.store, hit_id)
-        return [w for w in order if w.worker in answered or w.worker not in excluded][:wanted]
+        return [w for w in order if w.worker in answered or w.worker not in barred][:wanted]
 
     def submissions(self, hit_id: str, external_id: str) -> Iterator[list[Submission]]:
         """The same answers every time for the same HIT and worker, so a rerun collects
