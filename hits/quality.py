@@ -62,6 +62,8 @@ class CredibleScore:
     agreed: float
     lower: float
     upper: float
+    skill: float  # the posterior mean
+
 
     def dropped(self, threshold: float) -> bool:
         return self.upper < threshold
@@ -90,8 +92,10 @@ def credible_scores(data: pd.DataFrame, gold: Mapping[str, str], config: HitsCon
     lower, upper = beta.ppf(1 - LEVEL, a, b), beta.ppf(LEVEL, a, b)
     return {str(r.worker): CredibleScore(str(r.worker), int(r.gold_items),
                                          int(round(r.gold_right)), int(r.items),
-                                         float(r.agreed), float(lo), float(hi))
-            for r, lo, hi in zip(skills.itertuples(), lower, upper, strict=True)}
+                                         float(r.agreed), float(lo), float(hi),
+                                         float(m))
+            for r, lo, hi, m in zip(skills.itertuples(), lower, upper, a / (a + b),
+                                    strict=True)}
 
 
 def paper_dropped(data: pd.DataFrame, gold: Mapping[str, str], threshold: float) -> set[str]:

@@ -10,7 +10,7 @@ these; nothing outside `hits` runs SQL on `links`, `name_outcomes`, `judgments`,
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hits.store import open_tables
 from xel.store import Store
@@ -85,6 +85,8 @@ class Queued:
     lang: str
     query_id: str
     answers: list[tuple[str, str]]  # (worker, label)
+    # The gold-anchored model's estimate of each worker's accuracy when it queued the case.
+    scores: dict[str, float] = field(default_factory=dict)
 
 
 def expert_queue(store: Store, lang: str | None = None, *,
@@ -97,7 +99,13 @@ def expert_queue(store: Store, lang: str | None = None, *,
         " AND NOT (? AND EXISTS (SELECT 1 FROM name_outcomes o WHERE o.lang = q.lang"
         " AND o.query_id = q.query_id AND o.outcome = 'E')) ORDER BY lang, query_id",
         (lang, lang, pending))
-    return [Queued(r[0], r[1], [(w, label) for w, label in json.loads(r[2])]) for r in rows]
+    # Rows are [worker, label] or, from the gold-anchored policy, [worker, label, score].
+    found = []
+    for r in rows:
+        answers = json.loads(r[2])
+        found.append(Queued(r[0], r[1], [(a[0], a[1]) for a in answers],
+                            {a[0]: float(a[2]) for a in answers if len(a) > 2}))
+    return found
 
 
 def expert_pending(store: Store, lang: str | None = None) -> list[Queued]:

@@ -21,7 +21,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -283,16 +283,45 @@ def _message(title: str, *lines: str, back: str = "", status: int = 200) -> HTML
     return _page(render("message.html", title=title, lines=lines, back=back), status)
 
 
-def tokens(text: str) -> list[dict[str, Any]]:
-    """A sentence as words (clickable) and what lies between them."""
+def tokens(text: str, marked: Sequence[tuple[int, int]] = ()) -> list[dict[str, Any]]:
+    """A sentence as words (clickable, `mark`ed inside a `marked` span) and what lies between."""
     parts: list[dict[str, Any]] = []
     last = 0
     for m in _WORD.finditer(text):
         parts.append({"word": False, "text": text[last:m.start()]})
-        parts.append({"word": True, "text": m.group(), "start": m.start(), "end": m.end()})
+        inside = any(a <= m.start() and m.end() <= b for a, b in marked)
+        parts.append({"word": True, "text": m.group(), "start": m.start(), "end": m.end(),
+                      "mark": inside})
         last = m.end()
     parts.append({"word": False, "text": text[last:]})
     return parts
+
+
+def spans(text: str, needles: Iterable[str]) -> list[tuple[int, int]]:
+    """Where each needle occurs in the text (every occurrence)."""
+    found = []
+    for needle in {n for n in needles if n}:
+        at = text.find(needle)
+        while at >= 0:
+            found.append((at, at + len(needle)))
+            at = text.find(needle, at + 1)
+    return sorted(found)
+
+
+def highlighted(text: str, needles: Iterable[str]) -> list[dict[str, Any]]:
+    """The text in pieces, those where a needle occurs `mark`ed (overlaps merged)."""
+    pieces: list[dict[str, Any]] = []
+    last = 0
+    for a, b in spans(text, needles):
+        if a < last:
+            if b > last:
+                pieces[-1]["text"] += text[last:b]
+                last = b
+            continue
+        pieces += [{"text": text[last:a], "mark": False}, {"text": text[a:b], "mark": True}]
+        last = b
+    pieces.append({"text": text[last:], "mark": False})
+    return pieces
 
 
 def create_app(store_path: str, max_description: int = 2000,
@@ -405,12 +434,13 @@ def create_app(store_path: str, max_description: int = 2000,
         with writing, store.transaction():
             page = serve_page(store, expert, "expert", target, time.time())
         english = dict(curate.english_document(store, case.doc_id))
-        rows = [{"seg": seg, "english": english.get(seg, ""), "target": text,
-                 "tokens": tokens(text)}
+        proposed = [case.projection, *(c.label for c in case.choices if c.label != MISSING)]
+        rows = [{"seg": seg, "english": highlighted(english.get(seg, ""), [case.name]),
+                 "target": text, "tokens": tokens(text, spans(text, proposed))}
                 for seg, text in document(store, lang, case.doc_id)]
         return _page(render("expert_case.html", title=case.name, case=case, rows=rows,
                             lang=lang, language=language(lang).name, base=base,
-                            action=f"{base}/{target}", page=page))
+                            action=f"{base}/{target}", page=page, missing=MISSING))
 
     static = StaticFiles(directory=str(resources.files("hits").joinpath("static")))
     return Starlette(routes=[

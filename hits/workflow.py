@@ -326,6 +326,8 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
     open_tables(store)
     paper = config.hits.policy == "paper"
     found, data, gold = decide(store, config, "name", lang)
+    scores = {w: c.skill for w, c in credible_scores(
+        data, gold, config.hits, open_labels=True).items()} if not paper else {}
     data = data[~data["task"].isin(list(gold))]
     decided = dict(zip(found["task"], found["label"], strict=True))
     triage = read_triage(store, lang)
@@ -361,10 +363,11 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
                 outcome, name = "E", None
             counts[outcome] = counts.get(outcome, 0) + 1
             if outcome == "E":
+                answers = [[w, label, round(scores[w], 3)] if w in scores else [w, label]
+                           for w, label in zip(group["worker"], group["label"], strict=True)]
                 store.execute(
                     "INSERT OR REPLACE INTO expert_queue VALUES (?, ?, ?, ?)",
-                    (lang, query_id, json.dumps(group[["worker", "label"]].values.tolist(),
-                                                ensure_ascii=False), now),
+                    (lang, query_id, json.dumps(answers, ensure_ascii=False), now),
                 )
                 continue
             store.execute("DELETE FROM expert_queue WHERE lang = ? AND query_id = ?",
