@@ -253,6 +253,8 @@ def eval_aggregation(
     json_path: Annotated[Path | None, typer.Option("--json", help="write rows here")] = None,
     config_path: Annotated[Path | None, typer.Option(
         "--config", "-c", help="config whose hits section sets the policies")] = None,
+    min_posterior: Annotated[float | None, typer.Option(
+        help="decide where the posterior reaches this (default: hits.min_posterior)")] = None,
 ) -> None:
     """Replay answers under each policy and budget, beside crowd-kit's MajorityVote and
     DawidSkene: accuracy on kept tasks, coverage, accuracy counting drops as wrong, cost."""
@@ -261,6 +263,9 @@ def eval_aggregation(
     from hits.replay import as_json, evaluate
 
     hits_config = load_config(config_path).hits if config_path else HitsConfig()
+    if min_posterior is not None:
+        hits_config = HitsConfig.model_validate(
+            {**hits_config.model_dump(), "min_posterior": min_posterior})
     rows, signature = evaluate(
         answers, truth, _names(columns), _names(truth_columns), gold_share, seed,
         policy or [hits_config.policy, "paper"], budget or ["3"], hits_config)

@@ -275,3 +275,25 @@ def test_eval_aggregation_cli_writes_json(tmp_path: Path) -> None:
     assert {"policy", "budget", "accuracy", "coverage", "accuracy_all", "judgments_per_task",
             "single_judgment_decisions"} == set(written["rows"][0])
     assert written["signature"].startswith("eval-aggregation|")
+
+
+def test_cost_per_accepted_query_counts_paid_judgments_and_dollars(
+        tmp_path: Path, crowd_store: Any, sim_config: Any) -> None:
+    from hits.results import round_costs
+    from xel.report import sections
+
+    store, _, _ = crowd_store(tmp_path, n_queries=40, n_gold=8)
+    cfg = sim_config(tmp_path, policy="gold-dawid-skene")
+    run_round(store, cfg, "el")
+    [el] = round_costs(store, "gold-dawid-skene")
+    paid = store.scalar("SELECT COUNT(*) FROM judgments j JOIN payments p USING "
+                        "(assignment_id) WHERE j.gold = 0 AND p.decision = 'approve'")
+    approved = store.scalar("SELECT COUNT(*) FROM payments WHERE decision = 'approve'")
+    assert (el.kind, el.judgments, el.paid) == ("el", paid, approved)
+    assert el.assignments == store.scalar("SELECT COUNT(*) FROM hit_assignments")
+    assert el.dollars == pytest.approx(approved * 0.24)  # $0.20 + MTurk's 20%
+    assert el.accepted == store.scalar("SELECT COUNT(*) FROM links WHERE policy = "
+                                       "'gold-dawid-skene' AND label NOT IN ('NEI', 'NOT_PERSON')")
+    assert el.judgments_per_accepted == pytest.approx(paid / el.accepted)
+    shown = {s.title: s for s in sections(store, cfg)}["Cost per accepted query"]
+    assert shown.table is not None and "entity linking" in shown.table
