@@ -297,3 +297,80 @@ def test_cost_per_accepted_query_counts_paid_judgments_and_dollars(
     assert el.judgments_per_accepted == pytest.approx(paid / el.accepted)
     shown = {s.title: s for s in sections(store, cfg)}["Cost per accepted query"]
     assert shown.table is not None and "entity linking" in shown.table
+
+
+KILLED_ROUND = """
+import os, signal, sys
+import hits.workflow as wf
+from hits.backends.simulated import SimulatedBackend
+from xel.config import load_config
+from xel.store import Store
+
+cfg, where = load_config(sys.argv[1]), sys.argv[2]
+calls = []
+
+
+def die_after(n):
+    calls.append(1)
+    if len(calls) == n:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+real_extend, real_record = SimulatedBackend.extend, wf.record_submission
+
+
+def extend(self, *args):
+    real_extend(self, *args)
+    if where == "after-extend":  # the backend did it; the store does not know yet
+        die_after(2)
+
+
+def record(store, hit_id, sub):
+    done = real_record(store, hit_id, sub)
+    if where == "mid-collect" and store.scalar("SELECT COUNT(*) FROM hit_extensions"):
+        die_after(3)  # some answers to the extended HITs stored, not all
+    return done
+
+
+SimulatedBackend.extend, wf.record_submission = extend, record
+with Store(cfg.resolve(cfg.store)) as store:
+    wf.run_round(store, cfg, "el")
+"""
+
+
+@pytest.mark.parametrize("where", ["after-extend", "mid-collect"])
+def test_kill_9_during_an_extension_round_then_rerun_repeats_nothing(
+        tmp_path: Path, crowd_store: Any, sim_config: Any, where: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    import yaml
+
+    store, truth, _ = crowd_store(tmp_path, n_queries=200, n_gold=20)
+    cfg = sim_config(tmp_path, policy="gold-dawid-skene")
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(cfg.model_dump(mode="json", exclude={"source_file"})),
+                    encoding="utf-8")
+    store.close()
+    killed = subprocess.run([sys.executable, "-c", KILLED_ROUND, str(path), where],
+                            check=False, cwd=Path(__file__).parent.parent)
+    assert killed.returncode == -signal.SIGKILL
+    from xel.store import Store
+
+    with Store(cfg.resolve(cfg.store)) as again:
+        assert again.scalar("SELECT COUNT(*) FROM hit_extensions") > 0
+        result = run_round(again, cfg, "el")
+        assert not result.pending
+        assert again.scalar("SELECT COUNT(*) FROM hit_extensions WHERE sent_at IS NULL") == 0
+        assert again.scalar("SELECT COUNT(*) FROM (SELECT hit_id, worker FROM hit_assignments "
+                            "GROUP BY 1, 2 HAVING COUNT(*) > 1)") == 0
+        assert again.scalar("SELECT COUNT(*) FROM (SELECT task, worker FROM judgments WHERE "
+                            "gold = 0 GROUP BY 1, 2 HAVING COUNT(*) > 1)") == 0
+        assert again.scalar("SELECT COUNT(*) FROM payments") == again.scalar(
+            "SELECT COUNT(*) FROM hit_assignments")
+        for hit_id, n in again.query("SELECT hit_id, COUNT(*) FROM hit_assignments "
+                                     "GROUP BY hit_id"):
+            assert n == hit_target(again, hit_id)
+        kept, right = el_accuracy(again, truth)
+        assert right >= 0.98
