@@ -97,7 +97,9 @@ def split_gold(truth: Mapping[str, str], share: float, seed: int) -> dict[str, s
 
 
 def ordered(answers: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Each task's answers in one seeded order, numbered from 0 (`turn`)."""
+    """Each task's answers in one seeded order, numbered from 0 (`turn`); `row` keeps their
+    place in the file."""
+    answers = answers.assign(row=range(len(answers)))
     shuffled = answers.sample(frac=1.0, random_state=random.Random(seed).randrange(2**32))
     shuffled = shuffled.sort_values("task", kind="stable")
     return shuffled.assign(turn=shuffled.groupby("task").cumcount()).reset_index(drop=True)
@@ -109,7 +111,9 @@ def decide(policy: str, data: pd.DataFrame, gold: Mapping[str, str],
     if policy in REFERENCES:
         from crowdkit.aggregation import DawidSkene, MajorityVote
 
-        asked = data[~data["task"].isin(list(gold))][["task", "worker", "label"]]
+        # In the file's order, as crowd-kit would get them (its ties go by first seen).
+        asked = data[~data["task"].isin(list(gold))].sort_values("row")[
+            ["task", "worker", "label"]]
         model = MajorityVote() if policy == "crowd-kit-mv" else DawidSkene(n_iter=100)
         labels = model.fit_predict(asked)
         size = asked.groupby("task").size()
