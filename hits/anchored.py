@@ -58,7 +58,8 @@ class GoldDawidSkene:
         workers, w_idx = np.unique(data["worker"].to_numpy(), return_inverse=True)
         pairs = pd.MultiIndex.from_arrays([data["task"], data["label"]]).unique()
         # Gold truths nobody gave are options too (every answer to that task is then wrong).
-        extra = [(t, a) for t, a in gold.items() if t in set(tasks) and (t, a) not in pairs]
+        known = set(tasks)
+        extra = [(t, a) for t, a in gold.items() if t in known and (t, a) not in pairs]
         pairs = pairs.append(pd.MultiIndex.from_tuples(extra)) if extra else pairs
         p_task = np.searchsorted(tasks, pairs.get_level_values(0).to_numpy())
         p_label = pairs.get_level_values(1).to_numpy()

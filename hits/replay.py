@@ -155,7 +155,8 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
             limit = len(answers) if budget == "all" else int(budget)
         used = asked[asked["turn"] < limit]
         decided = decide(policy, pd.concat([on_gold, used]), gold, config)
-    scored = [t for t in truth if t not in gold and t in set(asked["task"])]
+    present = set(asked["task"])
+    scored = [t for t in truth if t not in gold and t in present]
     if not scored:
         raise XelError("no task with truth is left to score after taking the gold share: "
                        "lower --gold-share or give more truth")
@@ -183,7 +184,8 @@ def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
     if not set(truth) & set(answers["task"]):
         raise XelError(f"no task of {truth_path} has an answer in {answers_path}: are the "
                        "--columns and --truth-columns the right ones?")
-    gold = split_gold({t: a for t, a in truth.items() if t in set(answers["task"])},
+    present = set(answers["task"])
+    gold = split_gold({t: a for t, a in truth.items() if t in present},
                       gold_share, seed)
     rows = [replay(answers, truth, gold, policy, budget, config, seed)
             for budget in budgets for policy in [*policies, *REFERENCES]]
