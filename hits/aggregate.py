@@ -1,20 +1,26 @@
 """Aggregators: from the long judgments table (task, worker, label) to one label per task.
 
 Each aggregator is registered by name in `xel.registry.aggregators` and has crowd-kit's shape:
-`fit_predict(data) -> DataFrame[task, label, support, judgments]`, keeping only the tasks it is
-confident about. `unanimous` is Lawrie et al.'s rule; `majority` keeps a strict majority;
-`dawid-skene` and `one-coin-dawid-skene` are crowd-kit's models, kept where the
-posterior of the chosen label reaches `hits.min_posterior`.
+`fit_predict(data, gold) -> DataFrame[task, label, support, judgments]`, where `data` holds
+the judgments of gold tasks too and `gold` their known answers; it returns only the non-gold
+tasks it decided. `gold-dawid-skene` (the default) is `hits.anchored.GoldDawidSkene`, deciding
+a task where its posterior reaches `hits.min_posterior` on at least `hits.min_judgments`
+judgments; `paper` is Lawrie et al.'s rule (workers under 80% on gold dropped, the rest
+unanimous, three of them); `unanimous` and `majority` are plain votes; `dawid-skene` and
+`one-coin-dawid-skene` are crowd-kit's models (no use of gold), kept at `hits.min_posterior`.
+A task an aggregator did not decide is one more worker could settle (`hits.workflow`).
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pandas as pd
 
+from hits.anchored import GoldDawidSkene
 from hits.store import MISSING
 from xel.config import HitsConfig
 from xel.registry import aggregators
@@ -23,7 +29,12 @@ COLUMNS = ["task", "label", "support", "judgments"]
 
 
 class Aggregator(Protocol):
-    def fit_predict(self, data: pd.DataFrame) -> pd.DataFrame: ...
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame: ...
+
+
+def without_gold(data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+    """The judgments of tasks that are not gold (what vote-based rules decide on)."""
+    return data[~data["task"].isin(list(gold))]
 
 
 def _votes(data: pd.DataFrame) -> pd.DataFrame:
@@ -41,7 +52,8 @@ class Unanimous:
 
     min_judgments: int = 3
 
-    def fit_predict(self, data: pd.DataFrame) -> pd.DataFrame:
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+        data = without_gold(data, gold)
         if data.empty:
             return pd.DataFrame(columns=COLUMNS)
         top = _votes(data)
@@ -53,7 +65,8 @@ class Unanimous:
 class Majority:
     """More than half of the kept judgments (at least two) agree."""
 
-    def fit_predict(self, data: pd.DataFrame) -> pd.DataFrame:
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+        data = without_gold(data, gold)
         if data.empty:
             return pd.DataFrame(columns=COLUMNS)
         top = _votes(data)
@@ -69,7 +82,8 @@ class Posterior:
     model: Any
     min_posterior: float = 0.99
 
-    def fit_predict(self, data: pd.DataFrame) -> pd.DataFrame:
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+        data = without_gold(data, gold)
         if data.empty:
             return pd.DataFrame(columns=COLUMNS)
         with warnings.catch_warnings():
@@ -83,34 +97,73 @@ class Posterior:
         return best.rename_axis("task").reset_index()[COLUMNS]
 
 
+@dataclass
+class GoldAnchored:
+    """`GoldDawidSkene`'s most probable label where its posterior reaches `min_posterior` and
+    at least `min_judgments` judgments back it (one lucky answer never decides a task)."""
+
+    model: GoldDawidSkene
+    min_posterior: float = 0.99
+    min_judgments: int = 2
+
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+        if without_gold(data, gold).empty:
+            return pd.DataFrame(columns=COLUMNS)
+        found = self.model.fit(data, gold).labels_
+        keep = found[~found["gold"] & (found["posterior"] >= self.min_posterior)
+                     & (found["judgments"] >= self.min_judgments)]
+        return keep.rename(columns={"posterior": "support"})[COLUMNS].reset_index(drop=True)
+
+
+# Each factory takes the round's settings and whether its labels are an open set (names).
+@aggregators.register("gold-dawid-skene")
+def gold_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
+    model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
+                           open_options=config.open_options,
+                           confusion=config.confusion == "full")
+    return GoldAnchored(model, config.min_posterior, config.min_judgments)
+
+
+@aggregators.register("paper")
+def paper(config: HitsConfig, open_labels: bool = False) -> Aggregator:
+    """Lawrie et al.: unanimous among the workers left after the 80% rule (`hits.quality`)."""
+    return Unanimous(config.assignments)
+
+
 @aggregators.register("unanimous")
-def unanimous(config: HitsConfig) -> Aggregator:
+def unanimous(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     return Unanimous(config.assignments)
 
 
 @aggregators.register("majority")
-def majority(config: HitsConfig) -> Aggregator:
+def majority(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     return Majority()
 
 
 @aggregators.register("dawid-skene")
-def dawid_skene(config: HitsConfig) -> Aggregator:
+def dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     from crowdkit.aggregation import DawidSkene
 
     return Posterior(DawidSkene(n_iter=100), config.min_posterior)
 
 
 @aggregators.register("one-coin-dawid-skene")
-def one_coin_dawid_skene(config: HitsConfig) -> Aggregator:
+def one_coin_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     from crowdkit.aggregation import OneCoinDawidSkene
 
     return Posterior(OneCoinDawidSkene(n_iter=100), config.min_posterior)
 
 
-def get_aggregator(name: str, config: HitsConfig) -> Aggregator:
+def get_aggregator(name: str, config: HitsConfig, open_labels: bool = False) -> Aggregator:
     factory = aggregators.get(name)
-    aggregator: Aggregator = factory(config)
+    aggregator: Aggregator = factory(config, open_labels)
     return aggregator
+
+
+def adaptive(policy: str) -> bool:
+    """Whether a policy's rounds ask more workers only where it is unsure: every policy but
+    `paper`, which asks `hits.assignments` workers of every HIT, as Lawrie et al. did."""
+    return policy != "paper"
 
 
 def name_outcome(labels: list[str]) -> tuple[str, str | None]:

@@ -36,7 +36,7 @@ from hits.workflow import (
     run_round,
     send_batch,
 )
-from xel.config import Config, load_config
+from xel.config import Config, HitsConfig, load_config
 from xel.errors import XelError
 from xel.store import Store
 
@@ -227,6 +227,60 @@ def aggregate_command(
     """Write links (query -> KB id or NIL) under a policy from the kept judgments."""
     config, store = _open(config_path)
     out.print(aggregate_el(store, config, policy))
+
+
+eval_app = typer.Typer(help="Measure crowd aggregation on answers with known truth.",
+                       no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+
+
+def _names(values: str) -> list[str]:
+    return [v.strip() for v in values.split(",") if v.strip()]
+
+
+@eval_app.command("aggregation")
+def eval_aggregation(
+    answers: Annotated[Path, typer.Argument(help="CSV of answers, one per row")],
+    truth: Annotated[Path, typer.Option(help="CSV of true answers")],
+    columns: Annotated[str, typer.Option(help="task,worker,answer columns")] = (
+        "question,worker,answer"),
+    truth_columns: Annotated[str, typer.Option(help="task,truth columns")] = "question,truth",
+    gold_share: Annotated[float, typer.Option(help="share of tasks used as gold")] = 0.1,
+    seed: int = 1,
+    policy: Annotated[list[str] | None, typer.Option(help="policy (repeat)")] = None,
+    budget: Annotated[list[str] | None, typer.Option(
+        help="answers per task: a number, all or adaptive (repeat)")] = None,
+    json_path: Annotated[Path | None, typer.Option("--json", help="write rows here")] = None,
+    config_path: Annotated[Path | None, typer.Option(
+        "--config", "-c", help="config whose hits section sets the policies")] = None,
+    min_posterior: Annotated[float | None, typer.Option(
+        help="decide where the posterior reaches this (default: hits.min_posterior)")] = None,
+) -> None:
+    """Replay answers under each policy and budget, beside crowd-kit's MajorityVote and
+    DawidSkene: accuracy on kept tasks, coverage, accuracy counting drops as wrong, cost."""
+    import json
+
+    from hits.replay import as_json, evaluate
+
+    hits_config = load_config(config_path).hits if config_path else HitsConfig()
+    if min_posterior is not None:
+        hits_config = HitsConfig.model_validate(
+            {**hits_config.model_dump(), "min_posterior": min_posterior})
+    rows, signature = evaluate(
+        answers, truth, _names(columns), _names(truth_columns), gold_share, seed,
+        policy or [hits_config.policy, "paper"], budget or ["3"], hits_config)
+    table = Table("policy", "budget", "accuracy", "coverage", "accuracy (all)",
+                  "judgments/task", "single-judgment", title=f"Aggregation of {answers}")
+    for r in rows:
+        table.add_row(r.policy, r.budget, "-" if r.accuracy is None else f"{r.accuracy:.1%}",
+                      f"{r.coverage:.1%}", f"{r.accuracy_all:.1%}",
+                      f"{r.judgments_per_task:.2f}", str(r.single_judgment_decisions))
+    out.print(table)
+    out.print(f"signature: {signature.text}")
+    if json_path:
+        json_path.write_text(json.dumps(as_json(rows, signature), indent=1) + "\n",
+                             encoding="utf-8")
+        out.print(f"wrote {json_path}")
 
 
 def print_error(console: Console, message: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,19 @@ CSV_FIELDS = ["lang", "query_id", "english_name", "doc_id", "projection", "back_
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One distinct answer: who gave it, each with their estimated accuracy (None: unscored)."""
+
+    label: str
+    workers: list[tuple[str, float | None]]
+
+    @property
+    def support(self) -> float:
+        """The answer's weight: its workers' estimated accuracies summed (1 each unscored)."""
+        return sum(1.0 if score is None else score for _, score in self.workers)
+
+
+@dataclass(frozen=True)
 class Case:
     """One disagreement as the expert sees it."""
 
@@ -36,6 +49,16 @@ class Case:
     projection: str
     back_translation: str
     answers: list[tuple[str, str]]  # (worker, label)
+    scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def choices(self) -> list[Choice]:
+        """The distinct answers, best supported first (the name as a worker copied it)."""
+        grouped: dict[str, list[tuple[str, float | None]]] = {}
+        for worker, label in self.answers:
+            grouped.setdefault(label, []).append((worker, self.scores.get(worker)))
+        found = [Choice(label, workers) for label, workers in grouped.items()]
+        return sorted(found, key=lambda c: (-c.support, c.label))
 
 
 def pending(store: Store, lang: str | None = None) -> list[Case]:
@@ -50,7 +73,7 @@ def pending(store: Store, lang: str | None = None) -> list[Case]:
         t = triaged.get((x.lang, x.query_id))
         cases.append((x.lang, q.ordinal, Case(
             x.lang, x.query_id, q.name, q.doc_id, t.projection if t else "",
-            (t.back_translation if t else None) or "", x.answers)))
+            (t.back_translation if t else None) or "", x.answers, x.scores)))
     return [c for _, _, c in sorted(cases, key=lambda c: (c[0], c[1]))]
 
 

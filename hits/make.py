@@ -100,7 +100,16 @@ def pending_tasks(store: Store, candidates: Sequence[str], needed: int, max_asks
     return fresh + short
 
 
+def first_assignments(config: Config) -> int:
+    """Workers a new HIT asks for: `hits.assignments` under `paper`, else the adaptive start."""
+    return config.hits.assignments if config.hits.policy == "paper" else config.hits.min_assignments
+
+
 def _max_asks(config: Config) -> int:
+    """Batches a task may be asked in. Adaptive policies ask again only where they are unsure
+    (`unsure` below), not for a count of judgments, so they never requeue by count."""
+    if config.hits.policy != "paper":
+        return 1
     return config.hits.max_asks if config.hits.dropped == "requeue" else 1
 
 
@@ -139,14 +148,14 @@ def _plan(
 def _write_batch(
     store: Store, config: Config, kind: str, lang: str,
     plan: list[list[tuple[str, bool]]], gold: dict[str, str], rng: random.Random,
+    assignments: int,
 ) -> str:
     now = time.time()
     with store.transaction():
         batch_id = _next_batch_id(store, kind, lang)
         store.execute(
             "INSERT INTO hit_batches VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)",
-            (batch_id, kind, lang, STATES[0], config.hits.reward, config.hits.assignments,
-             now, now),
+            (batch_id, kind, lang, STATES[0], config.hits.reward, assignments, now, now),
         )
         nonce = uuid.uuid4().hex[:16]
         for number, hit in enumerate(plan, start=1):
@@ -166,28 +175,39 @@ def _write_batch(
     return batch_id
 
 
-def make_el_batch(store: Store, config: Config) -> str | None:
+def _tasks(store: Store, config: Config, candidates: list[str],
+           unsure: Sequence[str]) -> tuple[list[str], int]:
+    """The tasks of the next batch and its workers per HIT: tasks still to ask (first), else
+    the `unsure` ones (tasks the policy left undecided, whose HITs were not worth extending),
+    asked of one more worker each."""
+    tasks = pending_tasks(store, candidates, first_assignments(config), _max_asks(config))
+    if tasks:
+        return tasks, first_assignments(config)
+    wanted = set(candidates)
+    return [t for t in unsure if t in wanted], 1
+
+
+def make_el_batch(store: Store, config: Config, unsure: Sequence[str] = ()) -> str | None:
     """A new batch of entity-linking HITs for the queries still needing judgments, or None."""
     store.declare(DDL)
     gold = el_gold(store, config)
     queries = [q.query_id for q in read_queries(store)]
-    tasks = pending_tasks(store, [q for q in queries if q not in gold],
-                          config.hits.assignments, _max_asks(config))
+    tasks, assignments = _tasks(store, config, [q for q in queries if q not in gold], unsure)
     if not tasks:
         return None
     rng = random.Random(f"{config.hits.seed}:el:{len(tasks)}")
     plan = _plan(tasks, gold, config.hits.el_items, config.hits.el_gold,
                  config.hits.batch_size, rng)
-    return _write_batch(store, config, "el", "", plan, gold, rng)
+    return _write_batch(store, config, "el", "", plan, gold, rng, assignments)
 
 
-def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
+def make_name_batch(store: Store, config: Config, lang: str,
+                    unsure: Sequence[str] = ()) -> str | None:
     """A new batch of name-curation HITs for one language's projections to curate, or None."""
     store.declare(DDL)
     gold = name_gold(store, lang)
     curate = [t.query_id for t in read_triage(store, lang) if t.outcome == "curate"]
-    tasks = pending_tasks(store, [name_task(lang, q) for q in curate],
-                          config.hits.assignments, _max_asks(config))
+    tasks, assignments = _tasks(store, config, [name_task(lang, q) for q in curate], unsure)
     if not tasks:
         return None
     rng = random.Random(f"{config.hits.seed}:name:{lang}:{len(tasks)}")
@@ -195,7 +215,7 @@ def make_name_batch(store: Store, config: Config, lang: str) -> str | None:
     # HITs carry what there is (maybe none), and its workers go unchecked (see `gold_shortfall`).
     plan = _plan(tasks, gold, config.hits.name_items, min(config.hits.name_gold, len(gold)),
                  config.hits.batch_size, rng)
-    return _write_batch(store, config, "name", lang, plan, gold, rng)
+    return _write_batch(store, config, "name", lang, plan, gold, rng, assignments)
 
 
 def gold_shortfall(store: Store, config: Config, lang: str) -> int:

@@ -1,18 +1,30 @@
-"""Quality control on gold items: per worker per batch accuracy, and who is dropped.
+"""Quality control on gold items: who is dropped and not paid, and why.
 
-Lawrie et al. dropped every worker under 80% on the gold items of a batch; their other answers
-in that batch are then not used (the tasks are re-asked or discarded, `hits.dropped`).
+Lawrie et al. dropped every worker under 80% on the gold items of a batch (`threshold`, the
+`paper` policy's rule); their other answers in that batch are then not used (the tasks are
+re-asked or discarded, `hits.dropped`). One miss on two gold items is 50%, so that rule drops
+good workers, and a spammer with two lucky gold answers passes it. Every other policy uses
+`credible`: a worker's accuracy has a Beta posterior from the prior (`hits.prior_right`,
+`hits.prior_wrong`), their gold answers and how often they agreed with what the
+gold-anchored model decided elsewhere; a worker is dropped only when even the 95% credible
+upper bound of that accuracy is under the threshold, i.e. when the evidence says so.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
+from scipy.stats import beta
 
+from hits.anchored import GoldDawidSkene
 from hits.store import insert_rows, open_tables
+from xel.config import HitsConfig
 from xel.store import Store
+
+LEVEL = 0.95  # credible level of the bound a worker is judged by
 
 
 def same_answer(label: str, known: str) -> bool:
@@ -38,6 +50,65 @@ class GoldScore:
         return self.accuracy is not None and self.accuracy < threshold
 
 
+@dataclass(frozen=True)
+class CredibleScore:
+    """A worker's evidence: gold answers (right of items) and, elsewhere, the (expected)
+    number of answers that agreed with the model's decision, with the credible bounds."""
+
+    worker: str
+    gold_items: int
+    gold_right: int
+    items: int
+    agreed: float
+    lower: float
+    upper: float
+    skill: float  # the posterior mean
+
+
+    def dropped(self, threshold: float) -> bool:
+        return self.upper < threshold
+
+    def reason(self, threshold: float) -> str:
+        evidence = (f"{self.gold_right} of {self.gold_items} known-answer items right and "
+                    f"{self.agreed:.1f} of {self.items} other answers agreeing with the decided "
+                    f"answer: accuracy {self.lower:.0%} to {self.upper:.0%} ({LEVEL:.0%} credible)")
+        if self.dropped(threshold):
+            return f"{evidence}, surely under the {threshold:.0%} needed"
+        return f"{evidence}; thank you"
+
+
+def credible_scores(data: pd.DataFrame, gold: Mapping[str, str], config: HitsConfig,
+                    open_labels: bool = False) -> dict[str, CredibleScore]:
+    """Every worker's `CredibleScore` on `data` (task, worker, label; gold tasks included)."""
+    if data.empty:
+        return {}
+    model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
+                           open_options=config.open_options,
+                           confusion=config.confusion == "full")
+    skills = model.fit(data, gold).skills_
+    right = skills["gold_right"] + skills["agreed"]
+    wrong = skills["gold_items"] + skills["items"] - right
+    a, b = config.prior_right + right, config.prior_wrong + wrong.clip(lower=0)
+    lower, upper = beta.ppf(1 - LEVEL, a, b), beta.ppf(LEVEL, a, b)
+    return {str(r.worker): CredibleScore(str(r.worker), int(r.gold_items),
+                                         int(round(r.gold_right)), int(r.items),
+                                         float(r.agreed), float(lo), float(hi),
+                                         float(m))
+            for r, lo, hi, m in zip(skills.itertuples(), lower, upper, a / (a + b),
+                                    strict=True)}
+
+
+def paper_dropped(data: pd.DataFrame, gold: Mapping[str, str], threshold: float) -> set[str]:
+    """Workers under `threshold` on the gold tasks in `data` (Lawrie et al.'s 80% rule)."""
+    on_gold = data[data["task"].isin(list(gold))]
+    if on_gold.empty:
+        return set()
+    right = [same_answer(str(label), gold[str(task)])
+             for task, label in zip(on_gold["task"], on_gold["label"], strict=True)]
+    accuracy = pd.Series(right, index=on_gold.index).groupby(on_gold["worker"]).mean()
+    return {str(w) for w in accuracy[accuracy < threshold].index}
+
+
 def gold_scores(store: Store, batch_id: str) -> list[GoldScore]:
     """Every worker of a batch with their gold items and how many they got right."""
     open_tables(store)
@@ -56,30 +127,51 @@ def gold_scores(store: Store, batch_id: str) -> list[GoldScore]:
     return [GoldScore(w, n, c) for w, (n, c) in seen.items()]
 
 
-def score_batch(store: Store, batch_id: str, threshold: float) -> list[GoldScore]:
-    """Compute and store (replacing) the batch's worker gold accuracy and dropped flags."""
+def score_batch(store: Store, batch_id: str, threshold: float,
+                dropped: set[str] | None = None) -> list[GoldScore]:
+    """Compute and store (replacing) the batch's worker gold accuracy and dropped flags:
+    the workers in `dropped` if given (the credible rule's), else those under `threshold`."""
     scores = gold_scores(store, batch_id)
     with store.transaction():
         store.execute("DELETE FROM worker_gold WHERE batch_id = ?", (batch_id,))
         insert_rows(store, "worker_gold", [
             (batch_id, s.worker, s.gold_items, s.gold_correct, s.accuracy,
-             int(s.dropped(threshold)))
+             int(s.worker in dropped if dropped is not None else s.dropped(threshold)))
             for s in scores
         ])
     return scores
 
 
-def kept_judgments(store: Store, kind: str, lang: str = "") -> pd.DataFrame:
-    """Non-gold judgments of reviewed batches by workers not dropped: task, worker, label
-    (+ batch, seconds, simulated), the long table crowd-kit takes."""
+def kept_judgments(store: Store, kind: str, lang: str = "", *, gold: bool = False,
+                   reviewed: bool = True, everyone: bool = False) -> pd.DataFrame:
+    """Judgments of reviewed batches by workers not dropped (`everyone`: dropped too): task,
+    worker, label (+ batch, seconds, simulated, gold), the long table crowd-kit takes; gold
+    items' only if `gold`. `reviewed=False` takes every collected judgment of every worker."""
     open_tables(store)
-    rows = store.query(
-        "SELECT j.task, j.worker, j.label, j.batch_id, j.seconds, j.simulated FROM judgments j "
-        "JOIN hit_batches b USING (batch_id) JOIN worker_gold w "
-        "ON w.batch_id = j.batch_id AND w.worker = j.worker "
-        "WHERE b.kind = ? AND b.lang = ? AND b.state IN ('reviewed', 'sent', 'aggregated') "
-        "AND j.gold = 0 AND w.dropped = 0 AND j.label != '' ORDER BY j.task, j.worker",
-        (kind, lang),
-    )
-    columns = ["task", "worker", "label", "batch_id", "seconds", "simulated"]
+    if reviewed:
+        rows = store.query(
+            "SELECT j.task, j.worker, j.label, j.batch_id, j.seconds, j.simulated, j.gold "
+            "FROM judgments j JOIN hit_batches b USING (batch_id) JOIN worker_gold w "
+            "ON w.batch_id = j.batch_id AND w.worker = j.worker "
+            "WHERE b.kind = ? AND b.lang = ? AND b.state IN ('reviewed', 'sent', 'aggregated')"
+            " AND j.gold <= ? AND (? OR w.dropped = 0) AND j.label != '' "
+            "ORDER BY j.task, j.worker, j.rowid", (kind, lang, int(gold), int(everyone)),
+        )
+    else:
+        rows = store.query(
+            "SELECT j.task, j.worker, j.label, j.batch_id, j.seconds, j.simulated, j.gold "
+            "FROM judgments j JOIN hit_batches b USING (batch_id) WHERE b.kind = ? AND "
+            "b.lang = ? AND b.state != 'made' AND j.gold <= ? AND j.label != '' "
+            "ORDER BY j.task, j.worker, j.rowid", (kind, lang, int(gold)),
+        )
+    columns = ["task", "worker", "label", "batch_id", "seconds", "simulated", "gold"]
     return pd.DataFrame([tuple(r) for r in rows], columns=columns)
+
+
+def known_answers(store: Store, kind: str, lang: str = "") -> dict[str, str]:
+    """Task -> known answer of the gold items shown in a round's HITs."""
+    open_tables(store)
+    return {r[0]: r[1] for r in store.query(
+        "SELECT DISTINCT i.task, i.gold_answer FROM hit_items i JOIN hit_hits h USING (hit_id) "
+        "JOIN hit_batches b USING (batch_id) WHERE i.gold = 1 AND b.kind = ? AND b.lang = ? "
+        "AND i.gold_answer IS NOT NULL", (kind, lang))}

@@ -10,7 +10,7 @@ these; nothing outside `hits` runs SQL on `links`, `name_outcomes`, `judgments`,
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hits.store import open_tables
 from xel.store import Store
@@ -85,6 +85,8 @@ class Queued:
     lang: str
     query_id: str
     answers: list[tuple[str, str]]  # (worker, label)
+    # The gold-anchored model's estimate of each worker's accuracy when it queued the case.
+    scores: dict[str, float] = field(default_factory=dict)
 
 
 def expert_queue(store: Store, lang: str | None = None, *,
@@ -97,7 +99,13 @@ def expert_queue(store: Store, lang: str | None = None, *,
         " AND NOT (? AND EXISTS (SELECT 1 FROM name_outcomes o WHERE o.lang = q.lang"
         " AND o.query_id = q.query_id AND o.outcome = 'E')) ORDER BY lang, query_id",
         (lang, lang, pending))
-    return [Queued(r[0], r[1], [(w, label) for w, label in json.loads(r[2])]) for r in rows]
+    # Rows are [worker, label] or, from the gold-anchored policy, [worker, label, score].
+    found = []
+    for r in rows:
+        answers = json.loads(r[2])
+        found.append(Queued(r[0], r[1], [(a[0], a[1]) for a in answers],
+                            {a[0]: float(a[2]) for a in answers if len(a) > 2}))
+    return found
 
 
 def expert_pending(store: Store, lang: str | None = None) -> list[Queued]:
@@ -191,16 +199,67 @@ class BatchSize:
     kind: str
     environment: str | None
     reward: float
-    assignments: int  # per HIT
+    assignments: int  # per HIT when published (more once extended)
     hits: int
+    collected: int  # assignments received, extensions' included
 
 
 def batch_sizes(store: Store) -> list[BatchSize]:
     open_tables(store)
     rows = store.query("SELECT batch_id, kind, environment, reward, assignments,"
-                       " (SELECT COUNT(*) FROM hit_hits h WHERE h.batch_id = b.batch_id)"
+                       " (SELECT COUNT(*) FROM hit_hits h WHERE h.batch_id = b.batch_id),"
+                       " (SELECT COUNT(*) FROM hit_assignments a WHERE a.batch_id = b.batch_id)"
                        " FROM hit_batches b ORDER BY batch_id")
     return [BatchSize(*tuple(r)) for r in rows]
+
+
+@dataclass(frozen=True)
+class RoundCost:
+    """What a round (entity linking, or one language's curation) paid for what it accepted."""
+
+    kind: str
+    lang: str
+    assignments: int  # received
+    paid: int  # approved assignments
+    judgments: int  # non-gold judgments in approved assignments
+    dollars: float  # approved assignments at MTurk rates (reward plus commission)
+    accepted: int  # links decided (entity linking) or names the crowd accepted (A2/A3)
+
+    @property
+    def judgments_per_accepted(self) -> float | None:
+        return self.judgments / self.accepted if self.accepted else None
+
+    @property
+    def dollars_per_accepted(self) -> float | None:
+        return self.dollars / self.accepted if self.accepted else None
+
+
+def round_costs(store: Store, policy: str) -> list[RoundCost]:
+    """Per round and language: assignments, paid judgments and dollars, and what was accepted
+    (entity linking: the queries `policy` linked, NIL included; names: A2 and A3)."""
+    from hits.cost import per_assignment
+
+    open_tables(store)
+    found = []
+    for kind, lang in store.query("SELECT DISTINCT kind, lang FROM hit_batches ORDER BY 1, 2"):
+        rows = store.query(
+            "SELECT b.reward, b.assignments, COUNT(a.assignment_id), SUM(p.decision = "
+            "'approve'), (SELECT COUNT(*) FROM judgments j JOIN payments q USING "
+            "(assignment_id) WHERE j.batch_id = b.batch_id AND j.gold = 0 AND q.decision = "
+            "'approve') FROM hit_batches b LEFT JOIN hit_assignments a USING (batch_id) "
+            "LEFT JOIN payments p USING (assignment_id) WHERE b.kind = ? AND b.lang = ? "
+            "GROUP BY b.batch_id", (kind, lang))
+        dollars = sum(float(per_assignment(r[0], r[1])) * (r[3] or 0) for r in rows)
+        if kind == "el":
+            accepted = store.scalar("SELECT COUNT(*) FROM links WHERE policy = ? AND label NOT "
+                                    "IN ('NEI', 'NOT_PERSON')", (policy,))
+        else:
+            accepted = store.scalar("SELECT COUNT(*) FROM name_outcomes WHERE lang = ? AND "
+                                    "outcome IN ('A2', 'A3')", (lang,))
+        found.append(RoundCost(kind, lang, sum(r[2] for r in rows),
+                               sum(r[3] or 0 for r in rows), sum(r[4] for r in rows),
+                               round(dollars, 2), int(accepted)))
+    return found
 
 
 def simulated(store: Store) -> bool:

@@ -21,7 +21,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -38,9 +38,11 @@ from hits.cost import CENT, per_assignment
 from hits.render import offered, render, render_hit, shown_targets
 from hits.store import (
     MISSING,
+    TARGET,
     Submission,
     batches,
     field_name,
+    hit_target,
     items,
     open_tables,
     record_submission,
@@ -109,7 +111,7 @@ def next_hit(store: Store, worker: str, now: float, hold: float = HOLD_SECONDS) 
         return None
     found = store.scalar(
         "SELECT hit_id FROM (SELECT h.hit_id, b.created_at, h.ordinal, "
-        " b.assignments - (SELECT COUNT(*) FROM hit_assignments a WHERE a.hit_id = h.hit_id)"
+        f" {TARGET} - (SELECT COUNT(*) FROM hit_assignments a WHERE a.hit_id = h.hit_id)"
         "  AS room,"
         " (SELECT COUNT(DISTINCT v.person) FROM page_views v WHERE v.target = h.hit_id AND "
         "  v.role = 'worker' AND v.person != ? AND v.used_at IS NULL AND v.served_at > ? AND "
@@ -120,9 +122,11 @@ def next_hit(store: Store, worker: str, now: float, hold: float = HOLD_SECONDS) 
         " FROM hit_hits h JOIN hit_batches b USING (batch_id) "
         " WHERE b.backend = 'local' AND b.state = 'published' AND h.external_id IS NOT NULL "
         " AND h.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM hit_assignments a "
-        " WHERE a.hit_id = h.hit_id AND a.worker = ?)) "
+        " WHERE a.hit_id = h.hit_id AND a.worker = ?) AND NOT EXISTS (SELECT 1 FROM hit_items i"
+        " JOIN judgments j ON j.task = i.task AND j.gold = 0 WHERE i.hit_id = h.hit_id AND "
+        " i.gold = 0 AND j.worker = ?)) "
         "WHERE room > 0 ORDER BY mine DESC, held >= room, created_at, ordinal LIMIT 1",
-        (worker, now - hold, worker, worker),
+        (worker, now - hold, worker, worker, worker),
     )
     return None if found is None else str(found)
 
@@ -209,7 +213,7 @@ def _check(store: Store, worker: str, hit_id: str, page: str,
         return Outcome("stale-page", ("This form did not come from the page you were given: "
                                       "open your link and answer again.",), worker)
     taken = store.scalar("SELECT COUNT(*) FROM hit_assignments WHERE hit_id = ?", (hit_id,))
-    if taken >= h["assignments"]:
+    if taken >= hit_target(store, hit_id):
         return Outcome("full", ("It has all the answers it needs. Thank you: your link has "
                                 "your next task.",), worker)
     reason, problems = answer_problems(store, hit_id, h["kind"], h["lang"], values)
@@ -279,16 +283,45 @@ def _message(title: str, *lines: str, back: str = "", status: int = 200) -> HTML
     return _page(render("message.html", title=title, lines=lines, back=back), status)
 
 
-def tokens(text: str) -> list[dict[str, Any]]:
-    """A sentence as words (clickable) and what lies between them."""
+def tokens(text: str, marked: Sequence[tuple[int, int]] = ()) -> list[dict[str, Any]]:
+    """A sentence as words (clickable, `mark`ed inside a `marked` span) and what lies between."""
     parts: list[dict[str, Any]] = []
     last = 0
     for m in _WORD.finditer(text):
         parts.append({"word": False, "text": text[last:m.start()]})
-        parts.append({"word": True, "text": m.group(), "start": m.start(), "end": m.end()})
+        inside = any(a <= m.start() and m.end() <= b for a, b in marked)
+        parts.append({"word": True, "text": m.group(), "start": m.start(), "end": m.end(),
+                      "mark": inside})
         last = m.end()
     parts.append({"word": False, "text": text[last:]})
     return parts
+
+
+def spans(text: str, needles: Iterable[str]) -> list[tuple[int, int]]:
+    """Where each needle occurs in the text (every occurrence)."""
+    found = []
+    for needle in {n for n in needles if n}:
+        at = text.find(needle)
+        while at >= 0:
+            found.append((at, at + len(needle)))
+            at = text.find(needle, at + 1)
+    return sorted(found)
+
+
+def highlighted(text: str, needles: Iterable[str]) -> list[dict[str, Any]]:
+    """The text in pieces, those where a needle occurs `mark`ed (overlaps merged)."""
+    pieces: list[dict[str, Any]] = []
+    last = 0
+    for a, b in spans(text, needles):
+        if a < last:
+            if b > last:
+                pieces[-1]["text"] += text[last:b]
+                last = b
+            continue
+        pieces += [{"text": text[last:a], "mark": False}, {"text": text[a:b], "mark": True}]
+        last = b
+    pieces.append({"text": text[last:], "mark": False})
+    return pieces
 
 
 def create_app(store_path: str, max_description: int = 2000,
@@ -401,12 +434,13 @@ def create_app(store_path: str, max_description: int = 2000,
         with writing, store.transaction():
             page = serve_page(store, expert, "expert", target, time.time())
         english = dict(curate.english_document(store, case.doc_id))
-        rows = [{"seg": seg, "english": english.get(seg, ""), "target": text,
-                 "tokens": tokens(text)}
+        proposed = [case.projection, *(c.label for c in case.choices if c.label != MISSING)]
+        rows = [{"seg": seg, "english": highlighted(english.get(seg, ""), [case.name]),
+                 "target": text, "tokens": tokens(text, spans(text, proposed))}
                 for seg, text in document(store, lang, case.doc_id)]
         return _page(render("expert_case.html", title=case.name, case=case, rows=rows,
                             lang=lang, language=language(lang).name, base=base,
-                            action=f"{base}/{target}", page=page))
+                            action=f"{base}/{target}", page=page, missing=MISSING))
 
     static = StaticFiles(directory=str(resources.files("hits").joinpath("static")))
     return Starlette(routes=[

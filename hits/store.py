@@ -176,6 +176,17 @@ CREATE TABLE IF NOT EXISTS hit_requests (
     hit_id       TEXT PRIMARY KEY REFERENCES hit_hits(hit_id),
     requested_at REAL NOT NULL
 );
+-- More workers asked of a HIT whose tasks the policy was unsure of (adaptive overlap): the
+-- HIT's assignments after the extension, decided and stored before the backend is told
+-- (MTurk: CreateAdditionalAssignmentsForHIT with `token`), then marked sent.
+CREATE TABLE IF NOT EXISTS hit_extensions (
+    hit_id      TEXT NOT NULL REFERENCES hit_hits(hit_id),
+    assignments INTEGER NOT NULL,
+    token       TEXT NOT NULL UNIQUE,
+    decided_at  REAL NOT NULL,
+    sent_at     REAL,
+    PRIMARY KEY (hit_id, assignments)
+);
 -- Unguessable links for the local web app: workers, the admin and experts.
 CREATE TABLE IF NOT EXISTS local_people (
     token      TEXT PRIMARY KEY,
@@ -234,6 +245,24 @@ def batches(store: Store, state: str | None = None) -> list[Batch]:
         "batch_id", (state, state)
     )
     return [batch(store, r[0]) for r in ids]
+
+
+# SQL for the assignments HIT `h` of batch `b` asks for now: the batch's, or its extension's.
+TARGET = ("COALESCE((SELECT MAX(e.assignments) FROM hit_extensions e WHERE e.hit_id = "
+          "h.hit_id), b.assignments)")
+
+
+def hit_target(store: Store, hit_id: str) -> int:
+    """How many assignments a HIT asks for now (more once extended)."""
+    return int(store.scalar(f"SELECT {TARGET} FROM hit_hits h JOIN hit_batches b "
+                            "USING (batch_id) WHERE h.hit_id = ?", (hit_id,)))
+
+
+def reopen(store: Store, batch_id: str) -> None:
+    """Send a batch whose HITs were extended back to `published`: the one backward move,
+    made in the transaction that stores the extensions."""
+    store.execute("UPDATE hit_batches SET state = 'published', updated_at = ? WHERE "
+                  "batch_id = ?", (time.time(), batch_id))
 
 
 def set_state(store: Store, batch_id: str, state: str, **fields: str | None) -> None:

@@ -13,20 +13,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hits.aggregate import get_aggregator, name_outcome
+import pandas as pd
+
+from hits.aggregate import adaptive, get_aggregator, name_outcome
 from hits.backends import CrowdBackend, HitRequest, get_backend
 from hits.cost import cost
 from hits.make import el_gold, make_el_batch, make_name_batch, task_query
-from hits.quality import kept_judgments, score_batch
+from hits.quality import credible_scores, kept_judgments, known_answers, score_batch
 from hits.store import (
+    MISSING,
     NIL,
     NOT_A_PERSON,
     NOT_ENOUGH_INFO,
+    TARGET,
     Batch,
     batch,
     batches,
     open_tables,
     record_submission,
+    reopen,
     set_state,
 )
 from xel.config import Config
@@ -88,11 +93,13 @@ def publish_batch(store: Store, config: Config, batch_id: str, backend: CrowdBac
 
 
 def _incomplete_hits(store: Store, batch_id: str, assignments: int) -> list[Any]:
+    """HITs of a batch with fewer assignments than they ask for (`assignments`, or more once
+    extended)."""
     return store.query(
-        "SELECT h.hit_id, h.external_id FROM hit_hits h WHERE h.batch_id = ? "
-        "AND h.external_id IS NOT NULL AND h.expired_at IS NULL AND (SELECT COUNT(*) FROM "
-        "hit_assignments a WHERE a.hit_id = h.hit_id) < ? ORDER BY h.ordinal",
-        (batch_id, assignments),
+        "SELECT h.hit_id, h.external_id FROM hit_hits h JOIN hit_batches b USING (batch_id) "
+        "WHERE h.batch_id = ? AND h.external_id IS NOT NULL AND h.expired_at IS NULL AND "
+        f"(SELECT COUNT(*) FROM hit_assignments a WHERE a.hit_id = h.hit_id) < MAX(?, {TARGET})"
+        " ORDER BY h.ordinal", (batch_id, assignments),
     )
 
 
@@ -142,11 +149,17 @@ def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
             f"batch {batch_id} is still {b.state}: run `hits collect` until every HIT is "
             "answered (or `hits collect --expire` to stop waiting)"
         )
-    scores = {s.worker: s for s in score_batch(store, batch_id, config.hits.threshold)}
-    now = time.time()
     reject_below = config.hits.reject_below
     if reject_below is None:
         reject_below = config.hits.threshold
+    credible = None
+    if config.hits.policy != "paper":
+        data, gold = round_data(store, b.kind, b.lang, reviewed=False)
+        credible = credible_scores(data, gold, config.hits, open_labels=b.kind == "name")
+    dropped = None if credible is None else {
+        w for w, c in credible.items() if c.dropped(config.hits.threshold)}
+    scores = {s.worker: s for s in score_batch(store, batch_id, config.hits.threshold, dropped)}
+    now = time.time()
     with store.transaction():
         undecided = store.query(
             "SELECT a.assignment_id, a.worker, (SELECT COUNT(*) FROM judgments j WHERE "
@@ -159,7 +172,11 @@ def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
             accuracy = score.accuracy
             if not row["answered"]:
                 decision, reason = "reject", "no item was answered"
-            elif accuracy is not None and accuracy < reject_below:
+            elif credible is not None and row["worker"] in credible:
+                found = credible[row["worker"]]
+                decision = "reject" if found.dropped(reject_below) else "approve"
+                reason = found.reason(reject_below)
+            elif credible is None and accuracy is not None and accuracy < reject_below:
                 decision = "reject"
                 reason = (f"{score.gold_correct} of {score.gold_items} known-answer items right "
                           f"in this batch ({accuracy:.0%}), under the {reject_below:.0%} needed")
@@ -171,14 +188,20 @@ def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
                  b.reward if decision == "approve" else 0.0, now),
             )
         for s in scores.values():
-            if s.dropped(config.hits.threshold):
-                store.execute(
-                    "INSERT OR IGNORE INTO worker_actions VALUES (?, ?, 'exclude', ?, ?, NULL)",
-                    (batch_id, s.worker, f"{s.accuracy:.0%} on gold in {batch_id}", now),
-                )
+            if credible is not None and s.worker in (dropped or ()):
+                why = credible[s.worker].reason(config.hits.threshold)
+            elif credible is None and s.dropped(config.hits.threshold):
+                why = f"{s.accuracy:.0%} on gold in {batch_id}"
+            else:
+                continue
+            store.execute(
+                "INSERT OR IGNORE INTO worker_actions VALUES (?, ?, 'exclude', ?, ?, NULL)",
+                (batch_id, s.worker, why, now),
+            )
         set_state(store, batch_id, "reviewed")
-    dropped = sum(s.dropped(config.hits.threshold) for s in scores.values())
-    return {"workers": len(scores), "dropped": dropped, "decided": len(undecided)}
+    gone = store.scalar("SELECT COUNT(*) FROM worker_gold WHERE batch_id = ? AND dropped = 1",
+                        (batch_id,))
+    return {"workers": len(scores), "dropped": int(gone), "decided": len(undecided)}
 
 
 def send_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
@@ -218,23 +241,52 @@ def send_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
 # --- aggregation ----------------------------------------------------------------------------
 
 
+def round_data(store: Store, kind: str, lang: str, *, reviewed: bool = True,
+               everyone: bool = False) -> tuple[pd.DataFrame, dict[str, str]]:
+    """A round's judgments (gold items' too; with `everyone`, dropped workers' too) and its gold
+    answers, labelled as the models take them. Models learn over labels shared by all tasks, so
+    an entity-linking KB id becomes the linker's rank of that candidate (`rank:2`)."""
+    data = kept_judgments(store, kind, lang, gold=True, reviewed=reviewed, everyone=everyone)
+    # A worker who met a task twice (a gold item in two HITs, a task asked again on MTurk,
+    # where anyone may take the new HIT) counts once: their first answer.
+    data = data.drop_duplicates(["task", "worker"], keep="first").reset_index(drop=True)
+    gold = known_answers(store, kind, lang)
+    if kind == "el":
+        ranks = _ranks(store)
+        data["label"] = [ranks.get((t, label), label)
+                         for t, label in zip(data["task"], data["label"], strict=True)]
+        gold = {t: ranks.get((t, a), a) for t, a in gold.items()}
+    return data, gold
+
+
+def _ranks(store: Store) -> dict[tuple[str, str], str]:
+    return {(c.query_id, c.kb_id): f"rank:{c.rank}"
+            for ranked in read_candidates(store).values() for c in ranked}
+
+
+def decide(store: Store, config: Config, kind: str, lang: str, policy: str | None = None
+           ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
+    """The policy's decisions on a round's judgments, the judgments and the gold. The
+    gold-anchored model weighs every worker by their estimated accuracy, so it decides on all
+    the evidence (dropped workers' too: dropping decides pay and later work); the vote rules
+    see only the workers kept."""
+    policy = policy or config.hits.policy
+    data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
+    aggregator = get_aggregator(policy, config.hits, kind == "name")
+    return aggregator.fit_predict(data, gold), data, gold
+
+
 def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dict[str, int]:
     """Write `links` for one policy (replacing its earlier rows) from the kept judgments,
     plus the known answers of gold queries under policy 'gold'."""
     open_tables(store)
     policy = policy or config.hits.policy
-    data = kept_judgments(store, "el")
-    ranks = {(c.query_id, c.kb_id): f"rank:{c.rank}"
-             for ranked in read_candidates(store).values() for c in ranked}
-    # Models learn one confusion matrix over labels shared by all tasks, so a KB id is
-    # aggregated as the linker's rank of that candidate and mapped back afterwards.
-    data["label"] = [ranks.get((t, label), label)
-                     for t, label in zip(data["task"], data["label"], strict=True)]
-    decided = get_aggregator(policy, config.hits).fit_predict(data)
-    kb_ids = {(task, rank): kb for (task, kb), rank in ranks.items()}
+    decided, data, gold = decide(store, config, "el", "", policy)
+    kb_ids = {(task, rank): kb for (task, kb), rank in _ranks(store).items()}
     decided["label"] = [kb_ids.get((t, label), label)
                         for t, label in zip(decided["task"], decided["label"], strict=True)]
-    simulated = data.groupby("task")["simulated"].max().to_dict() if not data.empty else {}
+    asked = data[~data["task"].isin(list(gold))]
+    simulated = asked.groupby("task")["simulated"].max().to_dict() if not asked.empty else {}
     now = time.time()
     with store.transaction():
         store.execute("DELETE FROM links WHERE policy IN (?, 'gold')", (policy,))
@@ -250,20 +302,34 @@ def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dic
              for q, a in el_gold(store, config).items()],
         )
         _mark_aggregated(store, "el", "")
-    return {"tasks": int(data["task"].nunique()) if not data.empty else 0,
+    return {"tasks": int(asked["task"].nunique()) if not asked.empty else 0,
             "kept": int((~decided["label"].isin(NOT_LINKS)).sum()),
             "decided": len(decided)}
 
 
+def model_outcome(label: str, labels: list[str]) -> tuple[str, str | None]:
+    """Figure 4's code for a name the model decided: D2 when it decided MISSING, A2 for a name
+    nobody called missing, A3 for one some worker did."""
+    if label == MISSING:
+        return "D2", None
+    return ("A3" if MISSING in labels else "A2"), label
+
+
 def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
     """Write `name_outcomes` for one language: A1/D1 from triage, A2/A3/D2 from the crowd
-    (Figure 4), and disagreements into `expert_queue`. Expert decisions (E) are never replaced.
+    (Figure 4, or the policy's decision), and the undecided into `expert_queue`. Expert
+    decisions (E) are never replaced.
 
     Triage decides first: a query it now accepts (after better name models, say) takes triage's
     outcome over an older crowd one and leaves the expert queue; the crowd's judgments stay in
     `judgments`, and count again if triage sends the query back to curation."""
     open_tables(store)
-    data = kept_judgments(store, "name", lang)
+    paper = config.hits.policy == "paper"
+    found, data, gold = decide(store, config, "name", lang)
+    scores = {w: c.skill for w, c in credible_scores(
+        data, gold, config.hits, open_labels=True).items()} if not paper else {}
+    data = data[~data["task"].isin(list(gold))]
+    decided = dict(zip(found["task"], found["label"], strict=True))
     triage = read_triage(store, lang)
     triaged = [t for t in triage if t.outcome in ("A1", "D1")]
     curated = {t.query_id for t in triage if t.outcome == "curate"}
@@ -285,18 +351,27 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
             query_id = task_query(str(task), lang)
             if query_id not in curated:
                 continue
-            if len(group) < config.hits.assignments:
+            labels = list(group["label"])
+            if paper and len(group) < config.hits.assignments:
                 counts["too few judgments"] = counts.get("too few judgments", 0) + 1
                 continue
-            outcome, name = name_outcome(list(group["label"]))
+            if paper:
+                outcome, name = name_outcome(labels)
+            elif task in decided:
+                outcome, name = model_outcome(decided[str(task)], labels)
+            else:
+                outcome, name = "E", None
             counts[outcome] = counts.get(outcome, 0) + 1
             if outcome == "E":
+                answers = [[w, label, round(scores[w], 3)] if w in scores else [w, label]
+                           for w, label in zip(group["worker"], group["label"], strict=True)]
                 store.execute(
                     "INSERT OR REPLACE INTO expert_queue VALUES (?, ?, ?, ?)",
-                    (lang, query_id, json.dumps(group[["worker", "label"]].values.tolist(),
-                                                ensure_ascii=False), now),
+                    (lang, query_id, json.dumps(answers, ensure_ascii=False), now),
                 )
                 continue
+            store.execute("DELETE FROM expert_queue WHERE lang = ? AND query_id = ?",
+                          (lang, query_id))
             store.execute(
                 "INSERT INTO name_outcomes VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (lang, "
                 "query_id) DO UPDATE SET outcome = excluded.outcome, name = excluded.name, "
@@ -307,6 +382,75 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
             )
         _mark_aggregated(store, "name", lang)
     return counts
+
+
+# --- adaptive overlap --------------------------------------------------------------------------
+
+
+def unsure_tasks(store: Store, config: Config, kind: str, lang: str) -> list[str]:
+    """Tasks of a round the policy has not decided that have fewer than
+    `hits.max_assignments` judgments: one more worker could settle them."""
+    found, data, gold = decide(store, config, kind, lang)
+    return _unsure(found, data, gold, config)
+
+
+def _unsure(found: pd.DataFrame, data: pd.DataFrame, gold: dict[str, str],
+            config: Config) -> list[str]:
+    asked = data[~data["task"].isin(list(gold))].groupby("task").size()
+    open_ = asked[asked < config.hits.max_assignments].index
+    return sorted(set(open_) - set(found["task"]))
+
+
+def extend_batch(store: Store, config: Config, batch_id: str) -> int:
+    """One more worker for every complete HIT of a sent batch where at least half the tasks
+    are unsure (`unsure_tasks`); stored (with a token per extension) and the batch reopened in
+    one transaction, before any backend is told (`send_extensions`). A HIT with fewer unsure
+    tasks is not extended (that would pay for every item of it): its unsure tasks go to the
+    next batch, asked of one worker (`hits.make`). Returns how many HITs were extended."""
+    b = batch(store, batch_id)
+    if not adaptive(config.hits.policy) or b.state != "sent":
+        return 0
+    found, data, gold = decide(store, config, b.kind, b.lang)
+    unsure = set(_unsure(found, data, gold, config))
+    cap = config.hits.max_assignments
+    hits = store.query(
+        f"SELECT h.hit_id, h.token, {TARGET} AS target, (SELECT COUNT(*) FROM hit_assignments a"
+        " WHERE a.hit_id = h.hit_id) AS taken FROM hit_hits h JOIN hit_batches b USING "
+        "(batch_id) WHERE h.batch_id = ? AND h.external_id IS NOT NULL AND h.expired_at IS NULL"
+        " ORDER BY h.ordinal", (batch_id,))
+    tasks: dict[str, list[str]] = {}
+    for r in store.query("SELECT i.hit_id, i.task FROM hit_items i JOIN hit_hits h USING "
+                         "(hit_id) WHERE h.batch_id = ? AND i.gold = 0", (batch_id,)):
+        tasks.setdefault(r[0], []).append(r[1])
+    extended = [h for h in hits if h["target"] < cap and h["taken"] >= h["target"]
+                and 2 * len(unsure & set(tasks.get(h["hit_id"], []))) >= max(
+                    1, len(tasks.get(h["hit_id"], [])))]
+    if not extended:
+        return 0
+    now = time.time()
+    with store.transaction():
+        store.executemany("INSERT INTO hit_extensions VALUES (?, ?, ?, ?, NULL)", [
+            (h["hit_id"], h["target"] + 1, f"{h['token']}-x{h['target'] + 1}", now)
+            for h in extended])
+        reopen(store, batch_id)
+    return len(extended)
+
+
+def send_extensions(store: Store, batch_id: str, backend: CrowdBackend) -> int:
+    """Tell the backend of every stored extension not yet confirmed (again after a crash: the
+    token makes MTurk do it once); each marked sent after the backend confirmed it."""
+    sent = 0
+    for e in store.query(
+        "SELECT e.hit_id, e.assignments, e.token, h.external_id FROM hit_extensions e JOIN "
+        "hit_hits h USING (hit_id) WHERE h.batch_id = ? AND e.sent_at IS NULL ORDER BY "
+        "e.hit_id, e.assignments", (batch_id,),
+    ):
+        backend.extend(e["external_id"], e["hit_id"], e["assignments"], e["token"])
+        with store.transaction():
+            store.execute("UPDATE hit_extensions SET sent_at = ? WHERE token = ?",
+                          (time.time(), e["token"]))
+        sent += 1
+    return sent
 
 
 def _mark_aggregated(store: Store, kind: str, lang: str) -> None:
@@ -338,12 +482,18 @@ def advance(store: Store, config: Config, b: Batch, backend: CrowdBackend,
             raise XelError(f"batch {b.batch_id} not published: live publishing was not "
                            "confirmed (rerun and answer yes, or pass --yes)")
         publish_batch(store, config, b.batch_id, backend)
-    if batch(store, b.batch_id).state == "published":
-        collect_batch(store, b.batch_id, backend)
-    if batch(store, b.batch_id).state == "collected":
-        review_batch(store, config, b.batch_id)
-    if batch(store, b.batch_id).state == "reviewed":
-        send_batch(store, b.batch_id, backend)
+    # Each pass either waits for people, or ends sent and extends some HIT by one worker
+    # (at most max_assignments each), so the loop ends.
+    while True:
+        if batch(store, b.batch_id).state == "published":
+            send_extensions(store, b.batch_id, backend)
+            collect_batch(store, b.batch_id, backend)
+        if batch(store, b.batch_id).state == "collected":
+            review_batch(store, config, b.batch_id)
+        if batch(store, b.batch_id).state == "reviewed":
+            send_batch(store, b.batch_id, backend)
+        if not extend_batch(store, config, b.batch_id):
+            break
     return batch(store, b.batch_id).state in ("sent", "aggregated")
 
 
@@ -363,15 +513,18 @@ def run_round(
     crowd = get_backend(backend, store, config, **options)
     result = Round(simulated=crowd.simulated)
     for _ in range(max_batches):
+        # A sent batch may still be extended (adaptive overlap); `advance` says if it is done.
         open_batches = [b for b in batches(store) if b.kind == kind and b.lang == lang
-                        and b.state not in ("sent", "aggregated")]
+                        and b.state != "aggregated"]
         for b in open_batches:
             if not advance(store, config, b, crowd, confirm):
                 result.pending.append(b.batch_id)
         if result.pending:
             break
-        made = (make_el_batch(store, config) if kind == "el"
-                else make_name_batch(store, config, lang))
+        unsure = (unsure_tasks(store, config, kind, lang) if adaptive(config.hits.policy)
+                  else [])
+        made = (make_el_batch(store, config, unsure) if kind == "el"
+                else make_name_batch(store, config, lang, unsure))
         if made is None:
             break
         result.batches.append(made)

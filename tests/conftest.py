@@ -173,8 +173,10 @@ def _read(path: Path) -> dict[str, str]:
 
 
 def _crowd_config(tmp: Path, **hits: object) -> Config:
+    """The state-machine tests run the `paper` policy (three workers a HIT, fixed) unless a
+    test names another; `tests/test_hits_adaptive.py` tests the default policy."""
     return config_at(tmp, corpus={"path": str(tmp)}, kb={"path": str(tmp / "kb.jsonl")},
-                     hits=hits)
+                     hits={"policy": "paper", **hits})
 
 
 def _sim_config(tmp: Path, **hits: object) -> Config:

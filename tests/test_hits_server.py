@@ -149,7 +149,7 @@ def test_worker_admin_and_expert_in_a_browser(served: Any, browser: Any, hostile
     page.click('td[data-seg="4"] .token >> text=Meyer1s')
     assert page.input_value("#name") == "Anna Meyer1s"
     assert tokens.count() > 2
-    page.click('button[value="name"]')
+    page.click("#save-name")
     page.wait_for_selector("text=Nothing is waiting")
     decision = store.query("SELECT expert, name, seg, start FROM expert_decisions")
     assert [tuple(r) for r in decision] == [("eve", "Anna Meyer1s", 4, 12)]
@@ -425,3 +425,31 @@ def test_a_worker_under_the_threshold_on_gold_is_not_paid(tmp_path: Path, sim_co
     table = rejected(store)
     assert table.to_dict("records") == [{"batch": "el-001", "worker": "w2", "assignments": 1,
                                          "reason": decided["w2"][1]}]
+
+
+def test_the_expert_sees_each_answer_with_support_and_scores_and_picks_one_in_a_click(
+        tmp_path: Path, local_collection: Any) -> None:
+    store, links = local_collection
+    with store.transaction():
+        store.execute("UPDATE expert_queue SET answers = ? WHERE query_id = 'q001'", (json.dumps(
+            [["W1", "Anna Meyer1s", 0.95], ["W2", "Anna Meyer1s", 0.9], ["W3", "Meyer1s", 0.4],
+             ["W4", "MISSING", 0.5]]),))
+    client = TestClient(create_app(str(store.path)))
+    case = f"/expert/{links['expert']}/deu/q001"
+    html = client.get(case).text
+    table = html.split('class="grid choices"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<td class="answer" lang="deu">([^<]*)</td><td>([^<]*)</td>', table)
+    assert rows == [("Anna Meyer1s", "1.85"), ("MISSING", "0.50"), ("Meyer1s", "0.40")]
+    assert "W1 (95%), W2 (90%)" in table
+    assert "<mark>Anna Meyer1</mark>" in html  # the English name, in the English sentence
+    assert re.search(r'class="token proposed"[^>]*>Meyer1s<', html)  # a proposed span
+    token = re.search(r'name="page" value="([^"]+)"', html)
+    assert token
+    # One click: the first choice's own form.
+    form = re.search(r'<input type="hidden" name="name" value="([^"]+)">', table)
+    assert form and form.group(1) == "Anna Meyer1s"
+    saved = client.post(case, data={"page": token.group(1), "name": form.group(1),
+                                    "action": "name"}, follow_redirects=False)
+    assert saved.status_code == 303
+    assert [tuple(r) for r in store.query("SELECT name FROM expert_decisions")] == [
+        ("Anna Meyer1s",)]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from xel.errors import XelError
 
@@ -106,6 +106,11 @@ class SimulatedCrowdConfig(Section):
     accuracy_mean: float = Field(0.946, ge=0, le=1, description="Lawrie et al. observed 94.6%")
     accuracy_sd: float = Field(0.113, ge=0)
     spammers: float = Field(0.05, ge=0, le=1, description="share answering at random")
+    # Other kinds of workers real crowds have, each a share of the pool (hits.backends.simulated).
+    first_choice: float = Field(0.0, ge=0, le=1, description="share picking the first option")
+    colluders: float = Field(0.0, ge=0, le=1, description="share answering in pairs, alike")
+    tiring: float = Field(0.0, ge=0, le=1, description="share whose accuracy falls over a batch")
+    fast: float = Field(0.0, ge=0, le=1, description="share clicking fast, right half the time")
     seconds_mean: float = Field(20.0, gt=0, description="mean seconds per item")
     truth: str | None = Field(None, description="reference file of true answers")
     seed: int = 0
@@ -119,7 +124,9 @@ class HitsConfig(Section):
     el_gold: int = Field(2, ge=0, description="gold items per entity-linking HIT")
     name_items: int = Field(10, ge=1, description="items per name-curation HIT")
     name_gold: int = Field(1, ge=0, description="gold items per name-curation HIT")
-    assignments: int = Field(3, ge=1, description="workers per HIT")
+    assignments: int = Field(3, ge=1, description="workers per HIT under the `paper` policy")
+    min_assignments: int = Field(2, ge=1, description="workers a HIT starts with (adaptive)")
+    max_assignments: int = Field(5, ge=1, description="most workers a HIT is extended to")
     reward: float = Field(0.20, gt=0, description="US dollars per assignment")
     batch_size: int = Field(50, ge=1, description="HITs per batch")
     threshold: float = Field(0.8, ge=0, le=1, description="drop workers under this gold accuracy")
@@ -130,13 +137,27 @@ class HitsConfig(Section):
     )
     dropped: Literal["requeue", "discard"] = "requeue"
     max_asks: int = Field(3, ge=1, description="batches a requeued task may appear in")
-    policy: str = Field("unanimous", description="unanimous, majority, dawid-skene, ...")
+    policy: str = Field("gold-dawid-skene", description="gold-dawid-skene, paper, unanimous, ...")
     min_posterior: float = Field(0.99, ge=0, le=1, description="model-based policies keep above")
+    min_judgments: int = Field(2, ge=1, description="fewest judgments a model decides a task on")
+    # Beta prior of a worker's accuracy: 4 right, 1 wrong in pseudo-answers (mean 80%).
+    prior_right: float = Field(4.0, gt=1, description="Beta prior: pseudo right answers")
+    prior_wrong: float = Field(1.0, ge=1, description="Beta prior: pseudo wrong answers")
+    open_options: int = Field(10, ge=2, description="fewest options of a free-text (name) task")
+    # Closed label sets (entity linking): a confusion matrix per worker, or one accuracy.
+    confusion: Literal["full", "one-coin"] = "full"
     gold: str | None = Field(None, description="known answers used as gold (reference file)")
     max_description: int = Field(2000, ge=0)
     seed: int = 0
     mturk: MturkConfig = Field(default_factory=MturkConfig)
     simulated: SimulatedCrowdConfig = Field(default_factory=SimulatedCrowdConfig)
+
+    @model_validator(mode="after")
+    def _overlap(self) -> HitsConfig:
+        if self.max_assignments < self.min_assignments:
+            raise ValueError(f"max_assignments ({self.max_assignments}) is under "
+                             f"min_assignments ({self.min_assignments}): raise it")
+        return self
 
 
 class TokenizeConfig(Section):

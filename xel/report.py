@@ -25,7 +25,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
 from hits import results  # noqa: E402
-from hits.cost import cost  # noqa: E402
+from hits.cost import CENT, per_assignment  # noqa: E402
 from xel.clel import SYSTEMS, baselines_folder  # noqa: E402
 from xel.config import Config  # noqa: E402
 from xel.export import (  # noqa: E402
@@ -169,10 +169,22 @@ def rejected(store: Store) -> pd.DataFrame:
 
 
 def crowd_cost(store: Store) -> pd.DataFrame:
-    """Cost so far per batch: approved rewards plus MTurk's commission."""
+    """Cost per batch of every assignment received (extensions' too), at MTurk rates."""
     return pd.DataFrame([{"batch": b.batch_id, "kind": b.kind, "environment": b.environment,
-                          "hits": b.hits, "cost": float(cost(b.reward, b.assignments, b.hits))}
+                          "hits": b.hits, "assignments": b.collected,
+                          "cost": float((per_assignment(b.reward, b.assignments)
+                                         * b.collected).quantize(CENT))}
                          for b in results.batch_sizes(store)])
+
+
+def cost_per_accepted(store: Store, policy: str) -> pd.DataFrame:
+    """Judgments and dollars per accepted query, per round and language."""
+    return pd.DataFrame([{
+        "round": "entity linking" if c.kind == "el" else "names", "lang": c.lang or "eng",
+        "assignments": c.assignments, "paid": c.paid, "judgments": c.judgments,
+        "accepted": c.accepted, "judgments/accepted": c.judgments_per_accepted,
+        "cost": c.dollars, "cost/accepted": c.dollars_per_accepted,
+    } for c in results.round_costs(store, policy)])
 
 
 def table6_rows(config: Config) -> dict[str, list[SystemRow]]:
@@ -300,7 +312,7 @@ class Section:
 
 
 # Columns that hold shares, not counts, even when every value is a whole number.
-SHARES = {"exact_rate", "accuracy", "support"}
+SHARES = {"exact_rate", "accuracy", "support", "judgments/accepted"}
 
 
 def for_display(df: pd.DataFrame) -> pd.DataFrame:
@@ -309,7 +321,7 @@ def for_display(df: pd.DataFrame) -> pd.DataFrame:
     shown = df.copy()
     for column in shown.columns:
         values = shown[column]
-        if str(column) == "cost":
+        if str(column) in ("cost", "cost/accepted"):
             shown[column] = values.map(lambda v: "–" if pd.isna(v) else f"${v:,.2f}")
         elif (pd.api.types.is_float_dtype(values) and str(column) not in SHARES
               and values.dropna().map(float.is_integer).all()):
@@ -417,9 +429,17 @@ def sections(store: Store, config: Config) -> list[Section]:
     final = len({r.query_id for r in records})
     total = float(spend["cost"].sum()) if len(spend) else 0.0
     out.append(Section(
-        "Cost", f"${total:.2f} in all at MTurk rates (reward plus commission)"
-        + (f", ${total / final:.3f} per finished English query." if final else "."),
+        "Cost", f"${total:.2f} in all at MTurk rates (reward plus commission) for every "
+        "assignment received" + (f", ${total / final:.3f} per finished English query."
+                                 if final else "."),
         html_table(spend) if len(spend) else None))
+    per_query = cost_per_accepted(store, config.hits.policy)
+    out.append(Section(
+        "Cost per accepted query",
+        f"Per round and language (policy {config.hits.policy}): non-gold judgments in paid "
+        "assignments and dollars paid, per query the round accepted (entity linking: linked, "
+        "NIL included; names: A2 and A3).",
+        html_table(per_query) if len(per_query) else None))
     return out
 
 

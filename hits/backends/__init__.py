@@ -54,6 +54,10 @@ class CrowdBackend(Protocol):
 
     def expire(self, external_id: str) -> None: ...
 
+    def extend(self, external_id: str, hit_id: str, assignments: int, token: str) -> None:
+        """Ask one more worker of a HIT (now `assignments` in all); idempotent on `token`."""
+        ...
+
 
 def get_backend(name: str, store: Store, config: Config, **options: Any) -> CrowdBackend:
     """The named backend, built for this store and config."""

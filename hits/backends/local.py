@@ -43,6 +43,10 @@ class LocalBackend:
     def expire(self, external_id: str) -> None:
         """Nothing to send: `hits serve` shows only HITs that are not expired."""
 
+    def extend(self, external_id: str, hit_id: str, assignments: int, token: str) -> None:
+        """Nothing to send: `hits serve` offers the reopened HIT to workers who have not
+        answered it until it has its new number of assignments (`hit_extensions`)."""
+
 
 @crowd_backends.register("local")
 def local_backend(store: Store, config: Config, **options: Any) -> LocalBackend:

@@ -62,6 +62,7 @@ RERUN = {
     "list_hits": "hits publish BATCH --backend mturk",
     "list_assignments_for_hit": "hits collect",
     "update_expiration_for_hit": "hits collect --expire",
+    "create_additional_assignments_for_hit": "hits collect",
 }
 HTML_QUESTION = (
     '<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/'
@@ -315,6 +316,18 @@ class MturkBackend:
     def expire(self, external_id: str) -> None:
         self.call("update_expiration_for_hit", HITId=external_id,
                   ExpireAt=datetime(2015, 1, 1, tzinfo=UTC))
+
+    def extend(self, external_id: str, hit_id: str, assignments: int, token: str) -> None:
+        """CreateAdditionalAssignmentsForHIT for one more worker, with the extension's
+        UniqueRequestToken: a retry of a call MTurk already performed is refused as already
+        processed, which is success."""
+        try:
+            self.call("create_additional_assignments_for_hit", HITId=external_id,
+                      NumberOfAdditionalAssignments=1, UniqueRequestToken=token)
+        except ClientError as e:
+            message = str(e.response.get("Error", {}).get("Message", ""))
+            if "already been processed" not in message and "already" not in message.lower():
+                raise
 
 
 _NO_CREDENTIALS = (

@@ -1,0 +1,203 @@
+"""`hits eval aggregation`: replay a table of real crowd answers under each policy and budget.
+
+A requester chooses a policy from past HIT results, and anyone can check xel's figures on their
+own data. A seeded share of the tasks with truth become gold (their answers are known to the
+policies, as gold items in HITs are, and they are not scored). Each other task's answers are
+taken in one seeded order: budget `k` uses its first `k`, `all` every one, `adaptive` starts
+with `hits.min_assignments` and asks one more (the next in the order) of every task the policy
+has not decided, until it decides or `hits.max_assignments` is reached. Workers are dropped by
+the policy's own rule first (`paper`: under 80% on gold; the vote rules and crowd-kit's models
+as policies: the credible rule of `hits.quality`); `gold-dawid-skene` weighs every worker.
+crowd-kit's MajorityVote and DawidSkene (`crowd-kit-mv`, `crowd-kit-ds`) run beside them on
+the same answers, deciding every task, as references.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from hits.aggregate import COLUMNS, get_aggregator
+from hits.quality import credible_scores, paper_dropped
+from xel.config import HitsConfig
+from xel.errors import XelError
+from xel.stages import Signature, code_digest, digest_of, file_digest, versions
+
+REFERENCES = ("crowd-kit-mv", "crowd-kit-ds")
+
+
+@dataclass(frozen=True)
+class Row:
+    policy: str
+    budget: str
+    accuracy: float | None  # on the kept (decided) tasks with truth
+    coverage: float  # share of tasks with truth decided
+    accuracy_all: float  # right / tasks with truth (a dropped task counts as wrong)
+    judgments_per_task: float  # non-gold judgments used per non-gold task
+    single_judgment_decisions: int  # decided tasks resting on one judgment
+
+
+def read_table(path: Path, columns: Sequence[str], names: Sequence[str]) -> pd.DataFrame:
+    """The named columns of a CSV file (header line first), renamed to `names`; an error names
+    the file, the line and the fix."""
+    if len(columns) != len(names):
+        raise XelError(f"{path}: give {len(names)} column names ({', '.join(names)}), got "
+                       f"{len(columns)}: {', '.join(columns)}")
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.DictReader(f)
+            header = reader.fieldnames or []
+            missing = [c for c in columns if c not in header]
+            if missing:
+                raise XelError(f"{path}, line 1: no column {', '.join(missing)} (the header has "
+                               f"{', '.join(header) or 'nothing'}): pass the right names")
+            rows = []
+            for number, row in enumerate(reader, start=2):
+                values = [(row.get(c) or "").strip() for c in columns]
+                if not all(values):
+                    raise XelError(f"{path}, line {number}: empty {columns[values.index('')]}; "
+                                   "every row needs a value in each named column")
+                rows.append(values)
+    except OSError as e:
+        raise XelError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise XelError(f"{path} is not UTF-8 text ({e.reason})") from None
+    return pd.DataFrame(rows, columns=list(names))
+
+
+def read_answers(path: Path, columns: Sequence[str]) -> pd.DataFrame:
+    answers = read_table(path, columns, ("task", "worker", "label"))
+    if answers.empty:
+        raise XelError(f"{path}: no answers")
+    return answers.drop_duplicates(["task", "worker"], keep="first").reset_index(drop=True)
+
+
+def read_truth(path: Path, columns: Sequence[str]) -> dict[str, str]:
+    table = read_table(path, columns, ("task", "truth"))
+    truth: dict[str, str] = {}
+    for number, (task, answer) in enumerate(zip(table["task"], table["truth"], strict=True), 2):
+        if truth.get(task, answer) != answer:
+            raise XelError(f"{path}, line {number}: task {task!r} has two truths "
+                           f"({truth[task]!r}, {answer!r}): keep one")
+        truth[task] = answer
+    return truth
+
+
+def split_gold(truth: Mapping[str, str], share: float, seed: int) -> dict[str, str]:
+    """A seeded `share` of the tasks with truth, as gold."""
+    tasks = sorted(truth)
+    chosen = random.Random(f"gold:{seed}").sample(tasks, round(len(tasks) * share))
+    return {t: truth[t] for t in chosen}
+
+
+def ordered(answers: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Each task's answers in one seeded order, numbered from 0 (`turn`); `row` keeps their
+    place in the file."""
+    answers = answers.assign(row=range(len(answers)))
+    shuffled = answers.sample(frac=1.0, random_state=random.Random(seed).randrange(2**32))
+    shuffled = shuffled.sort_values("task", kind="stable")
+    return shuffled.assign(turn=shuffled.groupby("task").cumcount()).reset_index(drop=True)
+
+
+def decide(policy: str, data: pd.DataFrame, gold: Mapping[str, str],
+           config: HitsConfig) -> pd.DataFrame:
+    """The policy's (or a reference's) decisions on `data`, after its worker rule."""
+    if policy in REFERENCES:
+        from crowdkit.aggregation import DawidSkene, MajorityVote
+
+        # In the file's order, as crowd-kit would get them (its ties go by first seen).
+        asked = data[~data["task"].isin(list(gold))].sort_values("row")[
+            ["task", "worker", "label"]]
+        model = MajorityVote() if policy == "crowd-kit-mv" else DawidSkene(n_iter=100)
+        labels = model.fit_predict(asked)
+        size = asked.groupby("task").size()
+        return pd.DataFrame({"task": labels.index, "label": labels.to_numpy(),
+                             "support": 1.0, "judgments": size.reindex(labels.index).to_numpy()})
+    if policy == "paper":
+        dropped = paper_dropped(data, gold, config.threshold)
+    elif policy == "gold-dawid-skene":
+        dropped = set()  # it weighs every worker (`hits.workflow.decide`)
+    else:
+        scores = credible_scores(data, gold, config)
+        dropped = {w for w, s in scores.items() if s.dropped(config.threshold)}
+    kept = data[~data["worker"].isin(dropped)]
+    decided: pd.DataFrame = get_aggregator(policy, config).fit_predict(kept, gold)
+    return decided[COLUMNS]
+
+
+def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, str],
+           policy: str, budget: str, config: HitsConfig, seed: int) -> Row:
+    """One policy at one budget: its figures on the non-gold tasks with truth."""
+    turns = ordered(answers, seed)
+    on_gold = turns[turns["task"].isin(list(gold))]
+    asked = turns[~turns["task"].isin(list(gold))]
+    if budget == "adaptive" and policy not in REFERENCES and policy != "paper":
+        used = asked[asked["turn"] < config.min_assignments]
+        while True:
+            decided = decide(policy, pd.concat([on_gold, used]), gold, config)
+            counts = used.groupby("task").size()
+            open_tasks = set(counts[counts < config.max_assignments].index) - set(decided["task"])
+            more = asked[asked["task"].isin(open_tasks)
+                         & (asked["turn"] == asked["task"].map(counts).fillna(0))]
+            if more.empty:
+                break
+            used = pd.concat([used, more])
+    else:
+        if budget == "adaptive":
+            limit = config.assignments
+        else:
+            limit = len(answers) if budget == "all" else int(budget)
+        used = asked[asked["turn"] < limit]
+        decided = decide(policy, pd.concat([on_gold, used]), gold, config)
+    present = set(asked["task"])
+    scored = [t for t in truth if t not in gold and t in present]
+    if not scored:
+        raise XelError("no task with truth is left to score after taking the gold share: "
+                       "lower --gold-share or give more truth")
+    labels = dict(zip(decided["task"], decided["label"], strict=True))
+    kept = [t for t in scored if t in labels]
+    right = sum(str(labels[t]) == truth[t] for t in kept)
+    judgments = dict(zip(decided["task"], decided["judgments"], strict=True))
+    return Row(policy, budget, right / len(kept) if kept else None, len(kept) / len(scored),
+               right / len(scored), len(used) / max(1, used["task"].nunique()),
+               sum(int(judgments[t]) == 1 for t in kept))
+
+
+def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
+             truth_columns: Sequence[str], gold_share: float, seed: int,
+             policies: Sequence[str], budgets: Sequence[str], config: HitsConfig
+             ) -> tuple[list[Row], Signature]:
+    """Every policy (and the references) at every budget, with the signature of the figures."""
+    for budget in budgets:
+        if budget not in ("all", "adaptive") and not (budget.isdigit() and int(budget) > 0):
+            raise XelError(f"--budget {budget!r}: give a positive number, all or adaptive")
+    if not 0 <= gold_share < 1:
+        raise XelError(f"--gold-share {gold_share}: give a share in [0, 1)")
+    answers = read_answers(answers_path, columns)
+    truth = read_truth(truth_path, truth_columns)
+    if not set(truth) & set(answers["task"]):
+        raise XelError(f"no task of {truth_path} has an answer in {answers_path}: are the "
+                       "--columns and --truth-columns the right ones?")
+    present = set(answers["task"])
+    gold = split_gold({t: a for t, a in truth.items() if t in present},
+                      gold_share, seed)
+    rows = [replay(answers, truth, gold, policy, budget, config, seed)
+            for budget in budgets for policy in [*policies, *REFERENCES]]
+    parts = {"answers": file_digest(answers_path), "truth": file_digest(truth_path),
+             "columns": ",".join(columns), "truth_columns": ",".join(truth_columns),
+             "gold_share": str(gold_share), "seed": str(seed), "policies": ",".join(policies),
+             "budgets": ",".join(budgets), "hits": digest_of(config),
+             "code": code_digest(sys.modules[__name__], sys.modules["hits.aggregate"],
+                                 sys.modules["hits.anchored"], sys.modules["hits.quality"])}
+    parts.update(versions("crowd-kit", "pandas", "numpy", "scipy"))
+    return rows, Signature("eval-aggregation", parts)
+
+
+def as_json(rows: Sequence[Row], signature: Signature) -> dict[str, object]:
+    return {"rows": [asdict(r) for r in rows], "signature": signature.text}
