@@ -269,7 +269,9 @@ def test_slices_in_records_and_datasheet(collection: tuple[Path, Config]) -> Non
         assert r["seen_in_train"] == any(
             e["english_name"] == r["english_name"] or e["kb_id"] == r["kb_id"] != "NIL"
             for e in others)
-    assert {r["seen_in_train"] for r in records} == {True, False}
+    # (with the adaptive crowd every name here has a train query: `train:new` is checked
+    # on hand-made queries in test_query_slices_type_nil_queries_and_rank_the_prior)
+    assert any(r["seen_in_train"] for r in records)
     sheet = (folder / "README.md").read_text(encoding="utf-8")
     assert "## Slices" in sheet and "| deu |" in sheet.split("## Slices")[1]
     facts = read_facts(folder)

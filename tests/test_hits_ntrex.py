@@ -97,7 +97,8 @@ def test_simulated_rounds_on_ntrex(shared_data: Path, tmp_path: Path) -> None:
 
     el = run_round(store, config, "el")
     assert el.simulated and el.batches and not el.pending
-    links = dict(store.query("SELECT query_id, label FROM links WHERE policy = 'unanimous'"))
+    links = dict(store.query("SELECT query_id, label FROM links WHERE policy = ?",
+                             (config.hits.policy,)))
     assert links and all(el_truth[q] == label for q, label in links.items())
     assert store.scalar("SELECT COUNT(*) FROM judgments WHERE simulated = 0") == 0
 
