@@ -1,12 +1,13 @@
 """Whether a projected name is the English name, part by part.
 
 Round-trip triage asks this of every projection that a translator did not turn back into the
-English name exactly. Each part of the projection (split at spaces, dashes and name joiners)
-is compared, on its base forms (`Trumpin`, `Байдена`), with a run of English tokens: by
-spelling where both are Latin, otherwise by a scorer (the transliteration models' n-best in
-either direction). Parts pair with runs in order or reversed (family name first); every part
-and every English token must be paired, so a partial name or one with an extra word never
-agrees. The score is the weakest pair's, so a threshold on it bounds every part.
+English name exactly. Each part of the projection (split at spaces, dashes and name joiners) is
+compared, on its base forms (`Trumpin`, `Байдена`), with a run of English tokens: by spelling
+where both are Latin, otherwise by a scorer (the transliteration models' n-best in either
+direction), and in scripts that write names by sound (Greek, Bulgarian, Urdu) by sound. Parts pair
+with runs in order or reversed (family name first); every part and every English token must be
+paired, so a partial name or one with an extra word never agrees. The score is the weakest
+pair's, so a threshold on it bounds every part.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from xel.names import family
 from xel.names.english import name_key
 from xel.names.script import SEPARATORS, is_latin, to_latin
+from xel.names.sound import sounds_alike
 
 # (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
 Scorer = Callable[[Sequence[str], Sequence[str]], tuple[float, str]]
@@ -82,6 +84,10 @@ def agreement(projection: str, english: str, lang: str,
             if found[0] < 1.0 and scorer is not None and (
                     rules.reads_latin or not is_latin(pieces[k])):
                 found = max(found, scorer(forms[k], run))
+            if found[0] < 1.0 and len(run) == 1 and sounds_alike(
+                    [r for form in forms[k] for r in rules.sound_readings(form)], run[0],
+                    2 if rules.abjad else 3):
+                found = (1.0, f"{pieces[k]}≈{run[0]} (by sound)")
             memo[(k, run)] = found
         return memo[(k, run)]
 

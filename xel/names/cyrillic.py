@@ -25,6 +25,13 @@ TO_RUSSIAN = {
 }
 
 
+# Bulgarian letters as English spells their sounds (`Тръмп` is tramp: `ъ` is the vowel of
+# `Trump`), for comparing by sound.
+BULGARIAN_LATIN = dict(zip("абвгдежзийклмнопрстуфхцчшщъьюя", [
+    "a", "b", "v", "g", "d", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
+    "t", "u", "f", "h", "ts", "ch", "sh", "sht", "a", "", "yu", "ya"], strict=True))
+
+
 def to_russian(token: str, code: str) -> str:
     """A Cyrillic token of language `code` spelled with Russian letters."""
     table = TO_RUSSIAN.get(code, {})
@@ -38,3 +45,10 @@ class Cyrillic(Family):
 
     def model_inputs(self, token: str) -> list[str]:
         return list(dict.fromkeys([token.casefold(), to_russian(token, self.code)]))
+
+    def sound_readings(self, token: str) -> list[str]:
+        """Bulgarian writes English names by sound (`Брет Кавано`); the declining languages
+        are left to their model."""
+        if self.code != "bul":
+            return []
+        return ["".join(BULGARIAN_LATIN.get(ch, ch) for ch in token.casefold())]

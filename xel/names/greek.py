@@ -47,3 +47,6 @@ class Greek(Family):
 
     def model_inputs(self, token: str) -> list[str]:
         return latin_readings(token)
+
+    def sound_readings(self, token: str) -> list[str]:
+        return latin_readings(token)

@@ -174,6 +174,11 @@ class Family:
         Russian `трамп`); several where a spelling is ambiguous."""
         return [token]
 
+    def sound_readings(self, token: str) -> list[str]:
+        """Latin readings of a token for comparing by sound with the English name
+        (`xel.names.sound`), where the family writes names by sound (Greek, Bulgarian)."""
+        return []
+
     def char_forms(self, ch: str) -> tuple[str, ...]:
         """The forms of a character under which name dictionaries may count it."""
         return (ch,)

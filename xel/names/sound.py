@@ -1,0 +1,62 @@
+"""Whether a name written by sound in another alphabet reads as the English name.
+
+Greek, Bulgarian and Urdu write English names as they sound (`Μπρετ Κάβανο`, `Брет Кавано` for Brett
+Kavanaugh), so their letters say little about English spelling: `augh` is `ο`, `w` is `ου`,
+`c` is `κ` or `σ`. Both sides are reduced to a key that keeps what the two writings share:
+consonants by sound (`ph` and `f`, soft `c` and `s`, `z` and `s`, `th` and `t`), the vowels and
+`w`/`y` as one vowel, silent `h` and final `e` dropped, repeats as one. A projected part agrees
+with an English token when one of its readings (the script family's, `sound_readings`) has the
+token's key. Keys are coarse (`Tim` and `Tom` share one), which is why this is used only to
+compare a projection with the name it was aligned to, never to search for a name.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_VOWELS = re.compile(r"[aeiouyw]+")
+_RULES = [(re.compile(pattern), repl) for pattern, repl in [
+    (r"chr", "kr"), (r"ph", "f"), (r"gh", ""), (r"ck", "k"), (r"c(?=[eiy])", "s"), (r"q", "k"),
+    (r"x", "ks"), (r"(?<=[^aeiouy])e$", ""), (r"dzh|dj|zh|gj", "j"), (r"(?<=n)d(?=s)", ""),
+    (r"sh|tch|ch|ts|tz|z", "s"), (r"c", "k"), (r"th", "t"), (r"h", ""),
+]]
+
+
+def plain(text: str) -> str:
+    """Lower-case ASCII letters of a Latin text (accents and other marks dropped)."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in folded if "a" <= ch <= "z")
+
+
+def sound_key(text: str) -> str:
+    """The key two writings of a name by sound share (`Kavanaugh`, `kavano`: kavan)."""
+    out = plain(text)
+    for pattern, repl in _RULES:
+        out = pattern.sub(repl, out)
+    out = _VOWELS.sub("a", out)
+    return re.sub(r"(.)\1+", r"\1", out)
+
+
+def english_keys(token: str) -> set[str]:
+    """The keys of an English token; `ch` is k in `Michael`, ch in `Charles`; `g` before e
+    and i is j in `Gerrard`."""
+    text = plain(token)
+    return {sound_key(text), sound_key(text.replace("ch", "k")),
+            sound_key(re.sub(r"g(?=[eiy])", "j", text))}
+
+
+def consonants(key: str) -> str:
+    return key.replace("a", "")
+
+
+def sounds_alike(readings: list[str], english: str, skeleton_from: int = 3) -> bool:
+    """True when a reading of a projected part has a key of the English token (of at least
+    two consonants, so that a syllable does not agree with anything), or the same consonants
+    in order, at least `skeleton_from` of them (`Μάικλ`, Michael: English writes a vowel Greek
+    does not; abjads, which write few vowels, compare two: Urdu `ایلن`, Alan)."""
+    keys = [sound_key(r) for r in readings]
+    wanted = {k for k in english_keys(english) if len(consonants(k)) >= 2}
+    return any(k in wanted for k in keys) or any(
+        consonants(k) == consonants(w) for k in keys for w in wanted
+        if len(consonants(w)) >= skeleton_from)
