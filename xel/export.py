@@ -367,7 +367,8 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
               "- `<lang>/<partition>.tab`: query id, KB id or NIL, entity type (PER).",
               "- `<lang>/<partition>.jsonl`: the full record of each query.",
               "- `<lang>/docs/<doc_id>.txt`: the documents, in that language.",
-              "- `data/<lang>/<split>.parquet`, `data/documents/<lang>.parquet`: the same "
+              "- `data/<lang>/<split>-<digest>.parquet`, `data/documents/<lang>-<digest>."
+              "parquet`: the same "
               "records and documents for `datasets` (`votes` as a list of label and count).",
               "- `croissant.json`: Croissant 1.0 metadata of the Parquet files.",
               "- Offsets count characters of the document text (sentences joined by newlines); "

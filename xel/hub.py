@@ -1,8 +1,8 @@
 """The collection as researchers load it: a Hugging Face datasets layout and Croissant metadata.
 
 Inside `<output>/collection/`, beside the TAC-KBP files:
-    data/<lang>/<split>.parquet     the queries of one language and partition
-    data/documents/<lang>.parquet   the documents those queries point into
+    data/<lang>/<split>-<digest>.parquet     the queries of one language and partition
+    data/documents/<lang>-<digest>.parquet   the documents those queries point into
     croissant.json                  MLCommons Croissant metadata for the same files
 and the card's YAML header (`card_header`) declares each language a config and each partition
 a split, so `datasets.load_dataset(folder, "deu")` needs no loading script, and the documents
@@ -17,9 +17,10 @@ language has the same features; a record's `votes` (label -> count in the JSONL)
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,11 +82,22 @@ def query_row(record: Mapping[str, Any], slices: Sequence[str]) -> dict[str, Any
     return row
 
 
-def write_table(rows: Sequence[Mapping[str, Any]], schema: pa.Schema, path: Path) -> None:
-    """Rows as one Parquet file, written the same way every time (no pandas index, no time)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    table = pa.Table.from_pylist(list(rows), schema=schema)
-    pq.write_table(table, path, compression="zstd", write_statistics=False)
+def parquet_bytes(rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> bytes:
+    """Rows as one Parquet file, the same bytes every time (no pandas index, no time)."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.Table.from_pylist(list(rows), schema=schema), sink, compression="zstd",
+                   write_statistics=False)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def write_named(out: Path, stem: str, data: bytes) -> str:
+    """Write `data` as `<stem>-<digest>.parquet` and return its path relative to `out`. The
+    content's digest is in the name because `datasets` caches a folder's configs by their
+    file names: a rebuilt collection with the old names would load the old rows."""
+    path = f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}.parquet"
+    (out / path).parent.mkdir(parents=True, exist_ok=True)
+    (out / path).write_bytes(data)
+    return path
 
 
 @dataclass(frozen=True)
@@ -97,34 +109,41 @@ class HubFiles:
     rows: dict[str, dict[str, int]]  # lang -> split -> queries
 
 
-def layout(records: Iterable[Mapping[str, Any]]) -> HubFiles:
-    """Where each language's queries and documents go, and how many queries each file holds."""
-    rows: dict[str, dict[str, int]] = defaultdict(dict)
-    for r in records:
-        split = split_name(r["partition"])
-        rows[r["lang"]][split] = rows[r["lang"]].get(split, 0) + 1
-    return HubFiles({lang: {split: f"data/{lang}/{split}.parquet" for split in splits}
-                     for lang, splits in rows.items()},
-                    {lang: f"data/documents/{lang}.parquet" for lang in rows}, dict(rows))
-
-
 def write_hub_files(out: Path, records: Sequence[Mapping[str, Any]],
                     slices: Mapping[str, Sequence[str]],
                     documents: Mapping[str, Mapping[str, str]]) -> HubFiles:
     """Write `data/`: each language's queries per partition, and the documents they point
     into (`documents`: lang -> doc id -> text)."""
-    files = layout(records)
-    by_file: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_file: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in records:
-        path = files.queries[r["lang"]][split_name(r["partition"])]
-        by_file[path].append(query_row(r, slices[r["id"]]))
-    for path, found in sorted(by_file.items()):
-        write_table(found, QUERY_SCHEMA, out / path)
-    for lang, path in sorted(files.documents.items()):
-        texts = documents.get(lang, {})
-        write_table([{"lang": lang, "doc_id": d, "text": t} for d, t in sorted(texts.items())],
-                    DOCUMENT_SCHEMA, out / path)
-    return files
+        by_file[(r["lang"], split_name(r["partition"]))].append(query_row(r, slices[r["id"]]))
+    queries: dict[str, dict[str, str]] = defaultdict(dict)
+    rows: dict[str, dict[str, int]] = defaultdict(dict)
+    for (lang, split), found in sorted(by_file.items()):
+        queries[lang][split] = write_named(out, f"data/{lang}/{split}",
+                                           parquet_bytes(found, QUERY_SCHEMA))
+        rows[lang][split] = len(found)
+    docs = {lang: write_named(out, f"data/documents/{lang}", parquet_bytes(
+        [{"lang": lang, "doc_id": d, "text": t} for d, t in sorted(documents.get(lang, {})
+                                                                   .items())], DOCUMENT_SCHEMA))
+        for lang in sorted(queries)}
+    return HubFiles(dict(queries), docs, dict(rows))
+
+
+def read_hub_files(collection: Path) -> HubFiles:
+    """The Parquet files an export wrote (for the card, rewritten after the baselines)."""
+    queries: dict[str, dict[str, str]] = defaultdict(dict)
+    rows: dict[str, dict[str, int]] = defaultdict(dict)
+    docs = {}
+    for path in sorted((collection / "data").glob("*/*.parquet")):
+        lang_or_docs, stem = path.parent.name, path.stem.rsplit("-", 1)[0]
+        rel = path.relative_to(collection).as_posix()
+        if lang_or_docs == "documents":
+            docs[stem] = rel
+        else:
+            queries[lang_or_docs][stem] = rel
+            rows[lang_or_docs][stem] = pq.ParquetFile(path).metadata.num_rows
+    return HubFiles(dict(queries), docs, dict(rows))
 
 
 # --- the dataset card's YAML header --------------------------------------------------------

@@ -19,7 +19,7 @@ xel's stages and `hits`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ from xel.export import (
     export_signature,
     write_card,
 )
-from xel.hub import layout
+from xel.hub import read_hub_files
 from xel.kb import index_kb, index_path, kb_signature
 from xel.languages import canonical
 from xel.link import link_queries, link_signature
@@ -204,7 +204,7 @@ def card(store: Store, config: Config) -> Work:
                       card_sections(store, config, baselines=True))
     records, left_out = collection_records(store, config, crowd_results(store, config))
     text = dataset_card(config, store, records, left_out, sheet,
-                        layout([asdict(r) for r in records]))
+                        read_hub_files(collection_folder(config)))
     write_card(collection_folder(config), text)
     return lambda s: {"queries": len(records)}
 
