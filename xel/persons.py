@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import re
 import sys
 from collections import defaultdict
@@ -280,10 +279,6 @@ class Check:
     score: float
     person: bool
     evidence: dict[str, float]
-
-    @property
-    def probability(self) -> float:
-        return 1.0 / (1.0 + math.exp(-self.score))
 
 
 def check(key: str, facts: Facts, threshold: float) -> Check:
