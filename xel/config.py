@@ -145,7 +145,7 @@ class HitsConfig(Section):
     prior_wrong: float = Field(1.0, ge=1, description="Beta prior: pseudo wrong answers")
     open_options: int = Field(10, ge=2, description="fewest options of a free-text (name) task")
     # Closed label sets (entity linking): a confusion matrix per worker, or one accuracy.
-    confusion: Literal["full", "one-coin"] = "full"
+    confusion: Literal["full", "one-coin"] = "one-coin"
     gold: str | None = Field(None, description="known answers used as gold (reference file)")
     max_description: int = Field(2000, ge=0)
     seed: int = 0
