@@ -1,0 +1,136 @@
+"""Rebuild the Kyoto collection and its span gold from a copy of the NICT Kyoto corpus.
+
+    python corpora/kyoto_persons/build.py SOURCE [OUT]
+
+SOURCE is a clone (or bare git directory) of github.com/venali/BilingualCorpus, which holds
+the Japanese-English Bilingual Corpus of Wikipedia's Kyoto Articles 2.01 (NICT, CC BY-SA 3.0);
+OUT defaults to work/kyoto. Written there: `corpus/{eng,jpn}.txt` and `corpus/doc_ids.txt`
+(the collection `configs/kyoto-persons.yaml` reads: the annotated articles whole, then other
+person, history and imperial-family articles in a seeded order, up to 3,000 sentence pairs),
+and `gold-tune.tsv`, `gold-heldout.tsv`: `annotations.tsv` as span gold (`xel eval projection
+--spans`), split in halves by article.
+
+The English is the corpus's final checked translation with surnames recased (`Hideyoshi
+TOYOTOMI` -> `Hideyoshi Toyotomi`), as English news writes them.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+MAX_PAIRS = 3000
+CATEGORIES = ("PNM", "HST", "EPR")
+
+
+class Source:
+    """The corpus's XML files, from a work tree or straight from a git directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tree = (path / "wiki_corpus_2.01").is_dir()
+
+    def names(self, category: str) -> list[str]:
+        if self.tree:
+            return sorted(p.stem for p in (self.path / "wiki_corpus_2.01" / category).glob("*.xml"))
+        out = subprocess.run(["git", "--git-dir", str(self.path), "ls-tree", "--name-only",
+                              "HEAD", f"wiki_corpus_2.01/{category}/"],
+                             capture_output=True, text=True, check=True).stdout
+        return sorted(Path(line).stem for line in out.split())
+
+    def read(self, doc: str) -> str:
+        rel = f"wiki_corpus_2.01/{doc[:3]}/{doc}.xml"
+        if self.tree:
+            return (self.path / rel).read_text(encoding="utf-8")
+        return subprocess.run(["git", "--git-dir", str(self.path), "show", f"HEAD:{rel}"],
+                              capture_output=True, text=True, check=True).stdout
+
+
+def recase(text: str) -> str:
+    """Upper-case surnames as names (`ODA` -> `Oda`); Roman numerals stay."""
+    def one(m: re.Match[str]) -> str:
+        word = m.group(1)
+        return word if re.fullmatch(r"[IVXLC]+", word) else word.capitalize()
+    return re.sub(r"\b([A-Z][A-Z'\-]+)\b", one, text)
+
+
+def sentences(xml: str) -> list[tuple[int, str, str]]:
+    """(sentence id, English, Japanese) of an article, where both are one line."""
+    out = []
+    for sid, body in re.findall(r'<sen id="(\d+)">(.*?)</sen>', xml, re.S):
+        ja = re.search(r"<j>(.*?)</j>", body, re.S)
+        en = re.search(r'<e type="check" ver="1">(.*?)</e>', body, re.S)
+        if not ja or not en or not en.group(1).strip():
+            continue
+        j, e = html.unescape(ja.group(1)).strip(), html.unescape(en.group(1)).strip()
+        if "\n" in j + e or "\t" in j + e or len(j) > 200:
+            continue
+        out.append((int(sid), recase(e), j))
+    return out
+
+
+def find(text: str, ref: str) -> tuple[int, int]:
+    """Characters of `ref` (`name` or `name#k`, the k-th occurrence) in `text`."""
+    name, _, k = ref.partition("#")
+    starts = [m.start() for m in re.finditer(re.escape(name), text)]
+    if not starts or (not k and len(starts) > 1) or len(starts) < int(k or 1):
+        raise SystemExit(f"annotations.tsv: {ref!r} is missing or ambiguous in {text!r}")
+    a = starts[int(k or 1) - 1]
+    return a, a + len(name)
+
+
+def half(doc: str) -> str:
+    return "tune" if random.Random(f"2015:{doc}").random() < 0.5 else "heldout"
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    source = Source(Path(sys.argv[1]))
+    out = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("work/kyoto")
+    with open(HERE / "annotations.tsv", encoding="utf-8") as f:
+        notes = list(csv.DictReader(f, delimiter="\t"))
+    annotated = list(dict.fromkeys(n["doc"] for n in notes))
+    others = [d for c in CATEGORIES for d in source.names(c) if d not in annotated]
+    random.Random(2016).shuffle(others)
+    rows: list[tuple[str, int, str, str]] = []
+    for doc in annotated + others:
+        if len(rows) >= MAX_PAIRS and doc not in annotated:
+            break
+        rows += [(doc, sid, en, ja) for sid, en, ja in sentences(source.read(doc))]
+    (out / "corpus").mkdir(parents=True, exist_ok=True)
+    for name, column in (("eng.txt", 2), ("jpn.txt", 3), ("doc_ids.txt", 0)):
+        (out / "corpus" / name).write_text("".join(f"{r[column]}\n" for r in rows),
+                                           encoding="utf-8")
+    seg = {(r[0], r[1]): k for k, r in enumerate(rows)}
+    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
+    for n in notes:
+        k = seg[(n["doc"], int(n["sen"]))]
+        en, ja = rows[k][2], rows[k][3]
+        a, b = int(n["en_start"]), int(n["en_end"])
+        if en[a:b] != n["english"]:
+            raise SystemExit(f"annotations.tsv: {n['english']!r} is not at {a}-{b} of {en!r}")
+        start, end = ("", "") if n["gold"] in ("ABSENT", "NOT_PERSON") else find(ja, n["gold"])
+        name = ja[start:end] if start != "" else n["gold"]
+        gold[half(n["doc"])].append(["jpn", str(k), str(a), str(b), n["english"], name,
+                                     str(start), str(end)])
+    for part, lines in gold.items():
+        with open(out / f"gold-{part}.tsv", "w", encoding="utf-8", newline="") as f:
+            f.write(f"# Kyoto person mentions ({part} half), from corpora/kyoto_persons\n")
+            writer = csv.writer(f, delimiter="\t", lineterminator="\n")
+            writer.writerow(["lang", "seg", "en_start", "en_end", "english", "gold", "start",
+                             "end"])
+            writer.writerows(lines)
+    scored = {p: sum(r[5] not in ("ABSENT", "NOT_PERSON") for r in g) for p, g in gold.items()}
+    print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} articles in {out}/corpus; "
+          f"person mentions with a name: {scored}")
+
+
+if __name__ == "__main__":
+    main()
