@@ -44,3 +44,29 @@ def test_variants_share_a_key() -> None:
 
 def test_clean_spaces() -> None:
     assert clean_spaces(" Kim\u00a0Jong  Un ") == "Kim Jong Un"
+
+
+@pytest.mark.parametrize(("text", "span", "english", "name"), [
+    # The aligner stopped at the surname; the given name follows (Kyoto Wikipedia).
+    ("内大臣久我建通（こが たけみち）の長男。", "久我", ["Takemichi", "Koga"], "久我建通"),
+    ("祖父は鈴木弥太夫、父の代から", "鈴木弥太", ["Yatao", "Suzuki"], "鈴木弥太夫"),
+    ("秋山真之は実弟にあたる。", "秋山真", ["Saneyuki", "Akiyama"], "秋山真之"),
+    # Ranks and kin words before, titles after, go.
+    ("母は安芸法眼の娘藤原慶子で", "娘藤原慶子", ["Fujiwara", "no", "Yoshiko"], "藤原慶子"),
+    ("著者は太政大臣洞院公賢。", "太政大臣洞院公賢", ["Kinkata", "Toin"], "洞院公賢"),
+    ("安倍晋三元首相は奈良で", "安倍", ["Shinzo", "Abe"], "安倍晋三"),
+    ("法然上人の父にあたる。", "法然上人", ["Honen", "Shonin"], "法然"),
+    # A complete name is not extended over what follows it, nor a given name cut.
+    ("原敬内閣の時", "原敬", ["Takashi", "Hara"], "原敬"),
+    ("毛利輝元は", "毛利", ["Terumoto", "Mori"], "毛利輝元"),
+    ("中国の王毅外相は", "王毅", ["Wang", "Yi"], "王毅"),
+    # A one-token English name is not completed from a guess.
+    ("阿部正外（あべ まさと）は", "阿部", ["Abe"], "阿部"),
+])
+def test_japanese_kanji_names_are_whole(text: str, span: str, english: list[str],
+                                        name: str) -> None:
+    from xel.names.kana import kanji_name
+
+    a = text.index(span)
+    s, e = kanji_name(text, a, a + len(span), english)
+    assert text[s:e] == name

@@ -43,3 +43,25 @@ def test_missing_model_is_a_clear_error() -> None:
 
     with pytest.raises(XelError, match="not installed"):
         load_pipeline("en_no_such_model")
+
+
+def test_japanese_names_are_whole_across_the_particle_no(nlp) -> None:  # type: ignore[no-untyped-def]
+    """NER stops at `no` (`Fujiwara no`), starts after it (`Koretada`), or splits a name
+    in two; the mention is the whole name, once. Other `no` is left alone."""
+    sents = [
+        (0, "d", "Fujiwara no Koretada, Fujiwara no Kanemichi were his older brothers."),
+        (1, "d", "She was Taira no Kiyomori's officially recognized wife."),
+        (2, "d", "Minamoto no Norimasa was a noble."),
+        (3, "d", "The tea master Sen no Rikyu served both Oda Nobunaga and Toyotomi Hideyoshi."),
+        (4, "d", "There is no Santa Claus, said John Smith."),
+    ]
+    found = list(find_mentions(nlp, sents, {"PERSON"}, batch_size=8))
+    by_seg: dict[int, list[str]] = {}
+    for m in found:
+        assert dict((s, t) for s, _, t in sents)[m.seg][m.start:m.end] == m.name
+        by_seg.setdefault(m.seg, []).append(m.name)
+    assert by_seg[0] == ["Fujiwara no Koretada", "Fujiwara no Kanemichi"]
+    assert by_seg[1] == ["Taira no Kiyomori"]
+    assert by_seg[2] == ["Minamoto no Norimasa"]
+    assert "Sen no Rikyu" in by_seg[3]  # `Sen` is not the senator's title here
+    assert not any("no " in name for name in by_seg.get(4, []))

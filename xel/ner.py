@@ -105,6 +105,7 @@ def find_mentions(
     the (name key, label) of entities NER gave one of `OTHER_LABELS`."""
     items = ((text, (seg, doc)) for seg, doc, text in sentences if text.strip())
     for doc, (seg, doc_id) in nlp.pipe(items, as_tuples=True, batch_size=batch_size):
+        seen: set[tuple[int, int]] = set()
         for ent in doc.ents:
             if ent.label_ not in labels:
                 if others is not None and ent.label_ in OTHER_LABELS:
@@ -112,6 +113,10 @@ def find_mentions(
                     if key:
                         others[(key, ent.label_)] += 1
                 continue
+            ent = with_particle(ent)
+            if (ent.start, ent.end) in seen:
+                continue
+            seen.add((ent.start, ent.end))
             split = split_name(ent.text)
             if split is None:
                 continue
@@ -128,6 +133,27 @@ def find_mentions(
                 name_key=key,
                 honorific=split.honorific,
             )
+
+
+def with_particle(ent: Any) -> Any:
+    """The whole name where NER stopped at, or started after, the particle `no` of a Japanese
+    name written in English (`Fujiwara no` or `Kanesuke` of `Fujiwara no Kanesuke`, `Taira`
+    of `Taira no Kiyomori`): `no` between two capitalized words joins them."""
+    doc, start, end = ent.doc, ent.start, ent.end
+
+    def name(k: int) -> bool:
+        return 0 <= k < len(doc) and doc[k].text[:1].isupper() and doc[k].is_alpha
+
+    def particle(k: int) -> bool:
+        return 0 <= k < len(doc) and doc[k].text == "no"
+
+    if particle(end - 1) and name(end) and name(end - 2):
+        end += 1
+    elif particle(end) and name(end + 1) and name(end - 1):
+        end += 2
+    if particle(start - 1) and name(start - 2) and name(start):
+        start -= 2
+    return ent if (start, end) == (ent.start, ent.end) else doc[start:end]
 
 
 # Taken at import, as project's: the code that finds and normalizes the mentions.

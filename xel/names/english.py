@@ -48,7 +48,8 @@ def split_name(text: str) -> SplitName | None:
     honorifics: list[str] = []
     while len(spans) > 1:
         first = text[spans[0][0]:spans[0][1]]
-        if first.rstrip(".").lower() not in HONORIFICS:
+        # Before the particle of a Japanese name it is the name (`Sen no Rikyu`).
+        if first.rstrip(".").lower() not in HONORIFICS or text[spans[1][0]:spans[1][1]] == "no":
             break
         honorifics.append(first)
         spans.pop(0)

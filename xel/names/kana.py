@@ -11,6 +11,7 @@ import regex
 
 from xel.names.han import HONORIFICS, compact, han_readings, han_run
 from xel.names.script import Family, Span, whole_latin_words
+from xel.names.sound import sound_key
 
 if TYPE_CHECKING:
     from xel.names.match import NameMatcher
@@ -70,6 +71,83 @@ def katakana_name(text: str, start: int, end: int, n_english: int) -> tuple[int,
 
 
 _KANA_ENDING = regex.compile(r"\p{Hiragana}+")
+_KANJI = regex.compile(r"\p{Han}")
+# Words written before a name (ranks, offices, kin) and after one (titles, honorifics, what a
+# name is of): never part of it. Longest first.
+_BEFORE = sorted("太政大臣 左大臣 右大臣 内大臣 権大納言 大納言 中納言 参議 重臣 家臣 家老 将軍 執権 "
+                 "藩主 監督 祖父 祖母 長男 次男 三男 嫡男 養子 娘 父 母 兄 弟 妻 姉 妹".split(),
+                 key=len, reverse=True)
+_AFTER = sorted("天皇 上皇 法皇 上人 御前 親王 内親王 法師 禅師 将軍 大臣 監督 首相 総理 外相 蔵相 "
+                "大統領 主席 議長 長官 社長 会長 選手 内閣 政権 一族 一門 流 派 藩 軍 邸 卿 様 殿".split(),
+                key=len, reverse=True)
+# Before a title only: former, then (`安倍晋三元首相`).
+_FORMER = "元前現"
+
+
+def _strip(text: str, words: list[str], at_end: bool) -> str:
+    for word in words:
+        if len(text) > len(word) and (text.endswith(word) if at_end else text.startswith(word)):
+            return text[:-len(word)] if at_end else text[len(word):]
+    return text
+
+
+def _surname(text: str, english: Sequence[str]) -> int:
+    """Length of the surname `text` starts with, where Janome's reading of its first word
+    sounds like an English token (`久我`, kuga: Koga); 0 otherwise."""
+    from xel.names.han import _janome
+
+    words = list(_janome().tokenize(text)) if text else []
+    if not words or words[0].reading == "*":
+        return 0
+    from xel.names.han import transliterator
+
+    latin = transliterator("Katakana-Latin; Latin-ASCII; Lower").transliterate(words[0].reading)
+    keys = {_unvoiced(t) for t in english if t.lower() != "no"}
+    key = _unvoiced(latin)
+    return len(words[0].surface) if key in keys and key.strip("a") else 0
+
+
+def _unvoiced(reading: str) -> str:
+    """A sound key blind to voicing: a name's reading voices in compounds and dictionaries
+    differ on it (`洞院` is dōin to Janome, Toin in English)."""
+    return sound_key(reading).translate(str.maketrans("dgbzj", "tkpss"))
+
+
+def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
+    """A Japanese name in kanji whole: surname, then given name, nothing else.
+
+    Aligners link a rare given name poorly, so a span often stops at the surname (`久我` of
+    `久我建通`, `藤原家` of `藤原家保`) or takes in a rank or kin word before it (`太政大臣洞院
+    公賢`, `娘藤原慶子`). Where the span's kanji start, after such words, with a surname read
+    like one of the English tokens, and the English has a given name too, the span is that
+    surname and the kanji after it, up to three, before any title (`天皇`, `上人`, `御前`) or
+    word a name is of (`家`, `流`, `内閣`); a name known by one word and a title (`法然上人`
+    for Honen Shonin) is that word.
+    """
+    if start >= end or not _KANJI.search(text[start:end]):
+        return start, end
+    # The last run of kanji in the span: a particle before it ends what came before.
+    runs = list(regex.finditer(r"\p{Han}+", text[start:end]))
+    s = start + runs[-1].start()
+    run_end = s
+    while run_end < len(text) and _KANJI.fullmatch(text[run_end]):
+        run_end += 1
+    run = text[s:run_end]
+    names = [t for t in english if t.lower() != "no"]
+    for word in _BEFORE:  # ranks and offices go; a kin word only before a surname
+        rest = _strip(run, [word], at_end=False)
+        if rest != run and len(rest) >= 2 and (len(word) > 1 or _surname(rest, names)):
+            s, run = s + len(word), rest
+            break
+    whole = run
+    while (shorter := _strip(whole, _AFTER, at_end=True)) != whole:
+        whole = shorter[:-1] if len(shorter) > 2 and shorter[-1] in _FORMER else shorter
+    surname = _surname(run, names) if len(names) >= 2 else 0
+    if surname and len(whole) - surname <= 3:
+        return s, s + len(whole)  # surname and given name, or a name and its title
+    if s > start + runs[-1].start() or whole != run:  # a rank before or a title after went
+        return max(s, start), min(s + len(whole), max(end, s + 1))
+    return start, end
 
 
 class Kana(Family):
@@ -99,7 +177,8 @@ class Kana(Family):
             while end - start > 1 and (self.ignorable(text[end - 1])
                                        or text[end - 1] in HONORIFICS):
                 end -= 1
-            return han_run(text, start, end, english, matcher, aligned)
+            start, end = han_run(text, start, end, english, matcher, aligned)
+            return kanji_name(text, start, end, english)
 
         if enabled:
             start, end = whole_latin_words(text, start, end)
