@@ -25,13 +25,21 @@ from xel.translate import (
     round_trip_key,
     translate,
 )
-from xel.triage import locate
+from xel.triage import locate, surname_of
 
 
-def test_locate_prefers_rank_then_the_query_sentence_and_whole_words() -> None:
+def test_locate_prefers_the_query_sentence_then_rank_and_whole_words() -> None:
     doc = [(10, "Trumpet und Trump."), (11, "Donald  Trump kam."), (12, "Trump ging.")]
-    assert locate(["Donald Trump", "Trump"], doc, 12, unspaced=False) == (
+    # The query's sentence writes the surname alone: that is its name there.
+    assert locate(["Donald Trump", "Trump"], doc, 12, unspaced=False) == ("Trump", 12, 0, 5)
+    assert locate(["Donald Trump", "Trump"], doc, 11, unspaced=False) == (
         "Donald  Trump", 11, 0, 13)
+    # A frequent surname inside the full name written there gives the full name.
+    assert locate(["Trump", "Donald Trump"], doc, 11, unspaced=False) == (
+        "Donald  Trump", 11, 0, 13)
+    assert locate(["卡瓦諾", "布雷特·卡瓦諾"], [(1, "法官布雷特·卡瓦諾說")], 1, unspaced=True) == (
+        "布雷特·卡瓦諾", 1, 2, 9)
+    assert locate(["Donald Trump"], doc, 12, unspaced=False) == ("Donald  Trump", 11, 0, 13)
     assert locate(["Trump"], doc, 12, unspaced=False) == ("Trump", 12, 0, 5)
     assert locate(["Trump"], doc, 10, unspaced=False) == ("Trump", 10, 12, 17)
     assert locate(["Merkel"], doc, 10, unspaced=False) is None
@@ -252,3 +260,16 @@ def test_locate_finds_a_name_before_a_korean_particle() -> None:
     found = locate(["도널드 트럼프"], doc, 1, unspaced=False, enclitics=("는", "은"))
     assert found == ("도널드 트럼프", 1, 0, 7)
     assert locate(["도널드 트럼프"], doc, 1, unspaced=False) is None
+
+
+def test_a_surname_alone_is_accepted_where_the_collection_writes_the_full_name() -> None:
+    forms = ["川普", "唐納德·川普"]
+    assert surname_of("川普", "Donald Trump", forms, "美國總統") == "唐納德·川普"
+    # The given name stands right before it: the projection is only a piece of the name.
+    assert surname_of("川普", "Donald Trump", forms, "美國總統唐納德·") is None
+    assert surname_of("川普", "Donald Trump", ["川普"], "美國總統") is None
+    # The full form must have a part per English token, ending with the surname.
+    assert surname_of("川普", "Donald John Trump", forms, "") is None
+    assert surname_of("唐納德", "Donald Trump", forms, "") is None
+    assert surname_of("Trump", "Donald Trump", ["Trump", "Donald Trump"], "sagte ") == (
+        "Donald Trump")

@@ -591,8 +591,35 @@ def evaluate_span_gold(store: Store, path: Path, config: Config,
                                    "aligner trained on": "the collection", **summarize(outcomes)}
             if with_triage:
                 row["triage"] = evaluate_triage(outcomes, lang, cfg, store)
+                if method == "xel":
+                    row["triage stage"] = stage_triage(store, [r for r in rows if r.lang == lang],
+                                                       lang)
             out.append(row)
     return out
+
+
+def stage_triage(store: Store, rows: Sequence[SpanGold], lang: str) -> dict[str, Any]:
+    """What the triage stage decided for the queries at annotated mentions: its A1 names
+    (the located projection, the surname rule included) against the gold name's characters."""
+    decided = store.query(
+        "SELECT q.seg AS qseg, q.start AS qstart, q.end AS qend, t.outcome, t.seg, t.start,"
+        " t.end FROM queries q JOIN triage t ON t.query_id = q.query_id AND t.lang = ?",
+        (lang,)) if store.query("SELECT name FROM sqlite_master WHERE name = 'triage'") else []
+    n = accepted = right = 0
+    for g in rows:
+        if g.gold in UNSCORED or g.start is None:
+            continue
+        hit = [d for d in decided
+               if d["qseg"] == g.seg and d["qstart"] < g.en_end and d["qend"] > g.en_start]
+        if not hit:
+            continue
+        n += 1
+        d = hit[0]
+        if d["outcome"] == "A1":
+            accepted += 1
+            right += (d["seg"], d["start"], d["end"]) == (g.seg, g.start, g.end)
+    return {"queries": n, "accepted": accepted, "accepted and fully correct": right,
+            "precision %": round(100 * right / accepted, 1) if accepted else None}
 
 
 # --- the signature of a figure ------------------------------------------------------------

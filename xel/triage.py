@@ -25,6 +25,7 @@ from xel.languages import is_unspaced
 from xel.names import family
 from xel.names.agree import agreement, parts
 from xel.names.english import name_key
+from xel.names.script import SEPARATORS
 from xel.names.transliterate import LanguageModels, models_for, models_signature
 from xel.project import DDL as PROJECT_DDL
 from xel.queries import DDL as QUERIES_DDL
@@ -75,17 +76,32 @@ def occurrence_pattern(text: str, unspaced: bool, proclitics: str = "",
 
 def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: int,
            unspaced: bool, proclitics: str = "", enclitics: Sequence[str] = ()) -> Found | None:
-    """The first candidate (in rank order) occurring in the document, and where.
+    """The first candidate (in rank order) occurring in the document, and where; or a longer
+    candidate written right there around it (`卡瓦諾` inside `布雷特·卡瓦諾`: the sentence
+    writes the whole name, the frequent surname is only a piece of it).
 
-    The query's own sentence is searched first, then the document in order.
+    The query's own sentence is searched first, for every candidate, then the rest of the
+    document in order: the name as the query's sentence writes it (`Grahamin` there, not the
+    more frequent `Grahamilta` of the next sentence).
     """
-    ordered = sorted(document, key=lambda d: (d[0] != seg, d[0]))
-    for text in candidates:
+    own = [d for d in document if d[0] == seg]
+    rest = sorted(d for d in document if d[0] != seg)
+    for sentences, text in [(own, t) for t in candidates] + [(rest, t) for t in candidates]:
         pattern = occurrence_pattern(text, unspaced, proclitics, enclitics)
-        for s, sentence in ordered:
+        for s, sentence in sentences:
             m = pattern.search(sentence)
             if m:
-                return m.group("name"), s, m.start("name"), m.end("name")
+                start, end = m.start("name"), m.end("name")
+                around = [(w.end("name") - w.start("name"), w.group("name"), w.start("name"),
+                           w.end("name"))
+                          for longer in candidates if len(longer) > len(text) and text in longer
+                          for w in occurrence_pattern(longer, unspaced, proclitics,
+                                                      enclitics).finditer(sentence)
+                          if w.start("name") <= start and w.end("name") >= end]
+                if around:
+                    _, name, start, end = max(around)
+                    return name, s, start, end
+                return m.group("name"), s, start, end
     return None
 
 
@@ -121,6 +137,25 @@ def decide(projection: str, english: str, back: str, lang: str, config: TriageCo
                                      f"{threshold:.3g}: {found.why or 'parts do not pair up'}")
 
 
+def surname_of(projection: str, english: str, forms: Sequence[str], before: str) -> str | None:
+    """The collection's full writing of the name whose last part the projection is, where
+    the sentence writes that part alone (`川普` for Donald Trump where the collection also
+    projects `唐納德·川普`; translations name people by surname once introduced): a full form
+    has as many parts as the English name has tokens. None where the part before it stands
+    right there (`唐納德·川普` is then the name in the sentence, and `川普` only a piece)."""
+    if len(parts(projection)) != 1:
+        return None
+    tokens = name_key(english).split()
+    tail = before.rstrip()
+    for form in forms:
+        names = parts(form)
+        if len(names) == len(tokens) >= 2 and names[-1] == projection:
+            if SEPARATORS.sub("", tail).endswith(names[-2]):
+                return None
+            return form
+    return None
+
+
 def triage_language(store: Store, config: Config, lang: str) -> Work:
     """The triage stage of `lang`: choose, locate and back-translate each query's projection;
     the writer stores A1/D1/curate."""
@@ -139,6 +174,7 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
                           " ORDER BY ordinal")
     unspaced = is_unspaced(lang)
     proclitics, enclitics = family(lang).proclitics, family(lang).enclitics
+    sentences = {seg: text for doc in documents.values() for seg, text in doc}
     located: dict[str, Found | None] = {}
     reasons: dict[str, str] = {}
     for q in queries:
@@ -170,6 +206,11 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
             text, seg, start, end = found
             back = answers[text]
             decision = decide(text, q["name"], back.text, lang, config.triage, models)
+            full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
+                text, q["name"], ranks.get(q["name_key"], []), sentences[seg][:start])
+            if full:
+                decision = Decision(True, 1.0, f"the surname of {full}, which the collection "
+                                                "writes for this name")
             rows.append((lang, q["query_id"], text, seg, start, end, back.text, backend,
                          "A1" if decision.accepted else "curate", back.method, decision.score,
                          decision.why))

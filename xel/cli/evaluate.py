@@ -179,6 +179,16 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                       str(t["acceptance %"]), str(t["accepted and fully correct"]),
                       str(t["precision %"]))
     console.print(table)
+    staged = [r for r in rows if "triage stage" in r]
+    if staged:
+        stage = Table(title="the triage stage's decisions on the queries at annotated mentions")
+        for c in ["gold", "queries", "accepted", "accepted and fully correct", "precision %"]:
+            stage.add_column(c)
+        for r in staged:
+            t = r["triage stage"]
+            stage.add_row(r["gold"], str(t["queries"]), str(t["accepted"]),
+                          str(t["accepted and fully correct"]), str(t["precision %"]))
+        console.print(stage)
     _write(rows, signature, json_out)
 
 

@@ -4,7 +4,8 @@ Round-trip triage asks this of every projection that a translator did not turn b
 English name exactly. Each part of the projection (split at spaces, dashes and name joiners) is
 compared, on its base forms (`Trumpin`, `Байдена`), with a run of English tokens: by spelling
 where both are Latin, otherwise by a scorer (the transliteration models' n-best in either
-direction), and in scripts that write names by sound (Greek, Bulgarian, Urdu) by sound. Parts pair
+direction), in scripts that write names by sound (Greek, Bulgarian, Urdu) by sound, and in
+Chinese by the Mandarin syllables of a transliteration (`xel.names.mandarin`). Parts pair
 with runs in order or reversed (family name first); every part and every English token must be
 paired, so a partial name or one with an extra word never agrees. The score is the weakest
 pair's, so a threshold on it bounds every part.
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 
 from xel.names import family
 from xel.names.english import name_key
-from xel.names.script import SEPARATORS, is_latin, to_latin
+from xel.names.mandarin import reads_as
+from xel.names.script import SEPARATORS, WHOLE_NAME_MIN, is_latin, orthographic, to_latin
 from xel.names.sound import sounds_alike
 
 # (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
@@ -69,6 +71,17 @@ def runs(n_tokens: int, n_parts: int, unspaced: bool) -> Iterator[list[tuple[int
         yield from cut(0, n_parts)
 
 
+def read_whole(piece: str, run: Sequence[str],
+               readings: Sequence[tuple[str, Callable[[str], str]]]) -> tuple[float, str]:
+    """1.0 where a native reading of a Han name spells the English tokens it stands for, in
+    order or surname last (`金正恩`, Korean gimjeongeun: Kim Jong-un)."""
+    orders = ("".join(run), "".join(run[1:]) + run[0], run[-1] + "".join(run[:-1]))
+    for reading, fold in readings:
+        if max(orthographic(fold(o), reading) for o in orders) >= WHOLE_NAME_MIN:
+            return 1.0, f"{piece}={' '.join(run)} (read as a {reading!r})"
+    return 0.0, ""
+
+
 def agreement(projection: str, english: str, lang: str,
               scorer: Scorer | None = None) -> Agreement:
     """How well a projected name spells the English name (see the module docstring)."""
@@ -88,6 +101,10 @@ def agreement(projection: str, english: str, lang: str,
                     [r for form in forms[k] for r in rules.sound_readings(form)], run[0],
                     2 if rules.abjad else 3):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (by sound)")
+            if found[0] < 1.0 and len(run) == 1 and rules.han and reads_as(pieces[k], run[0]):
+                found = (1.0, f"{pieces[k]}≈{run[0]} (in Mandarin)")
+            if found[0] < 1.0 and len(run) >= 2:
+                found = max(found, read_whole(pieces[k], run, rules.readings(pieces[k])))
             memo[(k, run)] = found
         return memo[(k, run)]
 

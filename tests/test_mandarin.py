@@ -1,0 +1,46 @@
+"""Chinese transliterations read in Mandarin against the English name they were aligned to,
+and Han names read as wholes (`xel.names.mandarin`, `xel.names.agree.read_whole`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from xel.names.agree import agreement
+from xel.names.mandarin import consonants, reads_as, syllables
+
+
+@pytest.mark.parametrize(("piece", "token"), [
+    ("湯瑪斯", "Thomas"), ("賈斯汀", "Justin"), ("卡瓦諾", "Kavanaugh"), ("科爾賓", "Corbyn"),
+    ("喬丹", "Jordan"), ("林賽", "Lindsey"), ("格萊厄姆", "Graham"), ("蓬佩奧", "Pompeo"),
+    ("派崔克", "Patrick"), ("范斯坦", "Feinstein"), ("黛安", "Dianne"), ("華倫", "Warren"),
+    ("布特弗利卡", "Bouteflika"), ("贝卢斯科尼", "Berlusconi"), ("川普", "Trump"),
+])
+def test_transliterations_read_as_their_english_name(piece: str, token: str) -> None:
+    assert reads_as(piece, token)
+
+
+@pytest.mark.parametrize(("piece", "token"), [
+    ("卡瓦諾一", "Kavanaugh"),  # a character too many
+    ("卡瓦", "Kavanaugh"), ("贝卢斯科", "Berlusconi"),  # the last part unwritten
+    ("瑪斯", "Thomas"),  # the first consonant unwritten
+    ("裡", "Reeher"), ("梅", "Theresa"),  # one syllable for a longer name
+    ("湯瑪斯", "Justin"), ("川普", "Donald"), ("總統", "Trump"),
+    ("弗利卡", "Bouteflika"), ("Trump", "Trump"), ("", "Trump"),
+])
+def test_other_pieces_do_not(piece: str, token: str) -> None:
+    assert not reads_as(piece, token)
+
+
+def test_readings_are_classes_of_consonants() -> None:
+    assert consonants("Patrick") == "PTLK"
+    assert syllables("科爾賓") == (("K", False), ("L", False), ("P", True))
+    assert syllables("川普A") == ()
+
+
+def test_chinese_names_agree_part_by_part_in_mandarin_and_korean_names_as_wholes() -> None:
+    assert agreement("賈斯汀·湯瑪斯", "Justin Thomas", "zho-TW").score == 1.0
+    assert "in Mandarin" in agreement("傑雷米·科爾賓", "Jeremy Corbyn", "zho-TW").why
+    assert agreement("湯瑪斯", "Justin Thomas", "zho-TW").score == 0.0  # a part is missing
+    assert agreement("金正恩", "Kim Jong-un", "zho-TW").score == 1.0  # Sino-Korean reading
+    assert agreement("李容浩", "Ri Yong Ho", "zho-TW").score == 1.0
+    assert agreement("金", "Kim Jong-un", "zho-TW").score == 0.0
