@@ -51,7 +51,7 @@ def detok_en(s: str) -> str:
 def detok_zh(s: str) -> str:
     tokens = s.split()
     out = tokens[0] if tokens else ""
-    for a, b in zip(tokens, tokens[1:]):
+    for a, b in zip(tokens, tokens[1:], strict=False):
         out += (" " if re.search(r"[A-Za-z0-9]$", a) and re.match(r"[A-Za-z0-9]", b) else "") + b
     return out
 

@@ -74,12 +74,19 @@ _KANA_ENDING = regex.compile(r"\p{Hiragana}+")
 _KANJI = regex.compile(r"\p{Han}")
 # Words written before a name (ranks, offices, kin) and after one (titles, honorifics, what a
 # name is of): never part of it. Longest first.
-_BEFORE = sorted("太政大臣 左大臣 右大臣 内大臣 権大納言 大納言 中納言 参議 重臣 家臣 家老 将軍 執権 "
-                 "藩主 監督 祖父 祖母 長男 次男 三男 嫡男 養子 娘 父 母 兄 弟 妻 姉 妹".split(),
-                 key=len, reverse=True)
-_AFTER = sorted("天皇 上皇 法皇 上人 御前 親王 内親王 法師 禅師 将軍 大臣 監督 首相 総理 外相 蔵相 "
-                "大統領 主席 議長 長官 社長 会長 選手 内閣 政権 一族 一門 流 派 藩 軍 邸 卿 様 殿".split(),
-                key=len, reverse=True)
+_BEFORE = sorted([
+    "太政大臣", "左大臣", "右大臣", "内大臣", "権大納言", "大納言", "中納言",
+    "参議", "重臣", "家臣", "家老", "将軍", "執権", "藩主", "監督",
+    "祖父", "祖母", "長男", "次男", "三男", "嫡男", "養子", "娘",
+    "父", "母", "兄", "弟", "妻", "姉", "妹",
+], key=len, reverse=True)
+_AFTER = sorted([
+    "天皇", "上皇", "法皇", "上人", "御前", "親王", "内親王", "法師",
+    "禅師", "将軍", "大臣", "監督", "首相", "総理", "外相", "蔵相",
+    "大統領", "主席", "議長", "長官", "社長", "会長", "選手", "内閣",
+    "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿",
+    "様", "殿",
+], key=len, reverse=True)
 # Before a title only: former, then (`安倍晋三元首相`).
 _FORMER = "元前現"
 

@@ -87,7 +87,7 @@ def reads_as(piece: str, token: str) -> bool:
     if not sounds or len(english) < 2 or len(sounds) < vowel_groups(token):
         return False
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def match(i: int, j: int, dropped: int) -> bool:
         if i == len(sounds):
             return all(c in _WEAK for c in english[j:])
