@@ -334,3 +334,27 @@ def test_a_token_that_is_a_unicode_space_keeps_its_place(tmp_path: Path) -> None
                                       "--mentions", "caps", "--gold-only"])
     assert result.exit_code == 0, result.output
     assert "outside the sentence" not in result.output
+
+
+def test_the_triage_stage_is_scored_at_annotated_mentions(tmp_path: Path) -> None:
+    """A query's A1 counts as right only where its located name is the gold name's characters
+    (a right name elsewhere, or another part of the name, is not)."""
+    from xel.evaluate import SpanGold, stage_triage
+    from xel.store import Store
+
+    store = Store(tmp_path / "s.sqlite")
+    store.execute("CREATE TABLE queries (query_id TEXT, seg INTEGER, start INTEGER, "
+                  "end INTEGER)")
+    store.execute("CREATE TABLE triage (lang TEXT, query_id TEXT, outcome TEXT, seg INTEGER,"
+                  " start INTEGER, end INTEGER)")
+    store.executemany("INSERT INTO queries VALUES (?, ?, ?, ?)",
+                      [("q1", 1, 0, 12), ("q2", 2, 4, 9), ("q3", 3, 0, 5)])
+    store.executemany("INSERT INTO triage VALUES ('zho-TW', ?, ?, ?, ?, ?)",
+                      [("q1", "A1", 1, 4, 6), ("q2", "A1", 9, 0, 2), ("q3", "curate", 3, 0, 2)])
+    gold = [SpanGold(2, "zho-TW", 1, 0, 12, "Donald Trump", "川普", 4, 6),
+            SpanGold(3, "zho-TW", 2, 4, 9, "Trump", "川普", 0, 2),
+            SpanGold(4, "zho-TW", 3, 0, 5, "Trump", "川普", 0, 2),
+            SpanGold(5, "zho-TW", 4, 0, 5, "Trump", "川普", 0, 2),  # no query there
+            SpanGold(6, "zho-TW", 1, 20, 25, "Smith", "NOT_PERSON", None, None)]
+    assert stage_triage(store, gold, "zho-TW") == {
+        "queries": 3, "accepted": 2, "accepted and fully correct": 1, "precision %": 50.0}

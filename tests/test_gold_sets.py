@@ -1,0 +1,53 @@
+"""The annotated Chinese and Japanese gold sets: well-formed, and their builders' helpers."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def builder(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "corpora" / name / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("name", "named"), [("kyoto_persons", 180), ("nist_persons", 71)])
+def test_annotations_are_complete(name: str, named: int) -> None:
+    with open(ROOT / "corpora" / name / "annotations.tsv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    for row in rows:
+        assert row["gold"], row
+        assert int(row["en_end"]) - int(row["en_start"]) == len(row["english"]), row
+    assert sum(r["gold"] not in ("ABSENT", "NOT_PERSON") for r in rows) == named
+
+
+def test_kyoto_builder_recases_surnames_and_finds_the_kth_occurrence() -> None:
+    kyoto = builder("kyoto_persons")
+    assert kyoto.recase("Hideyoshi TOYOTOMI served Emperor GO-YOZEI II") == (
+        "Hideyoshi Toyotomi served Emperor Go-yozei II")
+    assert kyoto.find("父は山名教豊、または教豊の養子", "教豊#2") == (10, 12)
+    with pytest.raises(SystemExit, match="ambiguous"):
+        kyoto.find("教豊と教豊", "教豊")
+    assert {kyoto.half(f"PNM{k:05d}") for k in range(40)} == {"tune", "heldout"}
+
+
+def test_nist_builder_detokenizes_and_converts_links() -> None:
+    nist = builder("nist_persons")
+    assert nist.detok_zh("新华社 雅加达 3月 22日 电 ( 记者 麦 棠 源 )") == (
+        "新华社雅加达3月22日电(记者麦棠源)")
+    assert nist.detok_zh("F - 16 战机") == "F-16战机"
+    assert nist.detok_en("Xinhua News Agency , Jakarta -LRB- Reporter -RRB- said .") == (
+        "Xinhua News Agency, Jakarta (Reporter) said.")
+    assert nist.links("0-0 1-0 3-4-P") == "0-0 1-0 3p4"
+    assert nist.documents(["Powell to Hold Talks", "He said so .", "Another Headline Here",
+                           "It went on ."]) == ["nist02-00", "nist02-00", "nist02-01",
+                                                "nist02-01"]
