@@ -40,7 +40,9 @@ def test_tokenizer_choice_by_language_and_config() -> None:
     assert tokenizer_name("zho-TW", config) == "sentencepiece"
     assert tokenizer_name("tha", config) == "sentencepiece"
     assert tokenizer_name("zho-CN", TokenizeConfig(languages={"zho-CN": "jieba"})) == "jieba"
-    assert {"unicode-words", "sentencepiece", "jieba"} <= set(tokenizers.names())
+    assert tokenizer_name("jpn", config) == "janome"  # the default for Japanese
+    assert tokenizer_name("jpn", TokenizeConfig(languages={})) == "sentencepiece"
+    assert {"unicode-words", "sentencepiece", "jieba", "janome"} <= set(tokenizers.names())
 
 
 CHINESE = [
@@ -78,3 +80,14 @@ def test_jieba_spans() -> None:
     pieces = words(text, tok(text))
     assert "".join(pieces) == text.replace(" ", "")
     assert "Kim" in pieces and "（" in pieces
+
+
+def test_janome_spans_are_morphemes_with_offsets() -> None:
+    tok = tokenizer_for("jpn", [], TokenizeConfig())
+    text = "豊臣秀吉は織田信長に仕え、<b>Kyoto</b> で  出世した。"
+    spans = tok(text)
+    pieces = words(text, spans)
+    assert "".join(pieces) == text.replace(" ", "")
+    assert "豊臣" in pieces and "秀吉" in pieces and "、" in pieces
+    assert all(text[a:b].strip() == text[a:b] and a < b for a, b in spans)
+    assert tok("") == []

@@ -193,3 +193,17 @@ def test_shared_pairs_train_a_real_tiny_model(shared_data: Path, tmp_path: Path)
     figures = translit.train(sample, "russian", tmp_path / "m", seed=1, dev_fraction=0.25)
     # 300 real pairs teach the common letters: a fair share of unseen names comes out right
     assert figures["from-english"]["top5"] >= 0.3 and figures["to-english"]["top5"] >= 0.2
+
+
+def test_path_shares_survive_costs_too_high_to_exponentiate(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
+    """A long token's paths can all cost more than exp() can represent; their shares are
+    still relative to the best path (a ZeroDivisionError once stopped `xel eval triage`)."""
+    monkeypatch.setattr(translit, "_run", lambda args, what: (
+        "x\t900.0\ta b\nx\t901.0\ta c\ny\t1.0\td\n"))
+    model = translit.Transliterator.__new__(translit.Transliterator)
+    model.fst = tmp_path / "m.fst"
+    shares = model._decode_share(["x", "y"], 5)
+    assert [t for t, _ in shares["x"]] == ["ab", "ac"]
+    assert shares["x"][0][1] == pytest.approx(1 / (1 + 2.718281828 ** -1))
+    assert shares["y"] == [("d", 1.0)]

@@ -165,7 +165,9 @@ class TokenizeConfig(Section):
 
     default: str = "unicode-words"
     unspaced: str = Field("sentencepiece", description="for scripts written without spaces")
-    languages: dict[str, str] = Field(default_factory=dict, description="code -> tokenizer")
+    # Japanese: Janome's morphemes align better than learned pieces (docs/quality.md).
+    languages: dict[str, str] = Field(default_factory=lambda: {"jpn": "janome"},
+                                      description="code -> tokenizer")
     sentencepiece_vocab: int = Field(4000, ge=100)
     # Long pieces learned from ~2k sentences fuse names with their titles (`美國總統川普`).
     sentencepiece_max_piece: int = Field(4, ge=1)

@@ -92,6 +92,26 @@ def jieba_words(texts: Sequence[str], config: TokenizeConfig) -> Tokenizer:
     return tokenize
 
 
+@tokenizers.register("janome")
+def janome_words(texts: Sequence[str], config: TokenizeConfig) -> Tokenizer:
+    """Janome's dictionary morphemes for Japanese (IPADIC; no training on the corpus)."""
+    from xel.names.han import _janome
+
+    def tokenize(text: str) -> list[Span]:
+        spans: list[Span] = []
+        pos = 0
+        for word in _janome().tokenize(text):
+            start = text.find(word.surface, pos)
+            if start < 0:
+                return spans + word_spans_from(text, pos)
+            pos = start + len(word.surface)
+            if word.surface.strip():
+                spans.append((start, pos))
+        return _split_punctuation(text, spans)
+
+    return tokenize
+
+
 def _locate(text: str, pieces: list[str]) -> list[Span]:
     """Character spans of sentencepiece pieces (the `▁` space marker removed) in `text`."""
     spans = []

@@ -191,11 +191,15 @@ class Transliterator:
                 continue
             word, cost, output = fields
             text = "".join(output.split())  # output symbols are space-separated characters
-            paths[word].setdefault(text, math.exp(-float(cost)))
+            paths[word].setdefault(text, float(cost))
         result = {}
-        for word, cands in paths.items():
-            total = sum(cands.values())
-            ranked = sorted(cands.items(), key=lambda c: (-c[1], c[0]))
+        for word, costs in paths.items():
+            # Shares from costs relative to the best path: exp(-cost) of a long token
+            # underflows to 0 for every path.
+            best = min(costs.values())
+            weights = {text: math.exp(best - cost) for text, cost in costs.items()}
+            total = sum(weights.values())
+            ranked = sorted(weights.items(), key=lambda c: (-c[1], c[0]))
             result[word] = [(text, p / total) for text, p in ranked]
         return result
 
