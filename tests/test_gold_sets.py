@@ -9,6 +9,9 @@ from types import ModuleType
 
 import pytest
 
+from xel.errors import XelError
+from xel.evaluate import occurrence
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -34,9 +37,9 @@ def test_kyoto_builder_recases_surnames_and_finds_the_kth_occurrence() -> None:
     kyoto = builder("kyoto_persons")
     assert kyoto.recase("Hideyoshi TOYOTOMI served Emperor GO-YOZEI II") == (
         "Hideyoshi Toyotomi served Emperor Go-yozei II")
-    assert kyoto.find("父は山名教豊、または教豊の養子", "教豊#2") == (10, 12)
-    with pytest.raises(SystemExit, match="ambiguous"):
-        kyoto.find("教豊と教豊", "教豊")
+    assert occurrence("父は山名教豊、または教豊の養子", "教豊#2") == (10, 12)
+    with pytest.raises(XelError, match="ambiguous"):
+        occurrence("教豊と教豊", "教豊")
     assert {kyoto.half(f"PNM{k:05d}") for k in range(40)} == {"tune", "heldout"}
 
 

@@ -505,6 +505,18 @@ class SpanGold:
     end: int | None
 
 
+def occurrence(text: str, ref: str) -> tuple[int, int]:
+    """Characters of an annotated name in its sentence: `name`, or `name#k` for its k-th
+    occurrence (span gold files are written from such references)."""
+    name, _, k = ref.partition("#")
+    starts = [m.start() for m in regex.finditer(regex.escape(name), text)]
+    if not starts or (not k and len(starts) > 1) or len(starts) < int(k or 1):
+        raise XelError(f"{ref!r} is missing or ambiguous in {text!r}: add #k for the k-th "
+                       "occurrence")
+    start = starts[int(k or 1) - 1]
+    return start, start + len(name)
+
+
 def read_span_gold(path: Path) -> list[SpanGold]:
     """A span gold file (`#` comment lines, then a header and tab-separated rows)."""
     rows = []

@@ -24,6 +24,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from xel.evaluate import occurrence
+
 HERE = Path(__file__).parent
 MAX_PAIRS = 3000
 CATEGORIES = ("PNM", "HST", "EPR")
@@ -75,14 +77,6 @@ def sentences(xml: str) -> list[tuple[int, str, str]]:
     return out
 
 
-def find(text: str, ref: str) -> tuple[int, int]:
-    """Characters of `ref` (`name` or `name#k`, the k-th occurrence) in `text`."""
-    name, _, k = ref.partition("#")
-    starts = [m.start() for m in re.finditer(re.escape(name), text)]
-    if not starts or (not k and len(starts) > 1) or len(starts) < int(k or 1):
-        raise SystemExit(f"annotations.tsv: {ref!r} is missing or ambiguous in {text!r}")
-    a = starts[int(k or 1) - 1]
-    return a, a + len(name)
 
 
 def half(doc: str) -> str:
@@ -116,10 +110,12 @@ def main() -> None:
         a, b = int(n["en_start"]), int(n["en_end"])
         if en[a:b] != n["english"]:
             raise SystemExit(f"annotations.tsv: {n['english']!r} is not at {a}-{b} of {en!r}")
-        start, end = ("", "") if n["gold"] in ("ABSENT", "NOT_PERSON") else find(ja, n["gold"])
-        name = ja[start:end] if start != "" else n["gold"]
-        gold[half(n["doc"])].append(["jpn", str(k), str(a), str(b), n["english"], name,
-                                     str(start), str(end)])
+        if n["gold"] in ("ABSENT", "NOT_PERSON"):
+            row = [n["gold"], "", ""]
+        else:
+            start, end = occurrence(ja, n["gold"])
+            row = [ja[start:end], str(start), str(end)]
+        gold[half(n["doc"])].append(["jpn", str(k), str(a), str(b), n["english"], *row])
     for part, lines in gold.items():
         with open(out / f"gold-{part}.tsv", "w", encoding="utf-8", newline="") as f:
             f.write(f"# Kyoto person mentions ({part} half), from corpora/kyoto_persons\n")

@@ -27,6 +27,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from xel.evaluate import occurrence
+
 HERE = Path(__file__).parent
 
 
@@ -79,13 +81,6 @@ def half(doc: str) -> str:
     return "tune" if random.Random(f"2015:{doc}").random() < 0.5 else "heldout"
 
 
-def find(text: str, ref: str) -> tuple[int, int]:
-    name, _, k = ref.partition("#")
-    starts = [m.start() for m in re.finditer(re.escape(name), text)]
-    if not starts or (not k and len(starts) > 1) or len(starts) < int(k or 1):
-        raise SystemExit(f"annotations.tsv: {ref!r} is missing or ambiguous in {text!r}")
-    a = starts[int(k or 1) - 1]
-    return a, a + len(name)
 
 
 def main() -> None:
@@ -110,7 +105,7 @@ def main() -> None:
         if n["gold"] in ("ABSENT", "NOT_PERSON"):
             row = [n["gold"], "", ""]
         else:
-            start, end = find(chinese[k], n["gold"])
+            start, end = occurrence(chinese[k], n["gold"])
             row = [chinese[k][start:end], str(start), str(end)]
         gold[half(docs[k])].append(["zho-CN", str(k), str(a), str(b), n["english"], *row])
     for part in ("tune", "heldout"):
