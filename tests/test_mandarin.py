@@ -3,10 +3,12 @@ and Han names read as wholes (`xel.names.mandarin`, `xel.names.agree.read_whole`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from xel.names.agree import agreement
-from xel.names.mandarin import consonants, reads_as, syllables
+from xel.names.mandarin import consonants, read_out, reads_as, syllables
 
 
 @pytest.mark.parametrize(("piece", "token"), [
@@ -44,3 +46,27 @@ def test_chinese_names_agree_part_by_part_in_mandarin_and_korean_names_as_wholes
     assert agreement("金正恩", "Kim Jong-un", "zho-TW").score == 1.0  # Sino-Korean reading
     assert agreement("李容浩", "Ri Yong Ho", "zho-TW").score == 1.0
     assert agreement("金", "Kim Jong-un", "zho-TW").score == 0.0
+
+
+def _name_char(text: str) -> Callable[[int], bool]:
+    """Han letters that are not function words, as `Han.characters` passes them."""
+    return lambda k: "\u4e00" <= text[k] <= "\u9fff" and text[k] not in "的在和与是了总理"
+
+
+@pytest.mark.parametrize(("text", "span", "english", "name"), [
+    # An aligner cut a transliteration short: the characters that make it read come back.
+    ("意大利总理贝卢斯科尼在比亚吉遭暗杀后", "贝卢斯科", ["Berlusconi"], "贝卢斯科尼"),
+    ("审议并通过了总统布特弗利卡提出的一项", "弗利卡", ["Bouteflika"], "布特弗利卡"),
+    # A name that reads already stays; nothing beside it that reads is taken.
+    ("美国国务卿鲍威尔将再度", "鲍威尔", ["Powell"], "鲍威尔"),
+    ("国务卿鲍威尔", "威尔", ["Smith"], "威尔"),
+    # Several English tokens: the part across `·` comes, by reading or a syllable per vowel.
+    ("国会议长阿克巴尔·丹戎因被指控", "阿克巴尔", ["Akbar", "Tanjung"], "阿克巴尔·丹戎"),
+    ("阿总理本·弗利斯在会议上", "弗利斯", ["Bin", "Flis"], "本·弗利斯"),
+    ("总统布特弗利卡提出", "布特弗利卡", ["Abdelaziz", "Bouteflika"], "布特弗利卡"),
+])
+def test_cut_transliterations_are_read_out(text: str, span: str, english: list[str],
+                                           name: str) -> None:
+    a = text.index(span)
+    s, e = read_out(text, a, a + len(span), english, _name_char(text))
+    assert text[s:e] == name

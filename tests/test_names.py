@@ -70,3 +70,25 @@ def test_japanese_kanji_names_are_whole(text: str, span: str, english: list[str]
     a = text.index(span)
     s, e = kanji_name(text, a, a + len(span), english)
     assert text[s:e] == name
+
+
+@pytest.mark.parametrize(("text", "english", "name"), [
+    # Japanese Wikipedia glosses a name with its kana reading: the name that reads as the
+    # English, in either order, with the space between surname and given name.
+    ("東園 基敬（ひがしその もとゆき、文政3年）は幕末の公卿。", ["Motoyuki", "Higashisono"],
+     "東園 基敬"),
+    ("初名は冬実（ふゆざね）・昭尹（あきただ）。", ["Akitada"], "昭尹"),
+    ("藤原 為時（ふじわら の ためとき、949年）は", ["Fujiwara", "no", "Tametoki"], "藤原 為時"),
+    # Long vowels and voicing as English writes them; a rank before the name goes.
+    ("著者は太政大臣洞院公賢（とういん きんかた）。", ["Kinkata", "Toin"], "洞院公賢"),
+    # A gloss of another reading or another person is no find.
+    ("五社 英雄（ごしゃ ひでお、本名）は", ["Eiyu", "Gosha"], None),
+    ("初名は冬実（ふゆざね）。", ["Akitada"], None),
+    ("山（やま）", [], None),
+])
+def test_glossed_japanese_names_are_found_by_their_reading(text: str, english: list[str],
+                                                           name: str | None) -> None:
+    from xel.names.kana import glossed_names
+
+    found = [text[s:e] for s, e in glossed_names(text, english)]
+    assert found == ([name] if name else [])

@@ -432,3 +432,47 @@ def test_a_single_kana_is_not_a_romanized_name() -> None:
     matcher = make_matcher("jpn", MODELS, ["Seii"])
     assert matcher.score("seii", "さ") < matcher.min_similarity
     assert matcher.score("trump", "トランプ") >= matcher.min_similarity
+
+
+def test_a_name_without_numbers_has_none_in_its_span() -> None:
+    from xel.project import without_digits
+
+    text = "日本外相川口顺子29日宣布"
+    s, e = without_digits(text, 4, 11)  # a date was aligned with the name too
+    assert text[s:e] == "川口顺子"
+    assert without_digits("ab 123", 3, 6) == (3, 6)  # nothing but numbers: left to others
+    p = pair("Minister Yoriko Kawaguchi announced", "外相 川口顺子29日 宣布", {(1, 1), (2, 1)})
+    assert project(p, "Yoriko Kawaguchi", "zho-CN") == "川口顺子"
+    p = pair("Louis 14 spoke", "Louis 14 a parlé", {(0, 0), (1, 1)})
+    assert project(p, "Louis 14", "fra") == "Louis 14"  # the English has the number
+
+
+def test_a_japanese_name_glossed_with_its_reading_is_found_by_it() -> None:
+    text = "初名は冬実（ふゆざね）・昭尹（あきただ）。"
+    p = pair("His childhood name was Akitada.", text, {(4, 0)}, list(text))
+    assert project(p, "Akitada", "jpn") == "昭尹"  # though aligned with `初`
+
+
+def test_the_kth_mention_of_a_name_gets_its_kth_occurrence() -> None:
+    text = "萨隆说,如果阿拉法贯彻协议,将允许阿拉法离开"
+    src = "Sharon said if Arafat implements it, he will allow Arafat to leave"
+    tokens = ["萨隆", "说", ",", "如果", "阿拉法", "贯彻", "协议", ",", "将", "允许", "阿拉法",
+              "离开"]
+    # The aligner linked both Arafats with the first 阿拉法.
+    p = pair(src, text, {(0, 0), (3, 4), (10, 4)}, tokens)
+    second = src.rindex("Arafat")
+    out = project_mention(p, second, second + 6, "Arafat", NameMatcher("zho-CN", None, 0.75),
+                          frozenset(), AWARE)
+    assert (out.start, out.end) == (text.rindex("阿拉法"), text.rindex("阿拉法") + 3)
+    assert project(p, "Arafat", "zho-CN") == "阿拉法"  # the first stays the first
+    p = pair("Arafat met Arafat's aide", "阿拉法会见助手", {(0, 0), (2, 0)}, ["阿拉法", "会见",
+                                                                      "助手"])
+    out = project_mention(p, 11, 17, "Arafat", NameMatcher("zho-CN", None, 0.75), frozenset(),
+                          AWARE)
+    assert out.start == 0  # written once: nothing to choose
+
+
+def test_a_span_of_numbers_is_no_name() -> None:
+    p = pair("He served Emperor Gosai (111th)", "後西天皇（111代）に仕え", {(3, 2)},
+             ["後西", "天皇", "（", "111", "代", "）", "に", "仕え"])
+    assert project(p, "Gosai", "jpn") == ""

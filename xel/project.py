@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import regex
+
 import xel.names
 from xel.align import DDL as ALIGN_DDL
 from xel.align import Links, Texts, decode_links, decode_spans
@@ -125,6 +127,10 @@ def function_words(lang: str) -> frozenset[str]:
 # --- projecting one mention ------------------------------------------------------------------
 
 
+# Methods that found a span by the name's spelling or reading, not by alignment alone.
+SPELLED = ("name-match", "gloss", "parentheses")
+
+
 @dataclass(frozen=True)
 class Projected:
     start: int | None  # characters in the target sentence
@@ -158,6 +164,7 @@ class Pair:
 def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMatcher | None,
                     stops: frozenset[str], config: ProjectConfig) -> Projected:
     """Project the English name at characters [start, end) of the source sentence."""
+    at, until = start, end
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
     base = paper_span(targets)
@@ -167,6 +174,12 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
             return Projected(None, None, "none", None)
         return Projected(aligned[0], aligned[1], "aligned", aligned)
     english = name_tokens(name)
+    if matcher is not None and config.name_match:
+        glossed = matcher.family.glossed(pair.tgt_text, english)
+        if glossed:
+            near = aligned[0] if aligned else 0
+            start, end = min(glossed, key=lambda span: abs(span[0] - near))
+            return Projected(start, end, "gloss", aligned)
     outside = {j for i, j in pair.links if i not in set(mention)}
     matched: tuple[int, int] | None = None
     count = 0
@@ -212,7 +225,41 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
                                       enabled=config.characters,
                                       before_bracket=method == "parentheses", aligned=aligned)
     start, end = whole_characters(pair.tgt_text, start, end)
+    if not any(ch.isdigit() for ch in name):
+        start, end = without_digits(pair.tgt_text, start, end)
+    if not regex.search(r"\p{L}", pair.tgt_text[start:end]):
+        return Projected(None, None, "none", aligned)  # numbers or punctuation: no name
+    start, end = in_turn(pair, at, until, start, end,
+                         matcher is not None and matcher.family.unspaced)
     return Projected(start, end, method, aligned)
+
+
+def in_turn(pair: Pair, at: int, until: int, start: int, end: int, unspaced: bool
+            ) -> tuple[int, int]:
+    """The k-th occurrence of the projected name for the k-th mention of the English name,
+    where both sentences write it equally often (an aligner may link both `Arafat`s of a
+    sentence with one `阿拉法`)."""
+    def places(text: str, word: str, whole: bool) -> list[int]:
+        edge = r"[\p{L}\p{M}\p{N}]"
+        pattern = (rf"(?<!{edge}){regex.escape(word)}(?!{edge})" if whole
+                   else regex.escape(word))
+        return [m.start() for m in regex.finditer(pattern, text)]
+
+    english = places(pair.src_text, pair.src_text[at:until], True)
+    target = places(pair.tgt_text, pair.tgt_text[start:end], not unspaced)
+    if len(english) < 2 or len(english) != len(target) or at not in english:
+        return start, end
+    k = target[english.index(at)]
+    return k, k + end - start
+
+
+def without_digits(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name without numbers has none in its span: the longest piece between them
+    (`川口顺子29日` is `川口顺子`: a date was aligned too)."""
+    pieces = [(start + m.start(), start + m.end())
+              for m in regex.finditer(r"[^\d]+", text[start:end])]
+    named = [p for p in pieces if regex.search(r"\p{L}", text[p[0]:p[1]])]
+    return max(named, key=lambda p: p[1] - p[0]) if named else (start, end)
 
 
 def _chars(spans: Sequence[Span], tokens: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -587,7 +634,7 @@ def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) ->
         s.executemany("INSERT INTO projections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       [r[:10] for r in rows])
         ranks = rank_projections(
-            [(r[10], r[5], r[11], r[7] in ("name-match", "parentheses")) for r in rows], lang,
+            [(r[10], r[5], r[11], r[7] in SPELLED) for r in rows], lang,
             config.project.group_inflections, config.project.prefer_name_match)
         s.execute("DELETE FROM projection_ranks WHERE lang = ?", (lang,))
         s.executemany("INSERT INTO projection_ranks VALUES (?, ?, ?, ?, ?, ?)",

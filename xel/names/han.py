@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from xel.names.hangul import korean_key
+from xel.names.mandarin import read_out
 from xel.names.script import (
     WHOLE_NAME_MIN,
     Family,
@@ -334,4 +335,11 @@ class Han(Family):
                                         before_bracket=before_bracket)
         if enabled and matcher.knows_names and english:
             start, end = han_name(text, start, end, english, matcher, before_bracket, aligned)
+            if self.code == "zho" and start < end and all(_HAN.fullmatch(c) for c in text[start:end]
+                                          if c not in _HAN_JOINERS):
+
+                def name_char(k: int) -> bool:
+                    return bool(_HAN.fullmatch(text[k])) and matcher.name_like(text[k])
+
+                start, end = read_out(text, start, end, english, name_char)
         return start, end

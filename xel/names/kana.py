@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 import regex
 
 from xel.names.han import HONORIFICS, compact, han_readings, han_run
-from xel.names.script import Family, Span, whole_latin_words
+from xel.names.script import (
+    WHOLE_NAME_MIN,
+    Family,
+    Span,
+    orthographic,
+    transliterator,
+    whole_latin_words,
+)
 from xel.names.sound import sound_key
 
 if TYPE_CHECKING:
@@ -91,6 +98,17 @@ _AFTER = sorted([
 _FORMER = "元前現"
 
 
+def one_kanji_run(text: str, start: int, end: int) -> Span:
+    """A name in kanji has no kana inside it: a span with a kana ending between kanji
+    (`西郊とも称`, "also called Saiko") is cut to its longest kanji run (the first of equals)."""
+    runs = [(start + m.start(), start + m.end())
+            for m in regex.finditer(r"[\p{Han}\u3005]+", text[start:end])]
+    if len(runs) < 2 or not _KANA_ENDING.search(text, runs[0][1], runs[-1][0]) \
+            or regex.search(r"\p{Katakana}", text[start:end]):
+        return start, end
+    return max(runs, key=lambda r: (r[1] - r[0], -r[0]))
+
+
 def _strip(text: str, words: list[str], at_end: bool) -> str:
     for word in words:
         if len(text) > len(word) and (text.endswith(word) if at_end else text.startswith(word)):
@@ -157,6 +175,47 @@ def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
     return start, end
 
 
+# A name in kanji (one space may part surname and given name) and, in brackets after it, its
+# reading in kana up to the first comma or bracket: `東園 基敬（ひがしその もとゆき、...`.
+_GLOSSED = regex.compile(
+    r"(\p{Han}[\p{Han}\u3005]*(?:[ \u3000]\p{Han}[\p{Han}\u3005]*)?)[（(]"
+    r"([\p{Hiragana}\p{Katakana}\u30fc\u30fb ]+)[、,，）)]")
+
+
+def _reads_as(reading: str, english: Sequence[str]) -> bool:
+    """The kana reading spells the English name whole, in either order (`ひがしその もとゆき`
+    is Motoyuki Higashisono); `no` is written in both (`ふじわら の ためとき`)."""
+    latin = transliterator("Hiragana-Latin; Katakana-Latin; Latin-ASCII; Lower")
+    said = "".join(ch for ch in latin.transliterate(reading) if ch.isalpha())
+    names = [t.lower() for t in english]
+    orders = ("".join(names), "".join(names[1:] + names[:1]), "".join(names[-1:] + names[:-1]))
+    return any(orthographic(_plain(o), _plain(said)) >= WHOLE_NAME_MIN for o in orders)
+
+
+def _plain(romaji: str) -> str:
+    """Romanized Japanese blind to voicing and long vowels, which English spellings of a
+    name drop or change (`さんじょう`, sanjou: Sanjo; `とういん`, Toin or Doin)."""
+    for long, short in (("ou", "o"), ("oo", "o"), ("uu", "u"), ("ii", "i")):
+        romaji = romaji.replace(long, short)
+    return romaji.translate(str.maketrans("dgbzj", "tkpss"))
+
+
+def glossed_names(text: str, english: Sequence[str]) -> list[Span]:
+    """Kanji names the sentence glosses with a kana reading of the English name, ranks and
+    kin words before them left out (`父山名教豊（やまな のりとよ）`)."""
+    if not english:
+        return []
+    found = []
+    for m in _GLOSSED.finditer(text):
+        if not _reads_as(m.group(2), english):
+            continue
+        start, name = m.start(1), m.group(1)
+        while (rest := _strip(name, _BEFORE, at_end=False)) != name and len(rest) >= 2:
+            start, name = start + len(name) - len(rest), rest
+        found.append((start, m.end(1)))
+    return found
+
+
 class Kana(Family):
     name = "kana"
     syllabic = True
@@ -167,6 +226,9 @@ class Kana(Family):
 
     def readings(self, piece: str) -> list[tuple[str, Callable[[str], str]]]:
         return han_readings(piece)
+
+    def glossed(self, text: str, english: Sequence[str]) -> list[Span]:
+        return glossed_names(text, english)
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
                    matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
@@ -185,7 +247,8 @@ class Kana(Family):
                                        or text[end - 1] in HONORIFICS):
                 end -= 1
             start, end = han_run(text, start, end, english, matcher, aligned)
-            return kanji_name(text, start, end, english)
+            start, end = kanji_name(text, start, end, english)
+            return one_kanji_run(text, start, end)
 
         if enabled:
             start, end = whole_latin_words(text, start, end)

@@ -9,13 +9,15 @@ for may go unwritten, but only the weak ones (`r`, `l`, `h`, `w`, `y`) and at mo
 something, so a name with a character too many (`卡瓦諾一`) does not read as Kavanaugh.
 
 Readings come from ICU's Han-Latin (pinyin). This checks a projection against the name it
-was aligned to; it never searches for a name.
+was aligned to, and completes one an aligner cut short (`read_out`); it never searches a
+sentence for a name.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Sequence
 
 from xel.names.script import transliterator
 
@@ -113,3 +115,60 @@ def reads_as(piece: str, token: str) -> bool:
         return any(match(*o) for o in options)
 
     return match(0, 0, 0)
+
+
+_JOINERS = "\u00b7\u30fb\u2027\u2022\uff0e"
+_HAN_LETTER = re.compile(r"[\u3400-\u9fff]")
+
+
+def read_out(text: str, start: int, end: int, english: Sequence[str],
+             name_char: Callable[[int], bool], most: int = 2) -> tuple[int, int]:
+    """A transliterated name an aligner cut short, completed from the characters beside it.
+
+    One English token: where the span does not read as it and adding up to `most` name
+    characters on either side does (`贝卢斯科` + `尼` is Berlusconi, `布特` + `弗利卡` is
+    Bouteflika), the fewest that do. Several tokens and a span of fewer parts: the part
+    joined to it by `·` comes too (`阿克巴尔` + `·丹戎` for Akbar Tanjung).
+    """
+    piece = text[start:end]
+    if len(english) == 1:
+        if reads_as(piece, english[0]):
+            return start, end
+        for added in range(1, most + 1):
+            for left in range(added + 1):
+                s, e = start - left, end + added - left
+                if (s >= 0 and e <= len(text) and all(name_char(k) for k in range(s, start))
+                        and all(name_char(k) for k in range(end, e))
+                        and reads_as(text[s:e], english[0])):
+                    return s, e
+        return start, end
+    if len(english) > 1 + sum(ch in _JOINERS for ch in piece):
+        if end + 1 < len(text) and text[end] in _JOINERS:
+            part = _part(text, end + 1, 1, english[-1], name_char)
+            return (start, end + 1 + part) if part else (start, end)
+        if start >= 2 and text[start - 1] in _JOINERS:
+            part = _part(text, start - 2, -1, english[0], name_char)
+            return (start - 1 - part, end) if part else (start, end)
+    return start, end
+
+
+def _part(text: str, first: int, step: int, token: str, name_char: Callable[[int], bool]
+          ) -> int:
+    """How many characters from `first` on (`step` 1) or back (-1) write `token`: the fewest
+    that read as it, else a character per English vowel group (`丹戎` for Tanjung), all of
+    them name characters or Han; 0 where there are none."""
+    def piece(n: int) -> str:
+        return text[first:first + n] if step > 0 else text[first - n + 1:first + 1]
+
+    def inside(n: int) -> bool:
+        return 0 <= first + step * (n - 1) < len(text)
+
+    room = [n for n in range(1, 5) if inside(n) and all(
+        name_char(first + step * k) for k in range(n))]
+    for n in room:
+        if reads_as(piece(n), token):
+            return n
+    groups = vowel_groups(token)
+    if room and inside(groups) and all(_HAN_LETTER.fullmatch(ch) for ch in piece(groups)):
+        return groups
+    return 0

@@ -183,6 +183,11 @@ class Family:
         """The forms of a character under which name dictionaries may count it."""
         return (ch,)
 
+    def glossed(self, text: str, english: Sequence[str]) -> list[Span]:
+        """Names the text itself glosses with a reading that spells the English name (Japanese
+        writes a rare name's kana after it: `昭尹（あきただ）`); the most certain find."""
+        return []
+
     def edges(self, text: str, start: int, end: int, english: Sequence[str],
               matcher: NameMatcher) -> Span:
         """Leave clitics written onto the name out of its span."""
