@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from xel.names.agree import agreement
-from xel.names.mandarin import consonants, read_out, reads_as, syllables
+from xel.names.mandarin import consonants, pinyin, pinyin_runs, read_out, reads_as, syllables
 
 
 @pytest.mark.parametrize(("piece", "token"), [
@@ -70,3 +70,30 @@ def test_cut_transliterations_are_read_out(text: str, span: str, english: list[s
     a = text.index(span)
     s, e = read_out(text, a, a + len(span), english, _name_char(text))
     assert text[s:e] == name
+
+
+@pytest.mark.parametrize(("text", "span", "english", "name"), [
+    # The first part on its left, the last on its right: a name that starts with a vowel
+    # starts with a vowel syllable; a last consonant left out is written if it can be.
+    ("穿手工鞋的女人 阿德丽安娜•翠吉亚尼 著", "德丽安娜•翠吉亚", ["Adriana", "Trigiani"],
+     "阿德丽安娜•翠吉亚尼"),
+    ("埃及外长马希尔前天表示", "马希", ["Maher"], "马希尔"),
+    ("以加尔文为代表", "尔文", ["Calvin"], "加尔文"),
+])
+def test_outer_parts_are_completed_to_read_whole(text: str, span: str, english: list[str],
+                                                 name: str) -> None:
+    a = text.index(span)
+    s, e = read_out(text, a, a + len(span), english, _name_char(text))
+    assert text[s:e] == name
+
+
+def test_a_chinese_persons_name_is_its_pinyin() -> None:
+    text = "习近平总书记在会上发表重要讲话，深入分析"
+    assert pinyin_runs(text, ["Xi", "Jinping"], least=2) == [(0, 3)]
+    assert pinyin_runs(text, ["Jinping", "Xi"], least=2) == [(0, 3)]  # surname last
+    text = "考虑到双方，几天后，林某将定金退回给了陆先生。"
+    assert [text[a:b] for a, b in pinyin_runs(text, ["Lu"])] == ["虑", "陆"]
+    assert pinyin_runs(text, ["Lu"], least=2) == []  # one syllable is no search
+    assert pinyin("习") == "xi" and pinyin("A") == ""
+    assert agreement("习近平", "Xi Jinping", "zho-CN").score == 1.0
+    assert agreement("习近", "Xi Jinping", "zho-CN").score == 0.0

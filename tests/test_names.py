@@ -21,6 +21,9 @@ from xel.names.english import clean_spaces, name_key, split_name
         ("Lawyer Christian Schertz", "Christian Schertz", "Lawyer"),
         ("Martin Luther King Jr.", "Martin Luther King Jr.", None),
         ("Mr", "Mr", None),  # an honorific alone is left as the name, not dropped silently
+        ("Voltaire et al.", "Voltaire", None),  # a list's `et al.` is no part of a name
+        ("Li Kaier, et al.", "Li Kaier", None),
+        ("Et Al", "Et Al", None),
     ],
 )
 def test_split_name(marked: str, name: str, honorific: str | None) -> None:

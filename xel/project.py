@@ -128,7 +128,7 @@ def function_words(lang: str) -> frozenset[str]:
 
 
 # Methods that found a span by the name's spelling or reading, not by alignment alone.
-SPELLED = ("name-match", "gloss", "parentheses")
+SPELLED = ("name-match", "reading", "parentheses")
 
 
 @dataclass(frozen=True)
@@ -175,11 +175,12 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         return Projected(aligned[0], aligned[1], "aligned", aligned)
     english = name_tokens(name)
     if matcher is not None and config.name_match:
-        glossed = matcher.family.glossed(pair.tgt_text, english)
-        if glossed:
+        exact = matcher.family.read_exactly(pair.tgt_text, english)
+        if exact:
             near = aligned[0] if aligned else 0
-            start, end = min(glossed, key=lambda span: abs(span[0] - near))
-            return Projected(start, end, "gloss", aligned)
+            start, end = min(exact, key=lambda span: abs(span[0] - near))
+            start, end = in_turn(pair, at, until, start, end, matcher.family.unspaced)
+            return Projected(start, end, "reading", aligned)
     outside = {j for i, j in pair.links if i not in set(mention)}
     matched: tuple[int, int] | None = None
     count = 0

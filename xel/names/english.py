@@ -55,8 +55,12 @@ def split_name(text: str) -> SplitName | None:
         spans.pop(0)
     if not spans:
         return None
+    # `et al.` after a name is not part of it (`Voltaire et al.`).
+    if len(spans) > 2 and [text[a:b].rstrip(".").lower() for a, b in spans[-2:]] == ["et", "al"]:
+        spans = spans[:-2]
     start, end = spans[0][0], spans[-1][1]
-    name = text[start:end]
+    name = text[start:end].rstrip(" ,")
+    end = start + len(name)
     # Possessive on the last token: `Holt's`, `Holt’s`, `James'`.
     trimmed = _POSSESSIVE.sub("", name)
     if not trimmed.strip("'’‘`´"):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from xel.names.hangul import korean_key
-from xel.names.mandarin import read_out
+from xel.names.mandarin import pinyin, pinyin_runs, read_out
 from xel.names.script import (
     WHOLE_NAME_MIN,
     Family,
@@ -313,6 +313,10 @@ def han_readings(piece: str) -> list[tuple[str, Callable[[str], str]]]:
     return found
 
 
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalpha())
+
+
 class Han(Family):
     name = "han"
     han = True
@@ -322,7 +326,13 @@ class Han(Family):
         return piece in FUNCTION_CHARACTERS
 
     def readings(self, piece: str) -> list[tuple[str, Callable[[str], str]]]:
-        return han_readings(piece)
+        """Chinese also by its pinyin, which is how English writes a Chinese person's name
+        (`习近平`: xijinping, Xi Jinping)."""
+        found = han_readings(piece)
+        said = "".join(pinyin(ch) for ch in piece)
+        if self.code == "zho" and len(piece) > 1 and said and all(pinyin(ch) for ch in piece):
+            found.append((said, _letters))
+        return found
 
     def char_forms(self, ch: str) -> tuple[str, ...]:
         simple = simplified(ch)
@@ -342,4 +352,10 @@ class Han(Family):
                     return bool(_HAN.fullmatch(text[k])) and matcher.name_like(text[k])
 
                 start, end = read_out(text, start, end, english, name_char)
+                start, end = max(pinyin_runs(text, english, start, end),
+                                 key=lambda r: r[1] - r[0], default=(start, end))
         return start, end
+
+    def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
+        """Chinese: the runs of two or more characters whose pinyin is the English name."""
+        return pinyin_runs(text, english, least=2) if self.code == "zho" else []

@@ -91,7 +91,7 @@ _AFTER = sorted([
     "天皇", "上皇", "法皇", "上人", "御前", "親王", "内親王", "法師",
     "禅師", "将軍", "大臣", "監督", "首相", "総理", "外相", "蔵相",
     "大統領", "主席", "議長", "長官", "社長", "会長", "選手", "内閣",
-    "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿",
+    "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿", "朝",
     "様", "殿",
 ], key=len, reverse=True)
 # Before a title only: former, then (`安倍晋三元首相`).
@@ -227,7 +227,7 @@ class Kana(Family):
     def readings(self, piece: str) -> list[tuple[str, Callable[[str], str]]]:
         return han_readings(piece)
 
-    def glossed(self, text: str, english: Sequence[str]) -> list[Span]:
+    def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
         return glossed_names(text, english)
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],

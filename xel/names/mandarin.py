@@ -34,7 +34,8 @@ _ENGLISH = [(r"tch", "C"), (r"ch", "C"), (r"sh", "S"), (r"th", "T"), (r"ph", "F"
             (r"y", ""), (r"[aeiou]", "")]
 _WEAK = set("LHW")  # English consonants a transliteration may leave out freely
 _SAME = {("W", "F"), ("F", "W"), ("N", "M"), ("M", "N"), ("K", "H"), ("K", "W"), ("S", "C"),
-         ("C", "S"), ("S", "T"), ("C", "T")}  # (Chinese, English): `華` hua for Wa-
+         ("C", "S"), ("S", "T"), ("C", "T"),
+         ("C", "K"), ("S", "H")}  # (Chinese, English): `華` hua for Wa-, `希` xi for Hi-
 
 
 @functools.lru_cache(maxsize=65536)
@@ -81,9 +82,10 @@ def vowel_groups(token: str) -> int:
     return len(re.findall(r"[aeiouy]+", text))
 
 
-def reads_as(piece: str, token: str) -> bool:
+def reads_as(piece: str, token: str, to_the_end: bool = False) -> bool:
     """True when the Chinese piece's syllables stand, in order, for the English token's
-    consonants (see the module docstring)."""
+    consonants (see the module docstring); `to_the_end`: the last one written too (`马希尔`
+    for Maher, where `马希` leaves the weak r out)."""
     sounds = syllables(piece)
     english = consonants(token)
     if not sounds or len(english) < 2 or len(sounds) < vowel_groups(token):
@@ -92,7 +94,7 @@ def reads_as(piece: str, token: str) -> bool:
     @functools.cache
     def match(i: int, j: int, dropped: int) -> bool:
         if i == len(sounds):
-            return all(c in _WEAK for c in english[j:])
+            return j == len(english) if to_the_end else all(c in _WEAK for c in english[j:])
         initial, nasal = sounds[i]
         options = []
         # A vowel syllable stands for a vowel; last, only for a name ending in one.
@@ -106,9 +108,10 @@ def reads_as(piece: str, token: str) -> bool:
             if extra > 1 or (j == 0 and skipped and skipped[0] not in _WEAK):
                 break  # at most one strong consonant unwritten, never the first
             c = english[k]
-            if initial and (c == initial or (initial, c) in _SAME or (
-                    initial == "C" and english[k:k + 2] in ("TL", "KL"))):
-                after = k + (2 if initial == "C" and english[k:k + 2] in ("TL", "KL") else 1)
+            ends = [k + 1] if c == initial or (initial, c) in _SAME else []
+            if initial == "C" and english[k:k + 2] in ("TL", "KL"):
+                ends.append(k + 2)  # `克` ke for Cl-, `特` te for Tl-
+            for after in ends if initial else []:
                 options.append((i + 1, after, extra))
                 if nasal and after < len(english) and english[after] in "NM":
                     options.append((i + 1, after + 1, extra))
@@ -127,21 +130,19 @@ def read_out(text: str, start: int, end: int, english: Sequence[str],
 
     One English token: where the span does not read as it and adding up to `most` name
     characters on either side does (`贝卢斯科` + `尼` is Berlusconi, `布特` + `弗利卡` is
-    Bouteflika), the fewest that do. Several tokens and a span of fewer parts: the part
-    joined to it by `·` comes too (`阿克巴尔` + `·丹戎` for Akbar Tanjung).
+    Bouteflika), the fewest that do. As many parts as tokens: the first part so on its
+    left, the last on its right (`德丽安娜•翠吉亚` is Adriana Trigiani whole). Several tokens
+    and a span of fewer parts: the part joined to it by `·` comes too (`阿克巴尔` + `·丹戎`
+    for Akbar Tanjung).
     """
     piece = text[start:end]
+    joiners = [k for k in range(start, end) if text[k] in _JOINERS]
     if len(english) == 1:
-        if reads_as(piece, english[0]):
-            return start, end
-        for added in range(1, most + 1):
-            for left in range(added + 1):
-                s, e = start - left, end + added - left
-                if (s >= 0 and e <= len(text) and all(name_char(k) for k in range(s, start))
-                        and all(name_char(k) for k in range(end, e))
-                        and reads_as(text[s:e], english[0])):
-                    return s, e
-        return start, end
+        return _grown(text, start, end, english[0], name_char, most, (True, True))
+    if len(english) == len(joiners) + 1:
+        s = _grown(text, start, joiners[0], english[0], name_char, most, (True, False))[0]
+        e = _grown(text, joiners[-1] + 1, end, english[-1], name_char, most, (False, True))[1]
+        return s, e
     if len(english) > 1 + sum(ch in _JOINERS for ch in piece):
         if end + 1 < len(text) and text[end] in _JOINERS:
             part = _part(text, end + 1, 1, english[-1], name_char)
@@ -149,6 +150,36 @@ def read_out(text: str, start: int, end: int, english: Sequence[str],
         if start >= 2 and text[start - 1] in _JOINERS:
             part = _part(text, start - 2, -1, english[0], name_char)
             return (start - 1 - part, end) if part else (start, end)
+    return start, end
+
+
+def _grown(text: str, start: int, end: int, token: str, name_char: Callable[[int], bool],
+           most: int, sides: tuple[bool, bool]) -> tuple[int, int]:
+    """The span with the fewest name characters added on the allowed (left, right) sides
+    that make it read as `token`; the span itself if it reads already, or nothing does."""
+    if start >= end:
+        return start, end
+    if reads_as(text[start:end], token):
+        # A name that starts with a vowel starts with a vowel syllable (`阿` of `阿德丽安娜`).
+        if sides[0] and start > 0 and token[:1].lower() in "aeiou" and name_char(start - 1) \
+                and syllables(text[start - 1])[:1] == (("", False),) \
+                and syllables(text[start])[:1] != (("", False),):
+            start -= 1
+        # A last consonant left out is written by the next name character, if it can be.
+        if sides[1] and end < len(text) and name_char(end) \
+                and not reads_as(text[start:end], token, to_the_end=True) \
+                and reads_as(text[start:end + 1], token, to_the_end=True):
+            end += 1
+        return start, end
+    for added in range(1, most + 1):
+        for left in range(added + 1):
+            if (left and not sides[0]) or (added - left and not sides[1]):
+                continue
+            s, e = start - left, end + added - left
+            if (s >= 0 and e <= len(text) and all(name_char(k) for k in range(s, start))
+                    and all(name_char(k) for k in range(end, e))
+                    and reads_as(text[s:e], token)):
+                return s, e
     return start, end
 
 
@@ -172,3 +203,32 @@ def _part(text: str, first: int, step: int, token: str, name_char: Callable[[int
     if room and inside(groups) and all(_HAN_LETTER.fullmatch(ch) for ch in piece(groups)):
         return groups
     return 0
+
+
+@functools.lru_cache(maxsize=65536)
+def pinyin(ch: str) -> str:
+    """A Han character's Mandarin syllable in plain letters (`习`: xi), '' for others."""
+    if not _HAN_LETTER.fullmatch(ch):
+        return ""
+    return "".join(c for c in transliterator("Han-Latin; Latin-ASCII; Lower").transliterate(ch)
+                   if c.isalpha())
+
+
+def pinyin_runs(text: str, english: Sequence[str], lo: int = 0, hi: int | None = None,
+                least: int = 1) -> list[tuple[int, int]]:
+    """Runs of Han characters in text[lo:hi] whose syllables spell the English name, surname
+    first or last (`习近平` for Xi Jinping; `陆` of `陆先生` for Lu), of at least `least`
+    characters: a Chinese person's name written in English is its pinyin."""
+    hi = len(text) if hi is None else hi
+    tokens = ["".join(c for c in t.lower() if c.isalpha()) for t in english]
+    wanted = {"".join(tokens), "".join(tokens[1:] + tokens[:1])} - {""}
+    found = []
+    for a in range(lo, hi):
+        said = ""
+        for b in range(a, min(hi, a + 4)):
+            said += pinyin(text[b])
+            if not pinyin(text[b]) or len(said) > max(map(len, wanted), default=0):
+                break
+            if said in wanted and b + 1 - a >= least:
+                found.append((a, b + 1))
+    return found

@@ -183,9 +183,10 @@ class Family:
         """The forms of a character under which name dictionaries may count it."""
         return (ch,)
 
-    def glossed(self, text: str, english: Sequence[str]) -> list[Span]:
-        """Names the text itself glosses with a reading that spells the English name (Japanese
-        writes a rare name's kana after it: `昭尹（あきただ）`); the most certain find."""
+    def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
+        """Names the text writes in a way that reads exactly as the English name, found
+        without the aligner: the most certain find (Japanese glosses a rare name with its
+        kana, `昭尹（あきただ）`; a Chinese name's pinyin is its English, `习近平`)."""
         return []
 
     def edges(self, text: str, start: int, end: int, english: Sequence[str],
