@@ -23,7 +23,8 @@ def builder(name: str) -> ModuleType:
     return module
 
 
-@pytest.mark.parametrize(("name", "named"), [("kyoto_persons", 180), ("nist_persons", 71)])
+@pytest.mark.parametrize(("name", "named"), [("kyoto_persons", 180), ("nist_persons", 71),
+                                             ("wmt22_persons", 235)])
 def test_annotations_are_complete(name: str, named: int) -> None:
     with open(ROOT / "corpora" / name / "annotations.tsv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
@@ -54,3 +55,17 @@ def test_nist_builder_detokenizes_and_converts_links() -> None:
     assert nist.documents(["Powell to Hold Talks", "He said so .", "Another Headline Here",
                            "It went on ."]) == ["nist02-00", "nist02-00", "nist02-01",
                                                 "nist02-01"]
+
+
+def test_wmt22_builder_reads_the_general_collection_and_refuses_misaligned_documents() -> None:
+    wmt = builder("wmt22_persons")
+    xml = """<dataset><collection id="general"><doc id="news_1">
+      <src lang="zh"><p><seg id="1">习近平 讲话 &lt;b&gt;</seg><seg id="2">好</seg></p></src>
+      <ref lang="en" translator="A"><p><seg id="1">Xi Jinping  spoke</seg><seg id="2">Good
+      </seg></p></ref><ref lang="en" translator="B"><p><seg id="1">no</seg></p></ref>
+    </doc></collection><collection id="other"><doc id="x"/></collection></dataset>"""
+    assert wmt.documents(xml) == {"news_1": [("Xi Jinping spoke", "习近平 讲话 <b>"),
+                                             ("Good", "好")]}
+    with pytest.raises(SystemExit, match="news_1"):
+        wmt.documents(xml.replace('<seg id="2">Good', '<seg id="3">Good'))
+    assert wmt.is_news("news_1") and not wmt.is_news("social_9")

@@ -95,3 +95,13 @@ def test_glossed_japanese_names_are_found_by_their_reading(text: str, english: l
 
     found = [text[s:e] for s, e in glossed_names(text, english)]
     assert found == ([name] if name else [])
+
+
+def test_a_reign_and_a_given_name_ending_in_its_character_are_told_apart() -> None:
+    from xel.names.kana import kanji_name
+
+    text = "平安時代中期、一条天皇朝の代表的な詩人。源頼朝の弟。"
+    a = text.index("一条")
+    assert text[slice(*kanji_name(text, a, a + 5, ["Ichijo"]))] == "一条"  # Ichijo's reign
+    a = text.index("源頼朝")
+    assert text[slice(*kanji_name(text, a, a + 3, ["Minamoto", "no", "Yoritomo"]))] == "源頼朝"
