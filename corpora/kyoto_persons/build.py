@@ -5,10 +5,11 @@
 SOURCE is a clone (or bare git directory) of github.com/venali/BilingualCorpus, which holds
 the Japanese-English Bilingual Corpus of Wikipedia's Kyoto Articles 2.01 (NICT, CC BY-SA 3.0);
 OUT defaults to work/kyoto. Written there: `corpus/{eng,jpn}.txt` and `corpus/doc_ids.txt`
-(the collection `configs/kyoto-persons.yaml` reads: the annotated articles whole, then other
-person, history and imperial-family articles in a seeded order, up to 3,000 sentence pairs),
-and `gold-tune.tsv`, `gold-heldout.tsv`: `annotations.tsv` as span gold (`xel eval projection
---spans`), split in halves by article.
+(the collection `configs/kyoto-persons.yaml` reads: the annotated articles whole, then the
+fresh held-out articles whole, then other person, history and imperial-family articles in a
+seeded order, up to 3,000 sentence pairs), `gold-tune.tsv`, `gold-heldout.tsv`:
+`annotations.tsv` as span gold (`xel eval projection --spans`), split in halves by article,
+and `gold-fresh.tsv`: `annotations-fresh.tsv`, all of it held out.
 
 The English is the corpus's final checked translation with surnames recased (`Hideyoshi
 TOYOTOMI` -> `Hideyoshi Toyotomi`), as English news writes them.
@@ -90,9 +91,14 @@ def main() -> None:
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("work/kyoto")
     with open(HERE / "annotations.tsv", encoding="utf-8") as f:
         notes = list(csv.DictReader(f, delimiter="\t"))
+    with open(HERE / "annotations-fresh.tsv", encoding="utf-8") as f:
+        fresh_notes = list(csv.DictReader(f, delimiter="\t"))
     annotated = list(dict.fromkeys(n["doc"] for n in notes))
     others = [d for c in CATEGORIES for d in source.names(c) if d not in annotated]
     random.Random(2016).shuffle(others)
+    # The fresh held-out articles follow the annotated ones; the others keep their order.
+    annotated += [d for d in dict.fromkeys(n["doc"] for n in fresh_notes) if d not in annotated]
+    others = [d for d in others if d not in annotated]
     rows: list[tuple[str, int, str, str]] = []
     for doc in annotated + others:
         if len(rows) >= MAX_PAIRS and doc not in annotated:
@@ -103,8 +109,8 @@ def main() -> None:
         (out / "corpus" / name).write_text("".join(f"{r[column]}\n" for r in rows),
                                            encoding="utf-8")
     seg = {(r[0], r[1]): k for k, r in enumerate(rows)}
-    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
-    for n in notes:
+    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": [], "fresh": []}
+    for part, n in [(half(n["doc"]), n) for n in notes] + [("fresh", n) for n in fresh_notes]:
         k = seg[(n["doc"], int(n["sen"]))]
         en, ja = rows[k][2], rows[k][3]
         a, b = int(n["en_start"]), int(n["en_end"])
@@ -115,10 +121,11 @@ def main() -> None:
         else:
             start, end = occurrence(ja, n["gold"])
             row = [ja[start:end], str(start), str(end)]
-        gold[half(n["doc"])].append(["jpn", str(k), str(a), str(b), n["english"], *row])
+        gold[part].append(["jpn", str(k), str(a), str(b), n["english"], *row])
     for part, lines in gold.items():
         with open(out / f"gold-{part}.tsv", "w", encoding="utf-8", newline="") as f:
-            f.write(f"# Kyoto person mentions ({part} half), from corpora/kyoto_persons\n")
+            what = "fresh held-out set" if part == "fresh" else f"{part} half"
+            f.write(f"# Kyoto person mentions ({what}), from corpora/kyoto_persons\n")
             writer = csv.writer(f, delimiter="\t", lineterminator="\n")
             writer.writerow(["lang", "seg", "en_start", "en_end", "english", "gold", "start",
                              "end"])
