@@ -81,6 +81,7 @@ def test_japanese_kanji_names_are_whole(text: str, span: str, english: list[str]
     ("東園 基敬（ひがしその もとゆき、文政3年）は幕末の公卿。", ["Motoyuki", "Higashisono"],
      "東園 基敬"),
     ("初名は冬実（ふゆざね）・昭尹（あきただ）。", ["Akitada"], "昭尹"),
+    ("吉子女王（よしこじょおう、1804年）は", ["Yoshiko"], "吉子"),  # a title read along
     ("藤原 為時（ふじわら の ためとき、949年）は", ["Fujiwara", "no", "Tametoki"], "藤原 為時"),
     # Long vowels and voicing as English writes them; a rank before the name goes.
     ("著者は太政大臣洞院公賢（とういん きんかた）。", ["Kinkata", "Toin"], "洞院公賢"),
@@ -105,3 +106,27 @@ def test_a_reign_and_a_given_name_ending_in_its_character_are_told_apart() -> No
     assert text[slice(*kanji_name(text, a, a + 5, ["Ichijo"]))] == "一条"  # Ichijo's reign
     a = text.index("源頼朝")
     assert text[slice(*kanji_name(text, a, a + 3, ["Minamoto", "no", "Yoritomo"]))] == "源頼朝"
+
+
+@pytest.mark.parametrize(("text", "span", "english", "name"), [
+    # Japanese sets a name off with kana or punctuation: the whole run of kanji is the name
+    # where it has a name's length.
+    ("名は貞一、虔儒。", "虔", ["Kenju"], "虔儒"),
+    ("行願寺の行円の許を訪ねる。", "円", ["Gyoen"], "行円"),
+    ("仮名は喜傳次。", "喜傳", ["Kemyo"], "喜傳次"),
+    ("兄に大炊御門宗実・大炊御門信経がいる。", "大炊御門", ["Munezane", "Oinomikado"],
+     "大炊御門宗実"),
+    # Ranks, kinds of name, generations before and titles after stay out.
+    ("法名長禅。", "禅", ["Chozen"], "長禅"),
+    ("初代中村東蔵は", "中村", ["Tozo", "Nakamura"], "中村東蔵"),
+    ("徳川斉昭正室の", "斉昭", ["Nariaki", "Tokugawa"], "徳川斉昭"),
+    # Longer than a name: left as it was.
+    ("徳川家康公は", "家康", ["Ieyasu"], "家康"),
+    ("右近衛権中将藤原", "藤原", ["Fujiwara"], "藤原"),
+])
+def test_a_japanese_name_is_its_whole_run_of_kanji(text: str, span: str, english: list[str],
+                                                   name: str) -> None:
+    from xel.names.kana import whole_kanji_run
+
+    a = text.index(span)
+    assert text[slice(*whole_kanji_run(text, a, a + len(span), english))] == name

@@ -85,17 +85,50 @@ _BEFORE = sorted([
     "太政大臣", "左大臣", "右大臣", "内大臣", "権大納言", "大納言", "中納言",
     "参議", "重臣", "家臣", "家老", "将軍", "執権", "藩主", "監督",
     "祖父", "祖母", "長男", "次男", "三男", "嫡男", "養子", "娘",
-    "父", "母", "兄", "弟", "妻", "姉", "妹",
+    "父", "母", "兄", "弟", "妻", "姉", "妹", "子",
+    "後妻", "正室", "側室", "皇后", "中宮", "女御",
+    "法名", "法号", "戒名", "通称", "幼名", "本名",  # the kind of name that follows
 ], key=len, reverse=True)
+# A generation before a stage or house name (`初代`, `三代目`, `代目` after `3`): never part of it.
+_GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目)")
 _AFTER = sorted([
     "天皇", "上皇", "法皇", "上人", "御前", "親王", "内親王", "法師",
     "禅師", "将軍", "大臣", "監督", "首相", "総理", "外相", "蔵相",
     "大統領", "主席", "議長", "長官", "社長", "会長", "選手", "内閣",
     "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿", "天皇朝",
-    "様", "殿",
+    "様", "殿", "正室", "側室", "女王",
 ], key=len, reverse=True)
 # Before a title only: former, then (`安倍晋三元首相`).
 _FORMER = "元前現"
+
+
+def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str]) -> Span:
+    """The whole run of kanji a span lies in, ranks before and titles after it left out,
+    where that is a name's length: up to three kanji for a one-word English name, six for
+    more. Japanese text sets a name off with kana or punctuation (`行円の`, `、虔儒。`), and
+    aligners link a rare name's kanji one by one (`虔`, `行`)."""
+    if start >= end or not all(_KANJI.fullmatch(ch) for ch in text[start:end]):
+        return start, end
+    s, e = start, end
+    while s > 0 and _KANJI.fullmatch(text[s - 1]):
+        s -= 1
+    while e < len(text) and _KANJI.fullmatch(text[e]):
+        e += 1
+    run = text[s:e]
+    if generation := _GENERATION.match(run):
+        s, run = s + generation.end(), run[generation.end():]
+    names = [t for t in english if t.lower() != "no"]
+    for word in _BEFORE:
+        rest = _strip(run, [word], at_end=False)
+        if rest != run and len(rest) >= 2 and (len(word) > 1 or _surname(rest, names)):
+            s, run = s + len(word), rest
+            break
+    while (shorter := _strip(run, _AFTER, at_end=True)) != run:
+        run = shorter
+    e = s + len(run)
+    if not (s <= start and end <= e) or (s, e) == (start, end):
+        return start, end
+    return (s, e) if len(run) <= (3 if len(names) == 1 else 6) else (start, end)
 
 
 def one_kanji_run(text: str, start: int, end: int) -> Span:
@@ -202,7 +235,8 @@ def _plain(romaji: str) -> str:
 
 def glossed_names(text: str, english: Sequence[str]) -> list[Span]:
     """Kanji names the sentence glosses with a kana reading of the English name, ranks and
-    kin words before them left out (`父山名教豊（やまな のりとよ）`)."""
+    kin words before them and titles after them left out (`父山名教豊（やまな のりとよ）`,
+    `吉子女王（よしこじょおう）`)."""
     if not english:
         return []
     found = []
@@ -212,7 +246,9 @@ def glossed_names(text: str, english: Sequence[str]) -> list[Span]:
         start, name = m.start(1), m.group(1)
         while (rest := _strip(name, _BEFORE, at_end=False)) != name and len(rest) >= 2:
             start, name = start + len(name) - len(rest), rest
-        found.append((start, m.end(1)))
+        while (rest := _strip(name, _AFTER, at_end=True)) != name:
+            name = rest
+        found.append((start, start + len(name)))
     return found
 
 
@@ -247,8 +283,9 @@ class Kana(Family):
                                        or text[end - 1] in HONORIFICS):
                 end -= 1
             start, end = han_run(text, start, end, english, matcher, aligned)
+            start, end = one_kanji_run(text, start, end)
             start, end = kanji_name(text, start, end, english)
-            return one_kanji_run(text, start, end)
+            return whole_kanji_run(text, start, end, english)
 
         if enabled:
             start, end = whole_latin_words(text, start, end)
