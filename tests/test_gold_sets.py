@@ -25,6 +25,7 @@ def builder(name: str) -> ModuleType:
 
 @pytest.mark.parametrize(("name", "file", "named"), [
     ("kyoto_persons", "annotations.tsv", 180), ("kyoto_persons", "annotations-fresh.tsv", 108),
+    ("kyoto_persons", "annotations-third.tsv", 117),
     ("nist_persons", "annotations.tsv", 71), ("wmt22_persons", "annotations.tsv", 235)])
 def test_annotations_are_complete(name: str, file: str, named: int) -> None:
     with open(ROOT / "corpora" / name / file, encoding="utf-8") as f:

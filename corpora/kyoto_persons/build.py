@@ -6,10 +6,11 @@ SOURCE is a clone (or bare git directory) of github.com/venali/BilingualCorpus, 
 the Japanese-English Bilingual Corpus of Wikipedia's Kyoto Articles 2.01 (NICT, CC BY-SA 3.0);
 OUT defaults to work/kyoto. Written there: `corpus/{eng,jpn}.txt` and `corpus/doc_ids.txt`
 (the collection `configs/kyoto-persons.yaml` reads: the annotated articles whole, then the
-fresh held-out articles whole, then other person, history and imperial-family articles in a
-seeded order, up to 3,000 sentence pairs), `gold-tune.tsv`, `gold-heldout.tsv`:
+fresh and third held-out articles whole, then other person, history and imperial-family
+articles in a seeded order, up to 3,000 sentence pairs), `gold-tune.tsv`, `gold-heldout.tsv`:
 `annotations.tsv` as span gold (`xel eval projection --spans`), split in halves by article,
-and `gold-fresh.tsv`: `annotations-fresh.tsv`, all of it held out.
+`gold-fresh.tsv`: `annotations-fresh.tsv`, and `gold-third.tsv`: `annotations-third.tsv`,
+all of them held out.
 
 The English is the corpus's final checked translation with surnames recased (`Hideyoshi
 TOYOTOMI` -> `Hideyoshi Toyotomi`), as English news writes them.
@@ -93,11 +94,15 @@ def main() -> None:
         notes = list(csv.DictReader(f, delimiter="\t"))
     with open(HERE / "annotations-fresh.tsv", encoding="utf-8") as f:
         fresh_notes = list(csv.DictReader(f, delimiter="\t"))
+    with open(HERE / "annotations-third.tsv", encoding="utf-8") as f:
+        third_notes = list(csv.DictReader(f, delimiter="\t"))
     annotated = list(dict.fromkeys(n["doc"] for n in notes))
     others = [d for c in CATEGORIES for d in source.names(c) if d not in annotated]
     random.Random(2016).shuffle(others)
-    # The fresh held-out articles follow the annotated ones; the others keep their order.
+    # The fresh, then the third held-out articles follow the annotated ones; the others keep
+    # their order.
     annotated += [d for d in dict.fromkeys(n["doc"] for n in fresh_notes) if d not in annotated]
+    annotated += [d for d in dict.fromkeys(n["doc"] for n in third_notes) if d not in annotated]
     others = [d for d in others if d not in annotated]
     rows: list[tuple[str, int, str, str]] = []
     for doc in annotated + others:
@@ -109,8 +114,9 @@ def main() -> None:
         (out / "corpus" / name).write_text("".join(f"{r[column]}\n" for r in rows),
                                            encoding="utf-8")
     seg = {(r[0], r[1]): k for k, r in enumerate(rows)}
-    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": [], "fresh": []}
-    for part, n in [(half(n["doc"]), n) for n in notes] + [("fresh", n) for n in fresh_notes]:
+    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": [], "fresh": [], "third": []}
+    for part, n in ([(half(n["doc"]), n) for n in notes] + [("fresh", n) for n in fresh_notes]
+                    + [("third", n) for n in third_notes]):
         k = seg[(n["doc"], int(n["sen"]))]
         en, ja = rows[k][2], rows[k][3]
         a, b = int(n["en_start"]), int(n["en_end"])
@@ -124,7 +130,7 @@ def main() -> None:
         gold[part].append(["jpn", str(k), str(a), str(b), n["english"], *row])
     for part, lines in gold.items():
         with open(out / f"gold-{part}.tsv", "w", encoding="utf-8", newline="") as f:
-            what = "fresh held-out set" if part == "fresh" else f"{part} half"
+            what = f"{part} held-out set" if part in ("fresh", "third") else f"{part} half"
             f.write(f"# Kyoto person mentions ({what}), from corpora/kyoto_persons\n")
             writer = csv.writer(f, delimiter="\t", lineterminator="\n")
             writer.writerow(["lang", "seg", "en_start", "en_end", "english", "gold", "start",
