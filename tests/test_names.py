@@ -120,6 +120,12 @@ def test_a_reign_and_a_given_name_ending_in_its_character_are_told_apart() -> No
     ("法名長禅。", "禅", ["Chozen"], "長禅"),
     ("初代中村東蔵は", "中村", ["Tozo", "Nakamura"], "中村東蔵"),
     ("徳川斉昭正室の", "斉昭", ["Nariaki", "Tokugawa"], "徳川斉昭"),
+    # Titles and honorifics of modern news too (a span spaced out by a gold tokenization
+    # is compacted first, so the whole run is seen).
+    ("習近平国家主席は", "習近平", ["Xi", "Jinping"], "習近平"),
+    ("金正恩氏と", "金正恩", ["Kim", "Jong-un"], "金正恩"),
+    ("安倍晋三元首相は", "安倍", ["Shinzo", "Abe"], "安倍晋三"),
+    ("習氏は", "習", ["Xi"], "習"),
     # Longer than a name: left as it was.
     ("徳川家康公は", "家康", ["Ieyasu"], "家康"),
     ("右近衛権中将藤原", "藤原", ["Fujiwara"], "藤原"),

@@ -94,7 +94,7 @@ _GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目
 _AFTER = sorted([
     "天皇", "上皇", "法皇", "上人", "御前", "親王", "内親王", "法師",
     "禅師", "将軍", "大臣", "監督", "首相", "総理", "外相", "蔵相",
-    "大統領", "主席", "議長", "長官", "社長", "会長", "選手", "内閣",
+    "大統領", "国家主席", "主席", "議長", "長官", "社長", "会長", "選手", "内閣",
     "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿", "天皇朝",
     "様", "殿", "正室", "側室", "女王",
 ], key=len, reverse=True)
@@ -123,8 +123,7 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str]) -> 
         if rest != run and len(rest) >= 2 and (len(word) > 1 or _surname(rest, names)):
             s, run = s + len(word), rest
             break
-    while (shorter := _strip(run, _AFTER, at_end=True)) != run:
-        run = shorter
+    run = _untitled(run)
     e = s + len(run)
     if not (s <= start and end <= e) or (s, e) == (start, end):
         return start, end
@@ -140,6 +139,18 @@ def one_kanji_run(text: str, start: int, end: int) -> Span:
             or regex.search(r"\p{Katakana}", text[start:end]):
         return start, end
     return max(runs, key=lambda r: (r[1] - r[0], -r[0]))
+
+
+def _untitled(name: str) -> str:
+    """A kanji name without the titles and honorifics after it (`安倍晋三元首相`: 安倍晋三,
+    `習近平国家主席`, `金正恩氏`)."""
+    while True:
+        shorter = _strip(name, _AFTER, at_end=True)
+        if shorter == name and len(name) > 1 and name[-1] in HONORIFICS:
+            shorter = name[:-1]
+        if shorter == name:
+            return name
+        name = shorter[:-1] if len(shorter) > 2 and shorter[-1] in _FORMER else shorter
 
 
 def _strip(text: str, words: list[str], at_end: bool) -> str:
@@ -197,9 +208,7 @@ def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
         if rest != run and len(rest) >= 2 and (len(word) > 1 or _surname(rest, names)):
             s, run = s + len(word), rest
             break
-    whole = run
-    while (shorter := _strip(whole, _AFTER, at_end=True)) != whole:
-        whole = shorter[:-1] if len(shorter) > 2 and shorter[-1] in _FORMER else shorter
+    whole = _untitled(run)
     surname = _surname(run, names) if len(names) >= 2 else 0
     if surname and len(whole) - surname <= 3:
         return s, s + len(whole)  # surname and given name, or a name and its title
@@ -246,8 +255,7 @@ def glossed_names(text: str, english: Sequence[str]) -> list[Span]:
         start, name = m.start(1), m.group(1)
         while (rest := _strip(name, _BEFORE, at_end=False)) != name and len(rest) >= 2:
             start, name = start + len(name) - len(rest), rest
-        while (rest := _strip(name, _AFTER, at_end=True)) != name:
-            name = rest
+        name = _untitled(name)
         found.append((start, start + len(name)))
     return found
 
