@@ -118,12 +118,8 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str]) -> 
     if generation := _GENERATION.match(run):
         s, run = s + generation.end(), run[generation.end():]
     names = [t for t in english if t.lower() != "no"]
-    for word in _BEFORE:
-        rest = _strip(run, [word], at_end=False)
-        if rest != run and len(rest) >= 2 and (len(word) > 1 or _surname(rest, names)):
-            s, run = s + len(word), rest
-            break
-    run = _untitled(run)
+    unranked = _unranked(run, names)
+    s, run = s + len(run) - len(unranked), _untitled(unranked)
     e = s + len(run)
     if not (s <= start and end <= e) or (s, e) == (start, end):
         return start, end
@@ -139,6 +135,16 @@ def one_kanji_run(text: str, start: int, end: int) -> Span:
             or regex.search(r"\p{Katakana}", text[start:end]):
         return start, end
     return max(runs, key=lambda r: (r[1] - r[0], -r[0]))
+
+
+def _unranked(run: str, names: Sequence[str]) -> str:
+    """A kanji run without the rank, office or kind of name before it; a kin word goes only
+    before a surname read like one of the English `names` (`娘藤原慶子`, not `子` of `子規`)."""
+    for word in _BEFORE:
+        rest = _strip(run, [word], at_end=False)
+        if rest != run and len(rest) >= 2 and (len(word) > 1 or _surname(rest, names)):
+            return rest
+    return run
 
 
 def _untitled(name: str) -> str:
@@ -203,11 +209,8 @@ def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
         run_end += 1
     run = text[s:run_end]
     names = [t for t in english if t.lower() != "no"]
-    for word in _BEFORE:  # ranks and offices go; a kin word only before a surname
-        rest = _strip(run, [word], at_end=False)
-        if rest != run and len(rest) >= 2 and (len(word) > 1 or _surname(rest, names)):
-            s, run = s + len(word), rest
-            break
+    unranked = _unranked(run, names)
+    s, run = s + len(run) - len(unranked), unranked
     whole = _untitled(run)
     surname = _surname(run, names) if len(names) >= 2 else 0
     if surname and len(whole) - surname <= 3:
