@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from xel.errors import XelError
-from xel.evaluate import occurrence
+from xel.evaluate import occurrence, read_span_gold, span_gold_row, write_span_gold
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,3 +71,13 @@ def test_wmt22_builder_reads_the_general_collection_and_refuses_misaligned_docum
     with pytest.raises(SystemExit, match="news_1"):
         wmt.documents(xml.replace('<seg id="2">Good', '<seg id="3">Good'))
     assert wmt.is_news("news_1") and not wmt.is_news("social_9")
+
+
+def test_builders_write_span_gold_that_reads_back(tmp_path: Path) -> None:
+    rows = [span_gold_row("zho-CN", 3, 0, 6, "Arafat", "阿拉法#2", "阿拉法说阿拉法"),
+            span_gold_row("zho-CN", 4, 0, 5, "Gaza", "NOT_PERSON", "加沙")]
+    assert rows[0][5:] == ["阿拉法", "4", "7"] and rows[1][5:] == ["NOT_PERSON", "", ""]
+    write_span_gold(tmp_path / "g.tsv", "test mentions", rows)
+    back = read_span_gold(tmp_path / "g.tsv")
+    assert [(g.seg, g.gold, g.start, g.end) for g in back] == [(3, "阿拉法", 4, 7),
+                                                                (4, "NOT_PERSON", None, None)]

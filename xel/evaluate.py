@@ -15,6 +15,7 @@ sentences alone are too few for eflomal).
 
 from __future__ import annotations
 
+import csv
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -515,6 +516,27 @@ def occurrence(text: str, ref: str) -> tuple[int, int]:
                        "occurrence")
     start = starts[int(k or 1) - 1]
     return start, start + len(name)
+
+
+def span_gold_row(lang: str, seg: int, en_start: int, en_end: int, english: str, ref: str,
+                  text: str) -> list[str]:
+    """A span gold file's row for an annotation: `ref` is the name (`name#k`), ABSENT or
+    NOT_PERSON, found in the target sentence `text`."""
+    if ref in UNSCORED:
+        found = [ref, "", ""]
+    else:
+        start, end = occurrence(text, ref)
+        found = [text[start:end], str(start), str(end)]
+    return [lang, str(seg), str(en_start), str(en_end), english, *found]
+
+
+def write_span_gold(path: Path, comment: str, rows: Iterable[Sequence[str]]) -> None:
+    """A span gold file as `read_span_gold` reads it: a `#` comment line, the header, rows."""
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(f"# {comment}\n")
+        writer = csv.writer(f, delimiter="\t", lineterminator="\n")
+        writer.writerow(SPAN_HEADER)
+        writer.writerows(rows)
 
 
 def read_span_gold(path: Path) -> list[SpanGold]:

@@ -26,7 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xel.evaluate import occurrence
+from xel.evaluate import UNSCORED, span_gold_row, write_span_gold
 
 HERE = Path(__file__).parent
 MAX_PAIRS = 3000
@@ -122,21 +122,12 @@ def main() -> None:
         a, b = int(n["en_start"]), int(n["en_end"])
         if en[a:b] != n["english"]:
             raise SystemExit(f"annotations.tsv: {n['english']!r} is not at {a}-{b} of {en!r}")
-        if n["gold"] in ("ABSENT", "NOT_PERSON"):
-            row = [n["gold"], "", ""]
-        else:
-            start, end = occurrence(ja, n["gold"])
-            row = [ja[start:end], str(start), str(end)]
-        gold[part].append(["jpn", str(k), str(a), str(b), n["english"], *row])
+        gold[part].append(span_gold_row("jpn", k, a, b, n["english"], n["gold"], ja))
     for part, lines in gold.items():
-        with open(out / f"gold-{part}.tsv", "w", encoding="utf-8", newline="") as f:
-            what = f"{part} held-out set" if part in ("fresh", "third") else f"{part} half"
-            f.write(f"# Kyoto person mentions ({what}), from corpora/kyoto_persons\n")
-            writer = csv.writer(f, delimiter="\t", lineterminator="\n")
-            writer.writerow(["lang", "seg", "en_start", "en_end", "english", "gold", "start",
-                             "end"])
-            writer.writerows(lines)
-    scored = {p: sum(r[5] not in ("ABSENT", "NOT_PERSON") for r in g) for p, g in gold.items()}
+        what = f"{part} held-out set" if part in ("fresh", "third") else f"{part} half"
+        write_span_gold(out / f"gold-{part}.tsv",
+                        f"Kyoto person mentions ({what}), from corpora/kyoto_persons", lines)
+    scored = {p: sum(r[5] not in UNSCORED for r in g) for p, g in gold.items()}
     print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} articles in {out}/corpus; "
           f"person mentions with a name: {scored}")
 

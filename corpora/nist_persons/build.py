@@ -27,7 +27,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xel.evaluate import occurrence
+from xel.evaluate import UNSCORED, span_gold_row, write_span_gold
 
 HERE = Path(__file__).parent
 
@@ -102,25 +102,18 @@ def main() -> None:
         k, a, b = int(n["line"]), int(n["en_start"]), int(n["en_end"])
         if english[k][a:b] != n["english"]:
             raise SystemExit(f"annotations.tsv: {n['english']!r} is not at {a}-{b} of line {k}")
-        if n["gold"] in ("ABSENT", "NOT_PERSON"):
-            row = [n["gold"], "", ""]
-        else:
-            start, end = occurrence(chinese[k], n["gold"])
-            row = [chinese[k][start:end], str(start), str(end)]
-        gold[half(docs[k])].append(["zho-CN", str(k), str(a), str(b), n["english"], *row])
+        gold[half(docs[k])].append(
+            span_gold_row("zho-CN", k, a, b, n["english"], n["gold"], chinese[k]))
     for part in ("tune", "heldout"):
-        with open(out / f"gold-{part}.tsv", "w", encoding="utf-8", newline="") as f:
-            f.write(f"# NIST 2002 person mentions ({part} half), from corpora/nist_persons\n")
-            writer = csv.writer(f, delimiter="\t", lineterminator="\n")
-            writer.writerow(["lang", "seg", "en_start", "en_end", "english", "gold", "start",
-                             "end"])
-            writer.writerows(gold[part])
+        write_span_gold(out / f"gold-{part}.tsv",
+                        f"NIST 2002 person mentions ({part} half), from corpora/nist_persons",
+                        gold[part])
         keep = [k for k in range(len(docs)) if half(docs[k]) == part]
         (out / f"align-{part}.src-tgt").write_text(
             "".join(f"{zh_tok[k]} ||| {en_tok[k]}\n" for k in keep), encoding="utf-8")
         (out / f"align-{part}.gold").write_text(
             "".join(f"{links(align[k])}\n" for k in keep), encoding="utf-8")
-    scored = {p: sum(r[5] not in ("ABSENT", "NOT_PERSON") for r in g) for p, g in gold.items()}
+    scored = {p: sum(r[5] not in UNSCORED for r in g) for p, g in gold.items()}
     print(f"{len(english)} sentence pairs, {len(set(docs))} documents in {out}/corpus; person "
           f"mentions with a name: {scored}")
 

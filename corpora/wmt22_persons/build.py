@@ -27,7 +27,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from xel.evaluate import occurrence
+from xel.evaluate import UNSCORED, span_gold_row, write_span_gold
 
 HERE = Path(__file__).parent
 RELEASE = "37f67aa2ae572f0ba7a5c0890f3162ddd1cc8265"
@@ -92,20 +92,12 @@ def main() -> None:
         doc, en, zh = rows[k]
         if en[a:b] != n["english"]:
             raise SystemExit(f"annotations.tsv: {n['english']!r} is not at {a}-{b} of line {k}")
-        if n["gold"] in ("ABSENT", "NOT_PERSON"):
-            row = [n["gold"], "", ""]
-        else:
-            start, end = occurrence(zh, n["gold"])
-            row = [zh[start:end], str(start), str(end)]
-        gold[half(doc)].append(["zho-CN", str(k), str(a), str(b), n["english"], *row])
+        gold[half(doc)].append(span_gold_row("zho-CN", k, a, b, n["english"], n["gold"], zh))
     for part, lines in gold.items():
-        with open(out / f"gold-{part}.tsv", "w", encoding="utf-8", newline="") as f:
-            f.write(f"# WMT22 zh-en person mentions ({part} half), from corpora/wmt22_persons\n")
-            writer = csv.writer(f, delimiter="\t", lineterminator="\n")
-            writer.writerow(["lang", "seg", "en_start", "en_end", "english", "gold", "start",
-                             "end"])
-            writer.writerows(lines)
-    counts = {p: {"named": sum(r[5] not in ("ABSENT", "NOT_PERSON") for r in g),
+        write_span_gold(out / f"gold-{part}.tsv",
+                        f"WMT22 zh-en person mentions ({part} half), from corpora/wmt22_persons",
+                        lines)
+    counts = {p: {"named": sum(r[5] not in UNSCORED for r in g),
                   "ABSENT": sum(r[5] == "ABSENT" for r in g),
                   "NOT_PERSON": sum(r[5] == "NOT_PERSON" for r in g)} for p, g in gold.items()}
     print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} documents ({len(news)} "
