@@ -329,9 +329,10 @@ class Han(Family):
         """Chinese also by its pinyin, which is how English writes a Chinese person's name
         (`习近平`: xijinping, Xi Jinping)."""
         found = han_readings(piece)
-        said = "".join(pinyin(ch) for ch in piece)
-        if self.code == "zho" and len(piece) > 1 and said and all(pinyin(ch) for ch in piece):
-            found.append((said, _letters))
+        if self.code == "zho" and len(piece) > 1:
+            said = [pinyin(ch) for ch in piece]
+            if all(said):
+                found.append(("".join(said), _letters))
         return found
 
     def char_forms(self, ch: str) -> tuple[str, ...]:

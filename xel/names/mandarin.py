@@ -222,12 +222,14 @@ def pinyin_runs(text: str, english: Sequence[str], lo: int = 0, hi: int | None =
     hi = len(text) if hi is None else hi
     tokens = ["".join(c for c in t.lower() if c.isalpha()) for t in english]
     wanted = {"".join(tokens), "".join(tokens[1:] + tokens[:1])} - {""}
+    longest = max(map(len, wanted), default=0)
     found = []
     for a in range(lo, hi):
         said = ""
         for b in range(a, min(hi, a + 4)):
-            said += pinyin(text[b])
-            if not pinyin(text[b]) or len(said) > max(map(len, wanted), default=0):
+            syllable = pinyin(text[b])
+            said += syllable
+            if not syllable or len(said) > longest:
                 break
             if said in wanted and b + 1 - a >= least:
                 found.append((a, b + 1))
