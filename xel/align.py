@@ -25,6 +25,7 @@ import zlib
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,9 @@ from xel.executors import executor
 from xel.ner import DDL as NER_DDL
 from xel.progress import progress
 from xel.registry import aligners
-from xel.stages import Work, code_digest, digest_of, versions
+from xel.stages import Work, code_digest, digest_of, file_digest, versions
 from xel.store import Store
+from xel.textfile import iter_lines
 from xel.tokenizers import Span, tokenizer_for, tokenizer_name
 
 Link = tuple[int, int]
@@ -358,11 +360,27 @@ ALIGN_CODE = code_digest(xel.tokenizers, sys.modules[__name__])
 
 
 def align_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
-    return {"tokenize": digest_of(config.tokenize), "align": digest_of(config.align),
-            "tokenizer:src": tokenizer_name(source_language(store), config.tokenize),
+    source = source_language(store)
+    learned = learned_files(config, source, lang)
+    return {"tokenize": digest_of(config.tokenize),
+            "align": digest_of(config.align.model_dump(mode="json", exclude={"learn_from"})),
+            **({"learn_from": digest_of([file_digest(p) for p in learned])} if learned else {}),
+            "tokenizer:src": tokenizer_name(source, config.tokenize),
             "tokenizer:tgt": tokenizer_name(lang, config.tokenize),
             "code": ALIGN_CODE,
             **versions("eflomal", "sentencepiece", "jieba", "simalign", "regex")}
+
+
+def learned_files(config: Config, source: str, lang: str) -> tuple[Path, Path] | None:
+    """The source and `lang` files of `align.learn_from`, or None where it has no `lang`."""
+    extra = config.align.learn_from
+    if extra is None or lang not in extra.files:
+        return None
+    if source not in extra.files:
+        raise XelError(f"align.learn_from has a file for {lang} but none for the source "
+                       f"language {source}: add `{source}: FILE` to its files")
+    folder = config.resolve(extra.path)
+    return folder / extra.files[source], folder / extra.files[lang]
 
 
 class Texts(Sequence[str]):
@@ -499,12 +517,14 @@ class Pending:
     segs: list[int]
     pairs: int
     empty_targets: int
+    learned_from: int
 
 
 def align_job(store: Store, config: Config, side: SourceSide,
               lang: str) -> tuple[Pending, AlignJob]:
     """The job for aligning `lang` with the source language (every pair, since the aligner
-    learns from all of them; a segment `lang` lacks is an empty target)."""
+    learns from all of them, then those of `align.learn_from`; a segment `lang` lacks is an
+    empty target)."""
     if not store.scalar("SELECT 1 FROM sentences WHERE lang = ? LIMIT 1", (lang,)):
         raise XelError(f"language {lang!r} is not in the corpus of {store.path}")
     empty = 0
@@ -518,10 +538,19 @@ def align_job(store: Store, config: Config, side: SourceSide,
             empty += not text.strip()
             yield text
 
-    tgt = Texts(texts())
-    return (Pending(lang, side.segs, len(tgt), empty),
-            AlignJob(side.lang, lang, side.texts, tgt, side.wanted, config.tokenize,
-                     config.align))
+    learned = learned_files(config, side.lang, lang)
+    if learned is None:
+        src, tgt = side.texts, Texts(texts())
+    else:
+        what = "align.learn_from file"
+        src = Texts(chain(side.texts, iter_lines(learned[0], what)))
+        tgt = Texts(chain(texts(), iter_lines(learned[1], what)))
+        if len(src) != len(tgt):
+            raise XelError(f"{learned[1]}: {len(tgt) - len(side.texts)} lines, but "
+                           f"{learned[0]} has {len(src) - len(side.texts)}: the files of "
+                           "align.learn_from must be line-aligned")
+    return (Pending(lang, side.segs, len(side.texts), empty, len(src) - len(side.texts)),
+            AlignJob(side.lang, lang, src, tgt, side.wanted, config.tokenize, config.align))
 
 
 def write_alignment(job: Pending, result: Aligned) -> Work:
@@ -532,7 +561,7 @@ def write_alignment(job: Pending, result: Aligned) -> Work:
             [(job.lang, seg, a, b, x) for seg, a, b, x in zip(
                 job.segs, result.src_tokens, result.tgt_tokens, result.links, strict=True)])
         return {"pairs": job.pairs, "kept": len(job.segs), "links": result.n_links,
-                "empty_targets": job.empty_targets}
+                "empty_targets": job.empty_targets, "learned_from": job.learned_from}
 
     return work
 

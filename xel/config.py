@@ -173,6 +173,15 @@ class TokenizeConfig(Section):
     sentencepiece_max_piece: int = Field(4, ge=1)
 
 
+class LearnFromConfig(Section):
+    """More sentence pairs for the aligner to learn from: a few thousand pairs align names
+    badly (docs/quality.md), and any parallel text of the same languages helps; nothing in
+    them is projected. Moses-style files, one sentence per line, line-aligned."""
+
+    path: str = Field(description="folder of the files")
+    files: dict[str, str] = Field(description="language code -> file, the source's included")
+
+
 class AlignConfig(Section):
     """Word alignment of every language with the source (registry `aligners`)."""
 
@@ -189,6 +198,7 @@ class AlignConfig(Section):
     simalign_model: str | None = Field(None, description="local path of a transformer")
     simalign_method: Literal["a", "m", "i"] = Field("a", description="argmax/match/itermax")
     simalign_layer: int = Field(8, ge=0, description="hidden layer whose embeddings align")
+    learn_from: LearnFromConfig | None = Field(None, description="pairs only to learn from")
 
 
 class ProjectConfig(Section):

@@ -222,9 +222,12 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     if matcher is not None:
         rules = matcher.family
         start, end = rules.edges(pair.tgt_text, start, end, english, matcher)
+        claimed = frozenset(k for j in outside if pair.tgt[j][1] <= start or pair.tgt[j][0] >= end
+                            for k in range(*pair.tgt[j]))
         start, end = rules.characters(pair.tgt_text, start, end, english, matcher,
                                       enabled=config.characters,
-                                      before_bracket=method == "parentheses", aligned=aligned)
+                                      before_bracket=method == "parentheses", aligned=aligned,
+                                      claimed=claimed)
     start, end = whole_characters(pair.tgt_text, start, end)
     if not any(ch.isdigit() for ch in name):
         start, end = without_digits(pair.tgt_text, start, end)

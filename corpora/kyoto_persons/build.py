@@ -6,11 +6,13 @@ SOURCE is a clone (or bare git directory) of github.com/venali/BilingualCorpus, 
 the Japanese-English Bilingual Corpus of Wikipedia's Kyoto Articles 2.01 (NICT, CC BY-SA 3.0);
 OUT defaults to work/kyoto. Written there: `corpus/{eng,jpn}.txt` and `corpus/doc_ids.txt`
 (the collection `configs/kyoto-persons.yaml` reads: the annotated articles whole, then the
-fresh and third held-out articles whole, then other person, history and imperial-family
-articles in a seeded order, up to 3,000 sentence pairs), `gold-tune.tsv`, `gold-heldout.tsv`:
+held-out sets' articles whole, then other person, history and imperial-family
+articles in a seeded order, up to 3,000 sentence pairs), `learn/{eng,jpn}.txt` (sentence
+pairs of other articles of every category, in a seeded order, up to 100,000, which the
+aligner learns from: `align.learn_from`), `gold-tune.tsv`, `gold-heldout.tsv`:
 `annotations.tsv` as span gold (`xel eval projection --spans`), split in halves by article,
-`gold-fresh.tsv`: `annotations-fresh.tsv`, and `gold-third.tsv`: `annotations-third.tsv`,
-all of them held out.
+and `gold-fresh.tsv`, `gold-third.tsv`, `gold-fourth.tsv`: the held-out sets
+`annotations-<set>.tsv`.
 
 The English is the corpus's final checked translation with surnames recased (`Hideyoshi
 TOYOTOMI` -> `Hideyoshi Toyotomi`), as English news writes them.
@@ -30,7 +32,10 @@ from xel.evaluate import UNSCORED, span_gold_row, write_span_gold
 
 HERE = Path(__file__).parent
 MAX_PAIRS = 3000
+LEARN_PAIRS = 100_000
 CATEGORIES = ("PNM", "HST", "EPR")
+# Sets annotated later, all held out, each scored once (README.md): annotations-<part>.tsv.
+HELD_OUT = ("fresh", "third", "fourth")
 
 
 class Source:
@@ -39,6 +44,14 @@ class Source:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.tree = (path / "wiki_corpus_2.01").is_dir()
+
+    def categories(self) -> list[str]:
+        if self.tree:
+            return sorted(p.name for p in (self.path / "wiki_corpus_2.01").iterdir() if p.is_dir())
+        out = subprocess.run(["git", "--git-dir", str(self.path), "ls-tree", "--name-only",
+                              "HEAD", "wiki_corpus_2.01/"],
+                             capture_output=True, text=True, check=True).stdout
+        return sorted(Path(line).name for line in out.split())
 
     def names(self, category: str) -> list[str]:
         if self.tree:
@@ -81,8 +94,30 @@ def sentences(xml: str) -> list[tuple[int, str, str]]:
 
 
 
+def read_notes(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
 def half(doc: str) -> str:
     return "tune" if random.Random(f"2015:{doc}").random() < 0.5 else "heldout"
+
+
+def write_learn(source: Source, folder: Path, taken: set[str]) -> None:
+    """Sentence pairs of articles outside the collection, for the aligner only."""
+    docs = [d for c in source.categories() for d in source.names(c) if d not in taken]
+    random.Random(2026).shuffle(docs)
+    folder.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with open(folder / "eng.txt", "w", encoding="utf-8") as fe, \
+            open(folder / "jpn.txt", "w", encoding="utf-8") as fj:
+        for doc in docs:
+            for _, en, ja in sentences(source.read(doc)):
+                fe.write(en + "\n")
+                fj.write(ja + "\n")
+                n += 1
+            if n >= LEARN_PAIRS:
+                break
 
 
 def main() -> None:
@@ -90,19 +125,16 @@ def main() -> None:
         raise SystemExit(__doc__)
     source = Source(Path(sys.argv[1]))
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("work/kyoto")
-    with open(HERE / "annotations.tsv", encoding="utf-8") as f:
-        notes = list(csv.DictReader(f, delimiter="\t"))
-    with open(HERE / "annotations-fresh.tsv", encoding="utf-8") as f:
-        fresh_notes = list(csv.DictReader(f, delimiter="\t"))
-    with open(HERE / "annotations-third.tsv", encoding="utf-8") as f:
-        third_notes = list(csv.DictReader(f, delimiter="\t"))
+    notes = read_notes(HERE / "annotations.tsv")
+    held_out = {part: read_notes(HERE / f"annotations-{part}.tsv") for part in HELD_OUT}
     annotated = list(dict.fromkeys(n["doc"] for n in notes))
     others = [d for c in CATEGORIES for d in source.names(c) if d not in annotated]
     random.Random(2016).shuffle(others)
-    # The fresh, then the third held-out articles follow the annotated ones; the others keep
-    # their order.
-    annotated += [d for d in dict.fromkeys(n["doc"] for n in fresh_notes) if d not in annotated]
-    annotated += [d for d in dict.fromkeys(n["doc"] for n in third_notes) if d not in annotated]
+    # The held-out sets' articles follow the annotated ones, in the order the sets were made;
+    # the others keep their order.
+    for part in HELD_OUT:
+        annotated += [d for d in dict.fromkeys(n["doc"] for n in held_out[part])
+                      if d not in annotated]
     others = [d for d in others if d not in annotated]
     rows: list[tuple[str, int, str, str]] = []
     for doc in annotated + others:
@@ -113,10 +145,11 @@ def main() -> None:
     for name, column in (("eng.txt", 2), ("jpn.txt", 3), ("doc_ids.txt", 0)):
         (out / "corpus" / name).write_text("".join(f"{r[column]}\n" for r in rows),
                                            encoding="utf-8")
+    write_learn(source, out / "learn", {r[0] for r in rows})
     seg = {(r[0], r[1]): k for k, r in enumerate(rows)}
-    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": [], "fresh": [], "third": []}
-    for part, n in ([(half(n["doc"]), n) for n in notes] + [("fresh", n) for n in fresh_notes]
-                    + [("third", n) for n in third_notes]):
+    gold: dict[str, list[list[str]]] = {p: [] for p in ("tune", "heldout", *HELD_OUT)}
+    for part, n in ([(half(n["doc"]), n) for n in notes]
+                    + [(p, n) for p in HELD_OUT for n in held_out[p]]):
         k = seg[(n["doc"], int(n["sen"]))]
         en, ja = rows[k][2], rows[k][3]
         a, b = int(n["en_start"]), int(n["en_end"])
@@ -124,7 +157,7 @@ def main() -> None:
             raise SystemExit(f"annotations.tsv: {n['english']!r} is not at {a}-{b} of {en!r}")
         gold[part].append(span_gold_row("jpn", k, a, b, n["english"], n["gold"], ja))
     for part, lines in gold.items():
-        what = f"{part} held-out set" if part in ("fresh", "third") else f"{part} half"
+        what = f"{part} held-out set" if part in HELD_OUT else f"{part} half"
         write_span_gold(out / f"gold-{part}.tsv",
                         f"Kyoto person mentions ({what}), from corpora/kyoto_persons", lines)
     scored = {p: sum(r[5] not in UNSCORED for r in g) for p, g in gold.items()}

@@ -341,7 +341,7 @@ class Han(Family):
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
                    matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
-                   aligned: Span | None = None) -> Span:
+                   aligned: Span | None = None, claimed: frozenset[int] = frozenset()) -> Span:
         start, end = super().characters(text, start, end, english, matcher, enabled=enabled,
                                         before_bracket=before_bracket)
         if enabled and matcher.knows_names and english:

@@ -87,7 +87,8 @@ _BEFORE = sorted([
     "祖父", "祖母", "長男", "次男", "三男", "嫡男", "養子", "娘",
     "父", "母", "兄", "弟", "妻", "姉", "妹", "子",
     "後妻", "正室", "側室", "皇后", "中宮", "女御",
-    "法名", "法号", "戒名", "通称", "幼名", "本名",  # the kind of name that follows
+    "法名", "法号", "戒名", "通称", "幼名", "本名", "初名", "実名", "旧名", "俗名", "別名",
+    "雅号",  # the kind of name that follows
 ], key=len, reverse=True)
 # A generation before a stage or house name (`初代`, `三代目`, `代目` after `3`): never part of it.
 _GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目)")
@@ -102,17 +103,21 @@ _AFTER = sorted([
 _FORMER = "元前現"
 
 
-def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str]) -> Span:
+def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
+                    claimed: frozenset[int] = frozenset()) -> Span:
     """The whole run of kanji a span lies in, ranks before and titles after it left out,
     where that is a name's length: up to three kanji for a one-word English name, six for
     more. Japanese text sets a name off with kana or punctuation (`行円の`, `、虔儒。`), and
-    aligners link a rare name's kanji one by one (`虔`, `行`)."""
+    aligners link a rare name's kanji one by one (`虔`, `行`). Kanji `claimed` by (aligned
+    with) other English words are not taken into a span of two or more (`作者` of
+    `作者紀淑望`, "the author"; `女` of `藤原道長女`, "daughter of"); a lone kanji is too
+    little of a name to trust the aligner's other links next to it (`光` of `光仁`)."""
     if start >= end or not all(_KANJI.fullmatch(ch) for ch in text[start:end]):
         return start, end
     s, e = start, end
-    while s > 0 and _KANJI.fullmatch(text[s - 1]):
+    while s > 0 and _KANJI.fullmatch(text[s - 1]) and (s - 1 not in claimed or e - s < 2):
         s -= 1
-    while e < len(text) and _KANJI.fullmatch(text[e]):
+    while e < len(text) and _KANJI.fullmatch(text[e]) and (e not in claimed or e - s < 2):
         e += 1
     run = text[s:e]
     if generation := _GENERATION.match(run):
@@ -221,10 +226,11 @@ def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
 
 
 # A name in kanji (one space may part surname and given name) and, in brackets after it, its
-# reading in kana up to the first comma or bracket: `東園 基敬（ひがしその もとゆき、...`.
+# reading in kana up to the first comma, bracket, wide space or slash before another reading:
+# `東園 基敬（ひがしその もとゆき、...`, `義良（よしすけ/よしなが）`.
 _GLOSSED = regex.compile(
     r"(\p{Han}[\p{Han}\u3005]*(?:[ \u3000]\p{Han}[\p{Han}\u3005]*)?)[（(]"
-    r"([\p{Hiragana}\p{Katakana}\u30fc\u30fb ]+)[、,，）)]")
+    r"([\p{Hiragana}\p{Katakana}\u30fc\u30fb ]+)[、,，）)/／\u3000]")
 
 
 def _reads_as(reading: str, english: Sequence[str]) -> bool:
@@ -263,6 +269,47 @@ def glossed_names(text: str, english: Sequence[str]) -> list[Span]:
     return found
 
 
+# A word in hiragana set off from kanji and kana around it (`名は「よしひと」`, `母・たまの`,
+# `（よしすけ/よしなが）`); parts joined by `・` or a space are one word too.
+_KANA_WORD = regex.compile(
+    r"(?<![\p{Hiragana}\p{Katakana}\p{Han}\u30fc])"
+    r"\p{Hiragana}[\p{Hiragana}\u30fc]*(?:[ \u30fb]\p{Hiragana}[\p{Hiragana}\u30fc]*)*"
+    r"(?![\p{Hiragana}\p{Katakana}\p{Han}\u30fc])")
+_PARTICLES = "のはがとをにもや"
+# A kanji name's first reading, in brackets after it: the kanji are the name (`藤原 公季（ふじ
+# わら の きんすえ`); a reading after `・` or `/` is another (`江木衷（まこと・ちゅう）`).
+_FIRST_READING = regex.compile(r"[\p{Han}\u3005][ \u3000]?[（(]([^・/／、,，）)]*)")
+
+
+def kana_names(text: str, english: Sequence[str]) -> list[Span]:
+    """Names the sentence spells in hiragana, read exactly as the English (`たま` for Tama,
+    `ちゅう` of `まこと・ちゅう` for Chu): a second reading of a kanji name, or a name never
+    written in kanji; a kanji name's first reading is not (its kanji are the name, found by
+    `glossed_names` or alignment). Hiragana next to kanji is grammar, and a word that is one
+    particle longer than the name is the name and the particle (`たまの`)."""
+    names = [t.lower() for t in english]
+    if len("".join(names)) < 3:
+        return []
+    latin = transliterator("Hiragana-Latin; Latin-ASCII; Lower")
+    orders = {_plain(o) for o in ("".join(names), "".join(names[1:] + names[:1]),
+                                  "".join(names[-1:] + names[:-1]))}
+    glosses = [(g.start(1), g.end(1)) for g in _FIRST_READING.finditer(text)]
+    found = []
+    for m in _KANA_WORD.finditer(text):
+        parts = [(m.start(), m.end())] + [
+            (m.start() + p.start(), m.start() + p.end())
+            for p in regex.finditer(r"[^ \u30fb]+", m.group())] * bool(regex.search(r"[ ・]", m.group()))
+        for s, e in parts:
+            if any(a <= s < b for a, b in glosses):
+                continue
+            for end in (e, e - 1) if text[e - 1] in _PARTICLES else (e,):
+                said = "".join(ch for ch in latin.transliterate(text[s:end]) if ch.isalpha())
+                if _plain(said) in orders:
+                    found.append((s, end))
+                    break
+    return found
+
+
 class Kana(Family):
     name = "kana"
     syllabic = True
@@ -275,11 +322,11 @@ class Kana(Family):
         return han_readings(piece)
 
     def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
-        return glossed_names(text, english)
+        return glossed_names(text, english) or kana_names(text, english)
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
                    matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
-                   aligned: Span | None = None) -> Span:
+                   aligned: Span | None = None, claimed: frozenset[int] = frozenset()) -> Span:
         """Whole katakana parts: with `enabled`, as many as the English name has tokens, kana
         endings and honorifics off the edges (`習氏`), and a name in Han characters kept whole
         (`han_run`); on text without spaces (see `compact`)."""
@@ -296,7 +343,7 @@ class Kana(Family):
             start, end = han_run(text, start, end, english, matcher, aligned)
             start, end = one_kanji_run(text, start, end)
             start, end = kanji_name(text, start, end, english)
-            return whole_kanji_run(text, start, end, english)
+            return whole_kanji_run(text, start, end, english, claimed)
 
         if enabled:
             start, end = whole_latin_words(text, start, end)

@@ -224,9 +224,10 @@ class Family:
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
                    matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
-                   aligned: Span | None = None) -> Span:
+                   aligned: Span | None = None, claimed: frozenset[int] = frozenset()) -> Span:
         """Character-level fixes of a span (`enabled` by `project.characters`; `aligned` is the
-        paper's span): in unspaced scripts a Latin word inside the text stays whole."""
+        paper's span, `claimed` the characters aligned with other English words): in unspaced
+        scripts a Latin word inside the text stays whole."""
         if enabled and self.unspaced:
             return whole_latin_words(text, start, end)
         return start, end
