@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,3 +149,61 @@ def test_seeded_eflomal_is_reproducible(shared_data: Path) -> None:
     src, tgt = words("newstest2019-src.eng.txt"), words("newstest2019-ref.deu.txt")
     config = AlignConfig(seed=7)
     assert list(eflomal(src, tgt, config)) == list(eflomal(src, tgt, config))
+
+
+LEARN_EN = ["The man sees the house.", "The woman hears the car.", "The child likes the tree."]
+LEARN_DE = ["Der Mann sieht das Haus.", "Die Frau hört das Auto.", "Das Kind mag den Baum."]
+
+
+def learning_collection(root: Path, make_config: Any, de_lines: list[str]) -> Any:
+    """The tiny English-German collection of tests/test_build.py, with `learn/` beside it."""
+    from conftest import write_parallel
+    from test_build import KB, PEOPLE, TEMPLATES
+
+    write_parallel(root, PEOPLE, TEMPLATES, KB, documents=3)
+    (root / "learn").mkdir()
+    (root / "learn" / "en.txt").write_text("\n".join(LEARN_EN * 20) + "\n", encoding="utf-8")
+    (root / "learn" / "de.txt").write_text("\n".join(de_lines) + "\n", encoding="utf-8")
+    return make_config(root, corpus={"path": "corpus", "format": "moses", "source": "eng",
+                                     "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
+                       align={"learn_from": {"path": "learn",
+                                             "files": {"eng": "en.txt", "deu": "de.txt"}}})
+
+
+def test_the_aligner_learns_from_more_pairs_than_the_collection_has(
+        tmp_path: Path, make_config: Any) -> None:
+    from xel.pipeline import run
+    from xel.store import Store
+
+    config = learning_collection(tmp_path, make_config, LEARN_DE * 20)
+    with Store(config.resolve(config.store)) as store:
+        run(store, config, ["import", "ner"])
+        run(store, config, ["align"])
+        summary = store.stage_summary("align:deu")
+        collection = store.scalar("SELECT COUNT(*) FROM sentences WHERE lang = 'eng'")
+        aligned = store.scalar("SELECT COUNT(*) FROM alignments WHERE lang = 'deu'")
+        mentioned = store.scalar("SELECT COUNT(DISTINCT seg) FROM mentions")
+    # Learned from, never stored: only the collection's pairs with a mention have links.
+    assert summary["learned_from"] == 60 and summary["pairs"] == collection
+    assert aligned == mentioned > 0
+    # Other pairs to learn from are another alignment: the stage reruns.
+    (tmp_path / "learn" / "de.txt").write_text("\n".join(LEARN_DE * 19) + "\n", encoding="utf-8")
+    (tmp_path / "learn" / "en.txt").write_text("\n".join(LEARN_EN * 19) + "\n", encoding="utf-8")
+    with Store(config.resolve(config.store)) as store:
+        [again] = run(store, config, ["align"])
+        assert not again.skipped and store.stage_summary("align:deu")["learned_from"] == 57
+
+
+def test_pairs_to_learn_from_must_be_line_aligned(tmp_path: Path, make_config: Any) -> None:
+    from xel.pipeline import run
+    from xel.store import Store
+
+    config = learning_collection(tmp_path, make_config, LEARN_DE * 20 + ["Ein Satz zu viel."])
+    with Store(config.resolve(config.store)) as store:
+        run(store, config, ["import", "ner"])
+        with pytest.raises(XelError, match=r"de\.txt: 61 lines, but .*en\.txt has 60"):
+            run(store, config, ["align"])
+    config.align.learn_from.files.pop("eng")  # type: ignore[union-attr]
+    with Store(config.resolve(config.store)) as store, \
+            pytest.raises(XelError, match="none for the source language eng"):
+        run(store, config, ["align"])

@@ -85,6 +85,9 @@ def test_japanese_kanji_names_are_whole(text: str, span: str, english: list[str]
     ("藤原 為時（ふじわら の ためとき、949年）は", ["Fujiwara", "no", "Tametoki"], "藤原 為時"),
     # Long vowels and voicing as English writes them; a rank before the name goes.
     ("著者は太政大臣洞院公賢（とういん きんかた）。", ["Kinkata", "Toin"], "洞院公賢"),
+    # The first of two readings glosses the kanji; a wide space ends a reading too.
+    ("初名義良（よしすけ/よしなが）。", ["Yoshisuke"], "義良"),
+    ("近衛 信尹（このえ のぶただ\u30001565年）は", ["Nobutada", "Konoe"], "近衛 信尹"),
     # A gloss of another reading or another person is no find.
     ("五社 英雄（ごしゃ ひでお、本名）は", ["Eiyu", "Gosha"], None),
     ("初名は冬実（ふゆざね）。", ["Akitada"], None),
@@ -96,6 +99,43 @@ def test_glossed_japanese_names_are_found_by_their_reading(text: str, english: l
 
     found = [text[s:e] for s, e in glossed_names(text, english)]
     assert found == ([name] if name else [])
+
+
+@pytest.mark.parametrize(("text", "english", "name"), [
+    ("名は「よしひと」ともいう。", ["Yoshihito"], "よしひと"),
+    ("父・周吉、母・たまの8人兄弟", ["Tama"], "たま"),  # a particle after it
+    ("法律学者江木衷（まこと・ちゅう）の妻。", ["Chu"], "ちゅう"),  # a second reading
+    ("初名義良（よしすけ/よしなが）。", ["Yoshinaga"], "よしなが"),
+    # A kanji name's first reading is the kanji's, not a name in kana.
+    ("初名義良（よしすけ/よしなが）。", ["Yoshisuke"], None),
+    ("香川元春（かがわ もとはる）は", ["Kagawa"], None),
+    # Hiragana beside kanji is grammar; a common word is no name unless it reads as one.
+    ("この本はその人の", ["Kono"], None),
+    ("母・たまの8人兄弟", ["Tamano"], "たまの"),
+    ("母・たまの8人兄弟", ["Tam"], None),
+])
+def test_names_spelled_in_hiragana_are_found_by_their_reading(text: str, english: list[str],
+                                                              name: str | None) -> None:
+    from xel.names.kana import kana_names
+
+    assert [text[s:e] for s, e in kana_names(text, english)] == ([name] if name else [])
+
+
+def test_kanji_aligned_with_other_english_words_are_not_taken_into_a_name() -> None:
+    from xel.names.kana import whole_kanji_run
+
+    text = "古今和歌集真名序の作者紀淑望がいる。"
+    a = text.index("紀淑")
+    author = frozenset(range(text.index("作者"), text.index("作者") + 2))
+    assert text[slice(*whole_kanji_run(text, a, a + 2, ["Ki", "no", "Yoshimochi"]))] == "作者紀淑望"
+    assert text[slice(*whole_kanji_run(text, a, a + 2, ["Ki", "no", "Yoshimochi"],
+                                       author))] == "紀淑望"
+    # A lone kanji is too little to trust the links beside it; titles still go first.
+    text = "父は光仁天皇。"
+    a = text.index("仁")
+    assert text[slice(*whole_kanji_run(text, a, a + 1, ["Konin"], frozenset({a - 1})))] == "光仁"
+    text = "文大統領との会談"
+    assert text[slice(*whole_kanji_run(text, 0, 1, ["Moon"], frozenset({1, 2, 3})))] == "文"
 
 
 def test_a_reign_and_a_given_name_ending_in_its_character_are_told_apart() -> None:

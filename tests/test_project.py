@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -476,3 +477,16 @@ def test_a_span_of_numbers_is_no_name() -> None:
     p = pair("He served Emperor Gosai (111th)", "後西天皇（111代）に仕え", {(3, 2)},
              ["後西", "天皇", "（", "111", "代", "）", "に", "仕え"])
     assert project(p, "Gosai", "jpn") == ""
+
+
+def test_characters_aligned_with_common_english_words_are_claimed() -> None:
+    from xel.project import Pair, claimed_characters
+
+    src = "the author Ki no Yoshimochi and Kim said"
+    tgt = "作者紀淑望と金正恩"
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", src)]
+    pieces = [(0, 2), (2, 5), (5, 6), (6, 9)]
+    # author-作者, Ki/Yoshimochi-紀淑望, Kim-金正恩 (another mention of the same person)
+    pair = Pair(src, words, tgt, pieces, {(1, 0), (2, 1), (4, 1), (6, 3)})
+    assert claimed_characters(pair, [2, 3, 4], 2, 5) == frozenset({0, 1})
+    assert claimed_characters(pair, [6], 6, 9) == frozenset({0, 1})  # not 紀淑望: a name's

@@ -25,8 +25,8 @@ import zlib
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 

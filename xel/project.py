@@ -222,8 +222,7 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     if matcher is not None:
         rules = matcher.family
         start, end = rules.edges(pair.tgt_text, start, end, english, matcher)
-        claimed = frozenset(k for j in outside if pair.tgt[j][1] <= start or pair.tgt[j][0] >= end
-                            for k in range(*pair.tgt[j]))
+        claimed = claimed_characters(pair, mention, start, end)
         start, end = rules.characters(pair.tgt_text, start, end, english, matcher,
                                       enabled=config.characters,
                                       before_bracket=method == "parentheses", aligned=aligned,
@@ -236,6 +235,19 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     start, end = in_turn(pair, at, until, start, end,
                          matcher is not None and matcher.family.unspaced)
     return Projected(start, end, method, aligned)
+
+
+def claimed_characters(pair: Pair, mention: Sequence[int], start: int, end: int
+                       ) -> frozenset[int]:
+    """Target characters outside [start, end) aligned with a lower-case English word outside
+    the mention (`作者` with "author", `女` with "daughter"): that word's, not the name's. A
+    capitalized word may be another mention of the same person (`金正恩` for both `Kim Jong
+    Un` and a later `Kim`)."""
+    inside = set(mention)
+    common = {j for i, j in pair.links if i not in inside
+              and pair.src_text[pair.src[i][0]:pair.src[i][1]][:1].islower()}
+    return frozenset(k for j in common if pair.tgt[j][1] <= start or pair.tgt[j][0] >= end
+                     for k in range(*pair.tgt[j]))
 
 
 def in_turn(pair: Pair, at: int, until: int, start: int, end: int, unspaced: bool

@@ -90,13 +90,14 @@ _BEFORE = sorted([
     "法名", "法号", "戒名", "通称", "幼名", "本名", "初名", "実名", "旧名", "俗名", "別名",
     "雅号",  # the kind of name that follows
 ], key=len, reverse=True)
-# A generation before a stage or house name (`初代`, `三代目`, `代目` after `3`): never part of it.
-_GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目)")
+# A generation before a name (`初代`, `三代目`, `代目` after `3`, `三代丈庵`, `代` of `第40代天武`):
+# never part of it.
+_GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目?)")
 _AFTER = sorted([
     "天皇", "上皇", "法皇", "上人", "御前", "親王", "内親王", "法師",
     "禅師", "将軍", "大臣", "監督", "首相", "総理", "外相", "蔵相",
     "大統領", "国家主席", "主席", "議長", "長官", "社長", "会長", "選手", "内閣",
-    "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿", "天皇朝",
+    "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿", "天皇朝", "天皇期",
     "様", "殿", "正室", "側室", "女王",
 ], key=len, reverse=True)
 # Before a title only: former, then (`安倍晋三元首相`).
@@ -115,9 +116,9 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     if start >= end or not all(_KANJI.fullmatch(ch) for ch in text[start:end]):
         return start, end
     s, e = start, end
-    while s > 0 and _KANJI.fullmatch(text[s - 1]) and (s - 1 not in claimed or e - s < 2):
+    while s > 0 and _KANJI.fullmatch(text[s - 1]):
         s -= 1
-    while e < len(text) and _KANJI.fullmatch(text[e]) and (e not in claimed or e - s < 2):
+    while e < len(text) and _KANJI.fullmatch(text[e]):
         e += 1
     run = text[s:e]
     if generation := _GENERATION.match(run):
@@ -125,10 +126,15 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     names = [t for t in english if t.lower() != "no"]
     unranked = _unranked(run, names)
     s, run = s + len(run) - len(unranked), _untitled(unranked)
-    e = s + len(run)
-    if not (s <= start and end <= e) or (s, e) == (start, end):
+    lo, hi = s, s + len(run)
+    if not (lo <= start and end <= hi) or len(run) > (3 if len(names) == 1 else 6):
         return start, end
-    return (s, e) if len(run) <= (3 if len(names) == 1 else 6) else (start, end)
+    s, e = start, end
+    while s > lo and (s - 1 not in claimed or e - s < 2):
+        s -= 1
+    while e < hi and (e not in claimed or e - s < 2):
+        e += 1
+    return s, e
 
 
 def one_kanji_run(text: str, start: int, end: int) -> Span:
@@ -230,17 +236,22 @@ def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
 # `東園 基敬（ひがしその もとゆき、...`, `義良（よしすけ/よしなが）`.
 _GLOSSED = regex.compile(
     r"(\p{Han}[\p{Han}\u3005]*(?:[ \u3000]\p{Han}[\p{Han}\u3005]*)?)[（(]"
-    r"([\p{Hiragana}\p{Katakana}\u30fc\u30fb ]+)[、,，）)/／\u3000]")
+    r"([\p{Hiragana}\p{Katakana}\u30fc\u30fb ]+)[、,，）)（(/／\u3000]")
 
 
 def _reads_as(reading: str, english: Sequence[str]) -> bool:
     """The kana reading spells the English name whole, in either order (`ひがしその もとゆき`
-    is Motoyuki Higashisono); `no` is written in both (`ふじわら の ためとき`)."""
+    is Motoyuki Higashisono); `no` is written in both (`ふじわら の ためとき`). A one-word
+    English name may be one part of it, exactly: the surname or the given name English
+    mentions the person by (`Ashikaga` for `足利 義晴（あしかが よしはる）`)."""
     latin = transliterator("Hiragana-Latin; Katakana-Latin; Latin-ASCII; Lower")
     said = "".join(ch for ch in latin.transliterate(reading) if ch.isalpha())
     names = [t.lower() for t in english]
     orders = ("".join(names), "".join(names[1:] + names[:1]), "".join(names[-1:] + names[:-1]))
-    return any(orthographic(_plain(o), _plain(said)) >= WHOLE_NAME_MIN for o in orders)
+    if any(orthographic(_plain(o), _plain(said)) >= WHOLE_NAME_MIN for o in orders):
+        return True
+    parts = [latin.transliterate(p) for p in reading.split()]
+    return len(names) == 1 and len(parts) == 2 and _plain(names[0]) in map(_plain, parts)
 
 
 def _plain(romaji: str) -> str:
@@ -276,9 +287,10 @@ _KANA_WORD = regex.compile(
     r"\p{Hiragana}[\p{Hiragana}\u30fc]*(?:[ \u30fb]\p{Hiragana}[\p{Hiragana}\u30fc]*)*"
     r"(?![\p{Hiragana}\p{Katakana}\p{Han}\u30fc])")
 _PARTICLES = "のはがとをにもや"
-# A kanji name's first reading, in brackets after it: the kanji are the name (`藤原 公季（ふじ
-# わら の きんすえ`); a reading after `・` or `/` is another (`江木衷（まこと・ちゅう）`).
-_FIRST_READING = regex.compile(r"[\p{Han}\u3005][ \u3000]?[（(]([^・/／、,，）)]*)")
+# A kanji name's first reading, in brackets after it (or after an aside in brackets): the
+# kanji are the name (`藤原 公季（ふじわら の きんすえ`); a reading after `・` or `/` is
+# another (`江木衷（まこと・ちゅう）`).
+_FIRST_READING = regex.compile(r"[（(]([^・/／、,，）)]*)")
 
 
 def kana_names(text: str, english: Sequence[str]) -> list[Span]:
@@ -296,9 +308,10 @@ def kana_names(text: str, english: Sequence[str]) -> list[Span]:
     glosses = [(g.start(1), g.end(1)) for g in _FIRST_READING.finditer(text)]
     found = []
     for m in _KANA_WORD.finditer(text):
-        parts = [(m.start(), m.end())] + [
-            (m.start() + p.start(), m.start() + p.end())
-            for p in regex.finditer(r"[^ \u30fb]+", m.group())] * bool(regex.search(r"[ ・]", m.group()))
+        parts = [(m.start(), m.end())]
+        if regex.search(r"[ \u30fb]", m.group()):  # each part of a joined word too
+            parts += [(m.start() + p.start(), m.start() + p.end())
+                      for p in regex.finditer(r"[^ \u30fb]+", m.group())]
         for s, e in parts:
             if any(a <= s < b for a, b in glosses):
                 continue
