@@ -123,13 +123,18 @@ def decide(projection: str, english: str, back: str, lang: str, config: TriageCo
     """A1 or not: the back-translation is the English name (`exact`, the paper's rule); with
     `calibrated`, also the same name but for case, accents and hyphens, or every part of the
     projection agreeing with the English name, through the language's transliteration models,
-    at their calibrated threshold (see `xel.names.agree`)."""
+    at their calibrated threshold (see `xel.names.agree`), unless the English is no name
+    (lower case) or the projection carries a title (`一条天皇`: agreement reads past it)."""
     if round_trip_key(back) == round_trip_key(english):
         return Decision(True, 1.0, "round trip: exact")
     if config.accept == "exact":
         return Decision(False, None, "round trip: differs")
     if name_key(back) == name_key(english):
         return Decision(True, 1.0, "round trip: same name but for case, accents or hyphens")
+    if english == english.lower():
+        return Decision(False, None, "English in lower case: a word NER took for a name")
+    if family(lang).titled(projection):
+        return Decision(False, None, "a title in the projection: more than the name")
     found = agreement(projection, english, lang, models.score if models else None)
     threshold = models.threshold() if models else 1.0
     ok = found.score >= threshold

@@ -93,6 +93,10 @@ _BEFORE = sorted([
 # A generation before a name (`初代`, `三代目`, `代目` after `3`, `三代丈庵`, `代` of `第40代天武`):
 # never part of it.
 _GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目?)")
+# A counter after a number (`1912年`, `40代`) and a kin word after a full name (`室`, wife;
+# `女`, daughter): never part of it.
+_COUNTERS = "年月日代世歳"
+_KIN_AFTER = "室女"
 _AFTER = sorted([
     "天皇", "上皇", "法皇", "上人", "御前", "親王", "内親王", "法師",
     "禅師", "将軍", "大臣", "監督", "首相", "総理", "外相", "蔵相",
@@ -111,30 +115,54 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     more. Japanese text sets a name off with kana or punctuation (`行円の`, `、虔儒。`), and
     aligners link a rare name's kanji one by one (`虔`, `行`). Kanji `claimed` by (aligned
     with) other English words are not taken into a span of two or more (`作者` of
-    `作者紀淑望`, "the author"; `女` of `藤原道長女`, "daughter of"); a lone kanji is too
-    little of a name to trust the aligner's other links next to it (`光` of `光仁`)."""
+    `作者紀淑望`, "the author"); a lone kanji is too little of a name to trust the aligner's
+    other links next to it (`光` of `光仁`). Ranks and titles the aligner took in go
+    whatever the run's length, and `後` (Go-) of a posthumous name comes in (`後深草`)."""
     if start >= end or not all(_KANJI.fullmatch(ch) for ch in text[start:end]):
         return start, end
+    names = [t for t in english if t.lower() != "no"]
     s, e = start, end
     while s > 0 and _KANJI.fullmatch(text[s - 1]):
         s -= 1
     while e < len(text) and _KANJI.fullmatch(text[e]):
         e += 1
-    run = text[s:e]
-    if generation := _GENERATION.match(run):
-        s, run = s + generation.end(), run[generation.end():]
-    names = [t for t in english if t.lower() != "no"]
-    unranked = _unranked(run, names)
-    s, run = s + len(run) - len(unranked), _untitled(unranked)
-    lo, hi = s, s + len(run)
-    if not (lo <= start and end <= hi) or len(run) > (3 if len(names) == 1 else 6):
-        return start, end
-    s, e = start, end
+    lo, hi = _name_within(text, s, e, names)
+    if end <= lo or start >= hi:
+        return _later(text, start, end, names)
+    if hi - lo > (3 if len(names) == 1 else 6):
+        lo, hi = _name_within(text, start, end, names)
+        return _later(text, lo, hi, names) if lo < hi else (start, end)
+    s, e = max(start, lo), min(end, hi)
     while s > lo and (s - 1 not in claimed or e - s < 2):
         s -= 1
     while e < hi and (e not in claimed or e - s < 2):
         e += 1
-    return s, e
+    return _later(text, s, e, names)
+
+
+def _name_within(text: str, s: int, e: int, names: Sequence[str]) -> Span:
+    """The part of the kanji `text[s:e]` a name can be: without a number's counter or a
+    generation before it (`1912年`, `第40代`, `初代`), ranks and kinds of name before it,
+    titles and a kin word after it (`藤原宗俊室`, wife of Fujiwara no Munetoshi)."""
+    run = text[s:e]
+    if generation := _GENERATION.match(run):
+        s, run = s + generation.end(), run[generation.end():]
+    elif s > 0 and text[s - 1].isdigit() and run[:1] in _COUNTERS:
+        s, run = s + 1, run[1:]
+    unranked = _unranked(run, names)
+    s, run = s + len(run) - len(unranked), _untitled(unranked)
+    if len(names) >= 2 and len(run) >= 4 and run[-1] in _KIN_AFTER and _surname(run, names):
+        run = run[:-1]
+    return s, s + len(run)
+
+
+def _later(text: str, start: int, end: int, names: Sequence[str]) -> Span:
+    """`後` (Go-, "the later") before a name whose English starts with Go (`後深草`,
+    Gofukakusa; `後藤`, Goto) is part of it."""
+    if start > 0 and text[start - 1] == "後" and any(
+            t.lower().startswith("go") for t in names):
+        return start - 1, end
+    return start, end
 
 
 def one_kanji_run(text: str, start: int, end: int) -> Span:
@@ -336,6 +364,9 @@ class Kana(Family):
 
     def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
         return glossed_names(text, english) or kana_names(text, english)
+
+    def titled(self, projection: str) -> bool:
+        return _untitled(projection) != projection or _unranked(projection, []) != projection
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
                    matcher: NameMatcher, *, enabled: bool, before_bracket: bool,

@@ -183,6 +183,11 @@ class Family:
         """The forms of a character under which name dictionaries may count it."""
         return (ch,)
 
+    def titled(self, projection: str) -> bool:
+        """The projection carries a title or rank besides the name (rules where a script
+        writes them joined to it)."""
+        return False
+
     def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
         """Names the text writes in a way that reads exactly as the English name, found
         without the aligner: the most certain find (Japanese glosses a rare name with its
