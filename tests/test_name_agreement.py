@@ -89,3 +89,18 @@ def test_the_shipped_models_decide_on_known_pairs() -> None:
         assert not decide(projection, "Boris Johnson", "?", lang, calibrated, models).accepted
     assert not decide("Ντόναλντ Τραμπ", "Donald Trump", "?", "ell", TriageConfig(
         accept="exact"), language_models("ell")).accepted
+
+
+def test_no_name_and_a_titled_projection_are_never_accepted_by_agreement() -> None:
+    """`一条天皇` agrees with Ichijo through the model (it reads past the title), but a
+    projection with a title is more than the name; an English word in lower case is a word
+    NER took for a name, which agreement cannot vouch for."""
+    from xel.names.transliterate import language_models
+
+    calibrated, models = TriageConfig(), language_models("jpn")
+    assert decide("一条", "Ichijo", "?", "jpn", calibrated, models).accepted
+    titled = decide("一条天皇", "Ichijo", "?", "jpn", calibrated, models)
+    assert not titled.accepted and "title" in titled.why
+    assert not decide("内侍", "naishi", "?", "jpn", calibrated, models).accepted
+    # The round trip itself still decides: an exact back-translation is the name.
+    assert decide("一条天皇", "Ichijo", "Ichijo", "jpn", calibrated, models).accepted

@@ -166,7 +166,16 @@ def test_a_reign_and_a_given_name_ending_in_its_character_are_told_apart() -> No
     ("金正恩氏と", "金正恩", ["Kim", "Jong-un"], "金正恩"),
     ("安倍晋三元首相は", "安倍", ["Shinzo", "Abe"], "安倍晋三"),
     ("習氏は", "習", ["Xi"], "習"),
-    # Longer than a name: left as it was.
+    # A number's counter, a generation, a kin word after a full name stay out; Go- comes in.
+    ("1912年高橋頼治の養子", "高橋頼治", ["Yoriji", "Takahashi"], "高橋頼治"),
+    ("父は第40代天武天皇、", "天武", ["Tenmu"], "天武"),
+    ("母は美濃守藤原行房女。", "藤原行房女", ["Fujiwara", "no", "Yukifusa"], "藤原行房"),
+    ("後深草院弁内侍は", "深草", ["Gofukakusa"], "後深草"),
+    # A rank before the name; `氏` the English reads is the given name's, not an honorific.
+    ("関白藤原忠平の四男。", "藤原忠平", ["Fujiwara", "no", "Tadahira"], "藤原忠平"),
+    ("堀尾忠氏の子で", "堀尾忠", ["Tadauji", "Horio"], "堀尾忠氏"),
+    # Longer than a name: left as it was, but for a title the aligner took in.
+    ("第66代一条天皇生母", "一条天皇", ["Ichijo"], "一条"),
     ("徳川家康公は", "家康", ["Ieyasu"], "家康"),
     ("右近衛権中将藤原", "藤原", ["Fujiwara"], "藤原"),
 ])
@@ -176,3 +185,12 @@ def test_a_japanese_name_is_its_whole_run_of_kanji(text: str, span: str, english
 
     a = text.index(span)
     assert text[slice(*whole_kanji_run(text, a, a + len(span), english))] == name
+
+
+def test_a_katakana_no_between_kanji_is_part_of_a_kanji_name() -> None:
+    from xel.names.kana import katakana_name
+
+    text = "西ノ海 嘉治郎（にしのうみ かじろう）"
+    assert katakana_name(text, 0, 7, 2) == (0, 7)
+    text = "ジョン・ノート"
+    assert text[slice(*katakana_name(text, 5, 7, 2))] == "ジョン・ノート"

@@ -23,7 +23,9 @@ from xel.names.sound import sound_key
 if TYPE_CHECKING:
     from xel.names.match import NameMatcher
 
-_KATAKANA_RUN = regex.compile(r"[\p{Katakana}\u30fc]*\p{Katakana}[\p{Katakana}\u30fc]*")
+# A lone `ノ`, `ヶ` or `ケ` between kanji is the particle of a kanji name (`西ノ海`, `竹ノ内`).
+_KATAKANA_RUN = regex.compile(
+    r"(?![ノヶケ](?<=\p{Han}.)(?=\p{Han}))[\p{Katakana}\u30fc]*\p{Katakana}[\p{Katakana}\u30fc]*")
 # Between the katakana parts of one name: `・`, `=`/`＝` (`ブラック＝ダレー`), a space, or a
 # Latin initial (`ジョージ・W・ブッシュ`).
 _KATAKANA_JOINER = regex.compile(
@@ -82,7 +84,7 @@ _KANJI = regex.compile(r"\p{Han}")
 # Words written before a name (ranks, offices, kin) and after one (titles, honorifics, what a
 # name is of): never part of it. Longest first.
 _BEFORE = sorted([
-    "太政大臣", "左大臣", "右大臣", "内大臣", "権大納言", "大納言", "中納言",
+    "太政大臣", "左大臣", "右大臣", "内大臣", "権大納言", "大納言", "中納言", "関白", "摂政",
     "参議", "重臣", "家臣", "家老", "将軍", "執権", "藩主", "監督",
     "祖父", "祖母", "長男", "次男", "三男", "嫡男", "養子", "娘",
     "父", "母", "兄", "弟", "妻", "姉", "妹", "子",
@@ -150,7 +152,7 @@ def _name_within(text: str, s: int, e: int, names: Sequence[str]) -> Span:
     elif s > 0 and text[s - 1].isdigit() and run[:1] in _COUNTERS:
         s, run = s + 1, run[1:]
     unranked = _unranked(run, names)
-    s, run = s + len(run) - len(unranked), _untitled(unranked)
+    s, run = s + len(run) - len(unranked), _untitled(unranked, names)
     if len(names) >= 2 and len(run) >= 4 and run[-1] in _KIN_AFTER and _surname(run, names):
         run = run[:-1]
     return s, s + len(run)
@@ -186,12 +188,15 @@ def _unranked(run: str, names: Sequence[str]) -> str:
     return run
 
 
-def _untitled(name: str) -> str:
+def _untitled(name: str, english: Sequence[str] = ()) -> str:
     """A kanji name without the titles and honorifics after it (`安倍晋三元首相`: 安倍晋三,
-    `習近平国家主席`, `金正恩氏`)."""
+    `習近平国家主席`, `金正恩氏`); `氏` stays where the English reads it (`堀尾忠氏`,
+    Tadauji Horio)."""
+    uji = any(t.lower().endswith("uji") for t in english)
     while True:
         shorter = _strip(name, _AFTER, at_end=True)
-        if shorter == name and len(name) > 1 and name[-1] in HONORIFICS:
+        if shorter == name and len(name) > 1 and name[-1] in HONORIFICS and not (
+                uji and name[-1] == "氏"):
             shorter = name[:-1]
         if shorter == name:
             return name
@@ -250,7 +255,7 @@ def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
     names = [t for t in english if t.lower() != "no"]
     unranked = _unranked(run, names)
     s, run = s + len(run) - len(unranked), unranked
-    whole = _untitled(run)
+    whole = _untitled(run, names)
     surname = _surname(run, names) if len(names) >= 2 else 0
     if surname and len(whole) - surname <= 3:
         return s, s + len(whole)  # surname and given name, or a name and its title
@@ -303,7 +308,7 @@ def glossed_names(text: str, english: Sequence[str]) -> list[Span]:
         start, name = m.start(1), m.group(1)
         while (rest := _strip(name, _BEFORE, at_end=False)) != name and len(rest) >= 2:
             start, name = start + len(name) - len(rest), rest
-        name = _untitled(name)
+        name = _untitled(name, english)
         found.append((start, start + len(name)))
     return found
 
