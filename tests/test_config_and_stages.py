@@ -138,3 +138,34 @@ def test_registry_names_and_unknown_member() -> None:
     assert reg.names() == ["a", "b"]
     with pytest.raises(XelError, match="unknown widget 'c': choose one of a, b"):
         reg.get("c")
+
+
+def test_one_process_at_a_time_runs_stages_on_a_store(tmp_path: Path) -> None:
+    """Two processes running stages on one store would write the same staging rows (a second
+    `xel project` started while one runs): the second is refused, naming the first."""
+    import fcntl
+    import os
+    import subprocess
+    import sys
+
+    store = Store(tmp_path / "xel.sqlite")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from xel.store import Store\n"
+         "with Store(sys.argv[1]).running():\n    print('held', flush=True); time.sleep(60)",
+         str(tmp_path / "xel.sqlite")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with pytest.raises(XelError, match=f"process {holder.pid} is running stages"), \
+                store.running():
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+    # Free again once the holder is gone; nested runs in one process share the lock.
+    with store.running(), store.running():
+        fd = os.open(tmp_path / "xel.sqlite.lock", os.O_RDWR)
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.close(fd)
+    with store.running():
+        pass

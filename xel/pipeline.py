@@ -421,10 +421,12 @@ def run(store: Store, config: Config, names: Sequence[str], *,
     Per-language stages run in `langs` (default: every target language)."""
     needs(names)  # an unknown name is an error
     runs = []
-    for stage in PIPELINE:
-        if stage.name in names:
-            runs += run_stage(store, config, stage, stage_languages(store, config, stage, langs),
-                              force=force, crowd=crowd)
+    with store.running():
+        for stage in PIPELINE:
+            if stage.name in names:
+                runs += run_stage(store, config, stage,
+                                  stage_languages(store, config, stage, langs),
+                                  force=force, crowd=crowd)
     return runs
 
 

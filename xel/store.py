@@ -8,13 +8,17 @@ without a migration step.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from xel.errors import XelError
 
 STAGES_DDL = """
 CREATE TABLE IF NOT EXISTS stages (
@@ -36,6 +40,10 @@ def statements(script: str) -> list[str]:
             found.append(current.strip())
             current = ""
     return found
+
+
+# Stores whose run lock this process holds, and how deeply (a build runs stages in turn).
+_RUNNING: dict[Path, tuple[int, int]] = {}
 
 
 class Store:
@@ -88,6 +96,42 @@ class Store:
         for name, kind in columns.items():
             if name not in have:
                 self.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Hold the store's run lock (`<store>.lock`) while stages run: two processes running
+        stages on one store would write the same staging rows and stage records. Readers
+        (`xel stages`, `xel eval`) need no lock."""
+        if str(self.path) == ":memory:":
+            yield
+            return
+        key = self.path.resolve()
+        if key in _RUNNING:
+            fd, depth = _RUNNING[key]
+            _RUNNING[key] = (fd, depth + 1)
+        else:
+            lock = self.path.with_name(self.path.name + ".lock")
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another"
+                os.close(fd)
+                raise XelError(f"{self.path}: process {holder} is running stages on this "
+                               "store; wait for it to finish (or stop it), then run again"
+                               ) from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            _RUNNING[key] = (fd, 1)
+        try:
+            yield
+        finally:
+            fd, depth = _RUNNING[key]
+            if depth > 1:
+                _RUNNING[key] = (fd, depth - 1)
+            else:
+                del _RUNNING[key]
+                os.close(fd)  # closing releases the lock
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
