@@ -280,11 +280,17 @@ def _reads_as(reading: str, english: Sequence[str]) -> bool:
     latin = transliterator("Hiragana-Latin; Katakana-Latin; Latin-ASCII; Lower")
     said = "".join(ch for ch in latin.transliterate(reading) if ch.isalpha())
     names = [t.lower() for t in english]
-    orders = ("".join(names), "".join(names[1:] + names[:1]), "".join(names[-1:] + names[:-1]))
-    if any(orthographic(_plain(o), _plain(said)) >= WHOLE_NAME_MIN for o in orders):
+    if any(orthographic(o, _plain(said)) >= WHOLE_NAME_MIN for o in _orders(names)):
         return True
     parts = [latin.transliterate(p) for p in reading.split()]
     return len(names) == 1 and len(parts) == 2 and _plain(names[0]) in map(_plain, parts)
+
+
+def _orders(names: Sequence[str]) -> set[str]:
+    """An English name's tokens run together as a Japanese reading may give them: as written,
+    surname first either way round (`ひがしその もとゆき` is Motoyuki Higashisono)."""
+    names = list(names)
+    return {_plain("".join(o)) for o in (names, names[1:] + names[:1], names[-1:] + names[:-1])}
 
 
 def _plain(romaji: str) -> str:
@@ -336,8 +342,7 @@ def kana_names(text: str, english: Sequence[str]) -> list[Span]:
     if len("".join(names)) < 3:
         return []
     latin = transliterator("Hiragana-Latin; Latin-ASCII; Lower")
-    orders = {_plain(o) for o in ("".join(names), "".join(names[1:] + names[:1]),
-                                  "".join(names[-1:] + names[:-1]))}
+    orders = _orders(names)
     glosses = [(g.start(1), g.end(1)) for g in _FIRST_READING.finditer(text)]
     found = []
     for m in _KANA_WORD.finditer(text):
