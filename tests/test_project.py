@@ -474,9 +474,9 @@ def test_the_kth_mention_of_a_name_gets_its_kth_occurrence() -> None:
 
 
 def test_a_span_of_numbers_is_no_name() -> None:
-    p = pair("He served Emperor Gosai (111th)", "後西天皇（111代）に仕え", {(3, 2)},
-             ["後西", "天皇", "（", "111", "代", "）", "に", "仕え"])
-    assert project(p, "Gosai", "jpn") == ""
+    p = pair("He served Emperor Kosai (111th)", "光西天皇（111代）に仕え", {(3, 2)},
+             ["光西", "天皇", "（", "111", "代", "）", "に", "仕え"])
+    assert project(p, "Kosai", "jpn") == ""
 
 
 def test_characters_aligned_with_common_english_words_are_claimed() -> None:

@@ -20,7 +20,7 @@ from xel.languages import language
 from xel.names import family
 from xel.names.agree import parts
 from xel.names.script import is_latin, transliterator
-from xel.names.transliterate import models_for
+from xel.names.transliterate import models_for, models_signature
 from xel.registry import translators
 from xel.stages import digest_of
 from xel.store import Store
@@ -54,7 +54,8 @@ Translator = Callable[[list[str], str, Config], dict[str, Translation]]
 
 @translators.register("offline")
 def offline(names: list[str], lang: str, config: Config) -> dict[str, Translation]:
-    """Latin script as it is; the transliteration models part by part; else ICU."""
+    """Latin script as it is; a name the script's lexicon knows, its English there; the
+    transliteration models part by part; else ICU."""
     models = models_for(lang, config)
     rules = family(lang)
     if models is not None:
@@ -63,6 +64,9 @@ def offline(names: list[str], lang: str, config: Config) -> dict[str, Translatio
     for name in names:
         if is_latin(name) and not rules.reads_latin:
             out[name] = Translation(name, "identity")
+            continue
+        if known := rules.known_english(name):
+            out[name] = Translation(known, "lexicon")
             continue
         english = models.back_translate(name) if models is not None else None
         if english:
@@ -126,12 +130,12 @@ def translate(store: Store, names: list[str], lang: str,
 
 
 def cache_key(backend: str, lang: str, config: Config) -> str:
-    """A translator's answers are kept under its name and, offline, the models' digest: new
-    models translate afresh."""
+    """A translator's answers are kept under its name and, offline, the digest of the models
+    and lexicon: new ones translate afresh."""
     if backend != "offline":
         return backend
-    models = models_for(lang, config)
-    return f"offline:{digest_of(models.signature())}" if models is not None else backend
+    signature = models_signature(lang, config)
+    return f"offline:{digest_of(signature)}" if signature else backend
 
 
 def _cached(store: Store, backend: str, names: list[str], lang: str,

@@ -1,4 +1,5 @@
-"""`xel names train`: rebuild the shipped transliteration models from the Wikidata pairs."""
+"""`xel names train`: rebuild the shipped transliteration models from the Wikidata pairs;
+`xel names lexicon`: the shipped lexicon of Japanese names."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from xel.cli import DEFAULT_CONFIG, app, console
 from xel.errors import XelError
 from xel.names import translit
 
-names_app = typer.Typer(help="Name knowledge: transliteration models.")
+names_app = typer.Typer(help="Name knowledge: transliteration models and name lexicons.")
 app.add_typer(names_app, name="names")
 
 PAIRS = typer.Option(Path("../shared/data/translit"), "--pairs",
@@ -94,3 +95,22 @@ def pairs_command(
                        "(kb.format: wikidata) or JSONL with `labels`")
     count = write_pairs(token_pairs(names, code), out)
     console.print(f"{count} name-token pairs from {len(names)} labels written to {out}")
+
+
+@names_app.command("lexicon")
+def lexicon_command(
+    source: Path = typer.Argument(..., help="kyoto_lexicon.csv of the Kyoto corpus, or a "
+                                  "copy of the corpus (github.com/venali/BilingualCorpus)"),
+    out: Path = typer.Option(None, "--out", help="lexicon to write (default: the package's)"),
+) -> None:
+    """Rebuild the shipped lexicon of Japanese names from the Kyoto lexicon's person names."""
+    from xel.names.kana import reads_as
+    from xel.names.lexicon import JAPANESE, read_kyoto_csv, write_lexicon
+
+    entries = read_kyoto_csv(source, reads_as)
+    if not entries:
+        raise XelError(f"{source}: no person names in it (`Given SURNAME`, `SURNAME no "
+                       "Given`, `Emperor X`): is it the Kyoto lexicon?")
+    target = out or JAPANESE
+    count = write_lexicon(entries, target)
+    console.print(f"{count} names written to {target}")

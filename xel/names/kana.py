@@ -4,12 +4,14 @@ spans are fixed to whole katakana parts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import regex
 
 from xel.names.han import HONORIFICS, compact, han_readings, han_run
+from xel.names.lexicon import JAPANESE, NameLexicon, lexicon_digest, read_lexicon
 from xel.names.script import (
     WHOLE_NAME_MIN,
     Family,
@@ -104,7 +106,7 @@ _AFTER = sorted([
     "禅師", "将軍", "大臣", "監督", "首相", "総理", "外相", "蔵相",
     "大統領", "国家主席", "主席", "議長", "長官", "社長", "会長", "選手", "内閣",
     "政権", "一族", "一門", "流", "派", "藩", "軍", "邸", "卿", "天皇朝", "天皇期",
-    "様", "殿", "正室", "側室", "女王",
+    "様", "殿", "正室", "側室", "女王", "女御",
 ], key=len, reverse=True)
 # Before a title only: former, then (`安倍晋三元首相`).
 _FORMER = "元前現"
@@ -211,10 +213,16 @@ def _strip(text: str, words: list[str], at_end: bool) -> str:
 
 
 def _surname(text: str, english: Sequence[str]) -> int:
-    """Length of the surname `text` starts with, where Janome's reading of its first word
-    sounds like an English token (`久我`, kuga: Koga); 0 otherwise."""
+    """Length of the surname `text` starts with, where the lexicon lists it for an English
+    token (`正親町三条`, Ogimachisanjo) or Janome's reading of its first word sounds like one
+    (`久我`, kuga: Koga); 0 otherwise."""
     from xel.names.han import _janome
 
+    lexicon = japanese_lexicon()
+    known = [len(p) for t in english for p in lexicon.parts(t)
+             if lexicon.is_surname(p) and text.startswith(p) and len(p) < len(text)]
+    if known:
+        return max(known)
     words = list(_janome().tokenize(text)) if text else []
     if not words or words[0].reading == "*":
         return 0
@@ -361,6 +369,106 @@ def kana_names(text: str, english: Sequence[str]) -> list[Span]:
     return found
 
 
+@functools.cache
+def japanese_lexicon() -> NameLexicon:
+    """The shipped lexicon of Japanese names, keyed blind to voicing and long vowels."""
+    entries = read_lexicon(JAPANESE) if JAPANESE.is_file() else []
+    return NameLexicon(entries, _voiceless)
+
+
+def _voiceless(word: str) -> str:
+    """An English spelling of a Japanese name, blind to how romanizations differ: voicing
+    (`Tenji` and `Tenchi` are 天智), long vowels, hyphens (`Go-Ichijo`)."""
+    latin = transliterator("Latin-ASCII; Lower").transliterate(word)
+    letters = "".join(ch for ch in latin if ch.isalpha())
+    for sound, voiced in (("ch", "j"), ("sh", "j"), ("ts", "z"), ("f", "h")):
+        letters = letters.replace(sound, voiced)
+    return _plain(letters).replace("h", "p")
+
+
+def reads_as(written: str, english: str) -> bool:
+    """Janome reads the kanji as the English word, blind to voicing and long vowels
+    (`北条`, houjou: Hojo)."""
+    from xel.names.han import _janome
+
+    words = list(_janome().tokenize(written))
+    if any(w.reading == "*" for w in words):
+        return False
+    latin = transliterator("Katakana-Latin; Latin-ASCII; Lower")
+    said = "".join(ch for ch in latin.transliterate("".join(w.reading for w in words))
+                   if ch.isalpha())
+    return bool(said) and _voiceless(said) == _voiceless(english)
+
+
+def lexicon_names(text: str, english: Sequence[str]) -> list[Span]:
+    """Kanji names the lexicon reads as the English: a name it lists (`足利義満`), or a surname
+    and a given name it lists in other names (`藤原` + `宗俊`), also parted by a space. A
+    one-word English name is a listed name or part where the text writes no more of a name
+    around it than ranks and titles (`安閑天皇` for Ankan, not `一条通` for Ichijo), and
+    the whole name where it is written whole (`足利義満` for Yoshimitsu): the gold of a
+    mention is the name as the sentence writes it."""
+    lexicon = japanese_lexicon()
+    names = [t for t in english if t.lower() != "no"]
+    if not names or not lexicon.entries:
+        return []
+    wholes = {(w, "") for w in lexicon.whole(names)}
+    if len(names) >= 2:
+        wholes |= {(s, g) for a in names for b in names if a != b
+                   for s in lexicon.parts(a) if lexicon.is_surname(s)
+                   for g in lexicon.parts(b)}
+    else:
+        wholes |= {(p, "") for p in lexicon.parts(names[0]) if len(p) >= 2}
+    found = set()
+    for first, second in wholes:
+        for m in regex.finditer(regex.escape(first) + (
+                r"[ \u3000]?" + regex.escape(second) if second else ""), text):
+            if len(names) >= 2:  # surname and given name: a name wherever it is written
+                found.add((m.start(), m.end()))
+                continue
+            wholes_here = _written_whole(text, m.start(), m.end(), lexicon, names)
+            if whole := next((w for w in wholes_here if _stands_alone(text, *w, names)), None):
+                found.add(whole)
+    # A find inside another is a part the lexicon also lists (`原` of a surname it split
+    # badly): the longer find is the name.
+    return sorted(f for f in found
+                  if not any(g != f and g[0] <= f[0] and f[1] <= g[1] for g in found))
+
+
+def _written_whole(text: str, start: int, end: int, lexicon: NameLexicon,
+                   names: Sequence[str]) -> Iterator[Span]:
+    """Where a one-word name may be written whole, longest first: with the surname before it
+    or the given name after it that the text writes there (`足利` + `義満`); after a
+    surname, two or three kanji that end the name are a given name the lexicon need not know
+    (`水野` + `忠光`; one kanji after a surname is as often what it names: `一条通`, Ichijo
+    Street); else as found."""
+    for k in range(max(0, start - 5), start):
+        if lexicon.is_surname(text[k:start].rstrip(" \u3000")):
+            yield k, end
+    for k in range(min(len(text), end + 5), end, -1):
+        if lexicon.is_given(text[end:k].lstrip(" \u3000")):
+            yield start, k
+    if lexicon.is_surname(text[start:end]):
+        e = end
+        while e < len(text) and _KANJI.fullmatch(text[e]):
+            e += 1
+        lo, hi = _name_within(text, start, e, names)
+        if lo == start and 2 <= hi - end <= 3:
+            yield start, hi
+    yield start, end
+
+
+def _stands_alone(text: str, start: int, end: int, names: Sequence[str]) -> bool:
+    """No more kanji of a name around [start, end) than ranks and titles: the kanji run it
+    lies in is that name once ranks, generations and titles are left out."""
+    s, e = start, end
+    while s > 0 and _KANJI.fullmatch(text[s - 1]):
+        s -= 1
+    while e < len(text) and _KANJI.fullmatch(text[e]):
+        e += 1
+    lo, hi = _name_within(text, s, e, names)
+    return start in (s, lo) and end in (e, hi)
+
+
 class Kana(Family):
     name = "kana"
     syllabic = True
@@ -373,7 +481,14 @@ class Kana(Family):
         return han_readings(piece)
 
     def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
-        return glossed_names(text, english) or kana_names(text, english)
+        return (glossed_names(text, english) or kana_names(text, english)
+                or lexicon_names(text, english))
+
+    def known_english(self, name: str) -> str | None:
+        return japanese_lexicon().english("".join(name.split()))
+
+    def lexicon_digest(self) -> str:
+        return lexicon_digest(JAPANESE)
 
     def titled(self, projection: str) -> bool:
         return _untitled(projection) != projection or _unranked(projection, []) != projection

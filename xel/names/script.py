@@ -194,6 +194,15 @@ class Family:
         kana, `昭尹（あきただ）`; a Chinese name's pinyin is its English, `习近平`)."""
         return []
 
+    def known_english(self, name: str) -> str | None:
+        """The English a dictionary of the script's names gives a written name: the round
+        trip's most certain answer (`足利義満`: Yoshimitsu Ashikaga)."""
+        return None
+
+    def lexicon_digest(self) -> str:
+        """What a stage's signature records of that dictionary ('' where there is none)."""
+        return ""
+
     def edges(self, text: str, start: int, end: int, english: Sequence[str],
               matcher: NameMatcher) -> Span:
         """Leave clitics written onto the name out of its span."""

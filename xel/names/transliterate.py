@@ -260,9 +260,12 @@ def models_for(lang: str, config: Config) -> LanguageModels | None:
 
 
 def models_signature(lang: str, config: Config) -> dict[str, str]:
-    """What of the language's models a stage's signature records (nothing without models)."""
+    """What of the language's models and name lexicon a stage's signature records (nothing
+    where it has neither)."""
     models = models_for(lang, config)
-    return models.signature() if models is not None else {}
+    found = models.signature() if models is not None else {}
+    lexicon = family(lang).lexicon_digest()
+    return {**found, "lexicon": lexicon} if lexicon else found
 
 
 @functools.cache
