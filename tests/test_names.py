@@ -194,3 +194,18 @@ def test_a_katakana_no_between_kanji_is_part_of_a_kanji_name() -> None:
     assert katakana_name(text, 0, 7, 2) == (0, 7)
     text = "ジョン・ノート"
     assert text[slice(*katakana_name(text, 5, 7, 2))] == "ジョン・ノート"
+
+
+@pytest.mark.parametrize(("text", "start", "end", "english", "name"), [
+    ("有栖川宮織仁親王の九女。", 4, 5, ["Orihito"], "有栖川宮織仁"),  # a prince's house stays
+    ("八条宮 智仁親王（はち", 4, 6, ["Toshihito"], "八条宮 智仁"),  # also across a space
+    ("八条宮の智仁", 4, 6, ["Toshihito"], "智仁"),  # no prince: no house
+    ("通称は少右衛門のち勝右衛門（但し", 10, 12, ["Katsuemon"], "勝右衛門"),
+    ("父大野九郎兵衛が藩内", 1, 3, ["Ono"], "大野九郎兵衛"),  # a common name's ending
+    ("父大野九郎平が藩内", 1, 3, ["Ono"], "大野"),  # five kanji: too long for one word
+])
+def test_whole_kanji_runs_keep_princely_houses_and_long_common_names(
+        text: str, start: int, end: int, english: list[str], name: str) -> None:
+    from xel.names.kana import whole_kanji_run
+
+    assert text[slice(*whole_kanji_run(text, start, end, english))] == name

@@ -100,6 +100,11 @@ _GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目
 # A counter after a number (`1912年`, `40代`) and a kin word after a full name (`室`, wife;
 # `女`, daughter): never part of it.
 _COUNTERS = "年月日代世歳"
+# A princely house before a prince's name (`有栖川宮`, `伏見宮`).
+_HOUSE = regex.compile(r"\p{Han}{1,4}?宮[ \u3000]?")
+# How common given names end (`勝右衛門`, `九郎兵衛`, `小太郎`): such a name is longer.
+_NAME_ENDINGS = ("衛門", "兵衛", "太郎", "次郎", "三郎", "四郎", "五郎", "九郎", "十郎", "之助",
+                 "之丞", "之進")
 _KIN_AFTER = "室女"
 _AFTER = sorted([
     "天皇", "上皇", "法皇", "上人", "御前", "親王", "内親王", "法師",
@@ -133,7 +138,10 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     lo, hi = _name_within(text, s, e, names)
     if end <= lo or start >= hi:
         return _later(text, start, end, names)
-    if hi - lo > (3 if len(names) == 1 else 6):
+    lo, house = _with_house(text, lo, hi)
+    longest = (3 if len(names) == 1 else 6) + house + (
+        3 if text[lo:hi].endswith(_NAME_ENDINGS) else 0)
+    if hi - lo > longest:
         lo, hi = _name_within(text, start, end, names)
         return _later(text, lo, hi, names) if lo < hi else (start, end)
     s, e = max(start, lo), min(end, hi)
@@ -142,6 +150,17 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     while e < hi and (e not in claimed or e - s < 2):
         e += 1
     return _later(text, s, e, names)
+
+
+def _with_house(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """Where a prince's name starts, and how long the princely house written as part of it
+    is (`有栖川宮織仁親王`, `八条宮 智仁親王`, also across a space); 0 for other names."""
+    if not text.startswith(("親王", "内親王", "王", "女王"), hi):
+        return lo, 0
+    if inside := _HOUSE.match(text, lo, hi):
+        return lo, len(inside[0])
+    before = regex.search(r"\p{Han}{1,4}宮[ \u3000]?$", text[max(0, lo - 6):lo])
+    return (lo - len(before[0]), len(before[0])) if before else (lo, 0)
 
 
 def _name_within(text: str, s: int, e: int, names: Sequence[str]) -> Span:
@@ -369,6 +388,10 @@ def kana_names(text: str, english: Sequence[str]) -> list[Span]:
     return found
 
 
+# English words around a Japanese name that no lexicon lists (`Emperor Go-Ichijo`).
+_ENGLISH_TITLES = {"no", "emperor", "empress", "prince", "princess", "retired"}
+
+
 @functools.cache
 def japanese_lexicon() -> NameLexicon:
     """The shipped lexicon of Japanese names, keyed blind to voicing and long vowels."""
@@ -408,7 +431,7 @@ def lexicon_names(text: str, english: Sequence[str]) -> list[Span]:
     the whole name where it is written whole (`足利義満` for Yoshimitsu): the gold of a
     mention is the name as the sentence writes it."""
     lexicon = japanese_lexicon()
-    names = [t for t in english if t.lower() != "no"]
+    names = [t for t in english if t.lower() not in _ENGLISH_TITLES]
     if not names or not lexicon.entries:
         return []
     wholes = {(w, "") for w in lexicon.whole(names)}
