@@ -109,7 +109,7 @@ def test_lexicon_lookups_are_blind_to_order_voicing_and_long_vowels() -> None:
     ("後一条天皇", ["Ichijo"], []),  # another emperor's name holds it
     ("天智天皇の妃", ["Tenji"], ["天智"]),  # the lexicon writes Tenchi
     ("後一条天皇", ["Go-Ichijo"], ["後一条"]),
-    ("後一条天皇（ごいちじょう", ["Emperor", "Go-Ichijo"], ["後一条"]),  # a title NER kept
+    ("後一条天皇（ごいちじょう", ["Emperor", "Go", "Ichijo"], ["後一条"]),  # `Go-Ichijo`
     ("円融天皇女御", ["Enyu"], ["円融"]),  # consort of: a title after the name
     ("水野忠光の次男", ["Mizuno"], ["水野忠光"]),  # a surname and two kanji it lacks
     ("母は藤原道長女中宮藤原彰子。", ["Fujiwara", "no", "Shoshi"], ["藤原彰子"]),

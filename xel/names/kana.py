@@ -139,11 +139,12 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     if end <= lo or start >= hi:
         return _later(text, start, end, names)
     lo, house = _with_house(text, lo, hi)
-    longest = (3 if len(names) == 1 else 6) + house + (
-        3 if text[lo:hi].endswith(_NAME_ENDINGS) else 0)
-    if hi - lo > longest:
+    ending = text[lo:hi].endswith(_NAME_ENDINGS)
+    if hi - lo > (3 if len(names) == 1 else 6) + house + (3 if ending else 0):
         lo, hi = _name_within(text, start, end, names)
         return _later(text, lo, hi, names) if lo < hi else (start, end)
+    if house or ending:  # the run is a name as a whole, whatever else the aligner linked
+        return lo, hi
     s, e = max(start, lo), min(end, hi)
     while s > lo and (s - 1 not in claimed or e - s < 2):
         s -= 1
@@ -434,6 +435,16 @@ def lexicon_names(text: str, english: Sequence[str]) -> list[Span]:
     names = [t for t in english if t.lower() not in _ENGLISH_TITLES]
     if not names or not lexicon.entries:
         return []
+    found = _lexicon_finds(text, names, lexicon)
+    if len(names) > 1 and not found:  # one word that English hyphenates (`Go-Ichijo`)
+        found = _lexicon_finds(text, ["".join(names)], lexicon)
+    # A find inside another is a part the lexicon also lists (`原` of a surname it split
+    # badly): the longer find is the name.
+    return sorted(f for f in found
+                  if not any(g != f and g[0] <= f[0] and f[1] <= g[1] for g in found))
+
+
+def _lexicon_finds(text: str, names: Sequence[str], lexicon: NameLexicon) -> set[Span]:
     wholes = {(w, "") for w in lexicon.whole(names)}
     if len(names) >= 2:
         wholes |= {(s, g) for a in names for b in names if a != b
@@ -441,7 +452,7 @@ def lexicon_names(text: str, english: Sequence[str]) -> list[Span]:
                    for g in lexicon.parts(b)}
     else:
         wholes |= {(p, "") for p in lexicon.parts(names[0]) if len(p) >= 2}
-    found = set()
+    found: set[Span] = set()
     for first, second in wholes:
         for m in regex.finditer(regex.escape(first) + (
                 r"[ \u3000]?" + regex.escape(second) if second else ""), text):
@@ -451,10 +462,7 @@ def lexicon_names(text: str, english: Sequence[str]) -> list[Span]:
             wholes_here = _written_whole(text, m.start(), m.end(), lexicon, names)
             if whole := next((w for w in wholes_here if _stands_alone(text, *w, names)), None):
                 found.add(whole)
-    # A find inside another is a part the lexicon also lists (`原` of a surname it split
-    # badly): the longer find is the name.
-    return sorted(f for f in found
-                  if not any(g != f and g[0] <= f[0] and f[1] <= g[1] for g in found))
+    return found
 
 
 def _written_whole(text: str, start: int, end: int, lexicon: NameLexicon,
