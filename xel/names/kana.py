@@ -130,12 +130,7 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     if start >= end or not all(_KANJI.fullmatch(ch) for ch in text[start:end]):
         return start, end
     names = [t for t in english if t.lower() != "no"]
-    s, e = start, end
-    while s > 0 and _KANJI.fullmatch(text[s - 1]):
-        s -= 1
-    while e < len(text) and _KANJI.fullmatch(text[e]):
-        e += 1
-    lo, hi = _name_within(text, s, e, names)
+    lo, hi = _name_within(text, *_kanji_run(text, start, end), names)
     if end <= lo or start >= hi:
         return _later(text, start, end, names)
     lo, house = _with_house(text, lo, hi)
@@ -151,6 +146,15 @@ def whole_kanji_run(text: str, start: int, end: int, english: Sequence[str],
     while e < hi and (e not in claimed or e - s < 2):
         e += 1
     return _later(text, s, e, names)
+
+
+def _kanji_run(text: str, start: int, end: int) -> Span:
+    """[start, end) grown to the whole run of kanji around it."""
+    while start > 0 and _KANJI.fullmatch(text[start - 1]):
+        start -= 1
+    while end < len(text) and _KANJI.fullmatch(text[end]):
+        end += 1
+    return start, end
 
 
 def _with_house(text: str, lo: int, hi: int) -> tuple[int, int]:
@@ -276,10 +280,7 @@ def kanji_name(text: str, start: int, end: int, english: Sequence[str]) -> Span:
     # The last run of kanji in the span: a particle before it ends what came before.
     runs = list(regex.finditer(r"\p{Han}+", text[start:end]))
     s = start + runs[-1].start()
-    run_end = s
-    while run_end < len(text) and _KANJI.fullmatch(text[run_end]):
-        run_end += 1
-    run = text[s:run_end]
+    run = text[s:_kanji_run(text, s, s + 1)[1]]
     names = [t for t in english if t.lower() != "no"]
     unranked = _unranked(run, names)
     s, run = s + len(run) - len(unranked), unranked
@@ -479,10 +480,7 @@ def _written_whole(text: str, start: int, end: int, lexicon: NameLexicon,
         if lexicon.is_given(text[end:k].lstrip(" \u3000")):
             yield start, k
     if lexicon.is_surname(text[start:end]):
-        e = end
-        while e < len(text) and _KANJI.fullmatch(text[e]):
-            e += 1
-        lo, hi = _name_within(text, start, e, names)
+        lo, hi = _name_within(text, start, _kanji_run(text, start, end)[1], names)
         if lo == start and 2 <= hi - end <= 3:
             yield start, hi
     yield start, end
@@ -491,11 +489,7 @@ def _written_whole(text: str, start: int, end: int, lexicon: NameLexicon,
 def _stands_alone(text: str, start: int, end: int, names: Sequence[str]) -> bool:
     """No more kanji of a name around [start, end) than ranks and titles: the kanji run it
     lies in is that name once ranks, generations and titles are left out."""
-    s, e = start, end
-    while s > 0 and _KANJI.fullmatch(text[s - 1]):
-        s -= 1
-    while e < len(text) and _KANJI.fullmatch(text[e]):
-        e += 1
+    s, e = _kanji_run(text, start, end)
     lo, hi = _name_within(text, s, e, names)
     return start in (s, lo) and end in (e, hi)
 
