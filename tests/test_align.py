@@ -207,3 +207,19 @@ def test_pairs_to_learn_from_must_be_line_aligned(tmp_path: Path, make_config: A
     with Store(config.resolve(config.store)) as store, \
             pytest.raises(XelError, match="none for the source language eng"):
         run(store, config, ["align"])
+
+
+def test_gold_is_aligned_by_the_aligner_the_collection_runs(tmp_path: Path,
+                                                            make_config: Any) -> None:
+    """`xel eval projection --sentences` trains on the corpus and `align.learn_from` too."""
+    from xel.evaluate import corpus_pairs
+
+    config = learning_collection(tmp_path, make_config, LEARN_DE * 20)
+    english, german = corpus_pairs(config, "deu")
+    collection = (tmp_path / "corpus" / "c.en").read_text(encoding="utf-8").splitlines()
+    assert len(english) == len(german) == len(collection) + 60
+    assert english[-1] == ["The", "child", "likes", "the", "tree", "."]
+    assert german[-1] == ["Das", "Kind", "mag", "den", "Baum", "."]
+    (tmp_path / "learn" / "de.txt").write_text("\n".join(LEARN_DE * 19) + "\n", encoding="utf-8")
+    with pytest.raises(XelError, match=r"de\.txt: 57 lines, but .*en\.txt has 60"):
+        corpus_pairs(config, "deu")

@@ -26,6 +26,11 @@ def builder(name: str) -> ModuleType:
 @pytest.mark.parametrize(("name", "file", "named"), [
     ("kyoto_persons", "annotations.tsv", 180), ("kyoto_persons", "annotations-fresh.tsv", 108),
     ("kyoto_persons", "annotations-third.tsv", 117),
+    ("kyoto_persons", "annotations-fourth.tsv", 126),
+    ("kyoto_persons", "annotations-fifth.tsv", 110),
+    ("kyoto_persons", "annotations-sixth.tsv", 102),
+    ("kyoto_persons", "annotations-seventh.tsv", 95),
+    ("kyoto_persons", "annotations-eighth.tsv", 106),
     ("nist_persons", "annotations.tsv", 71), ("wmt22_persons", "annotations.tsv", 235)])
 def test_annotations_are_complete(name: str, file: str, named: int) -> None:
     with open(ROOT / "corpora" / name / file, encoding="utf-8") as f:

@@ -25,7 +25,7 @@ from typing import Any
 
 import regex
 
-from xel.align import ALIGN_CODE, Links, aer, align
+from xel.align import ALIGN_CODE, Links, aer, align, learned_files
 from xel.config import Config
 from xel.corpus import read_source
 from xel.errors import XelError
@@ -35,6 +35,7 @@ from xel.names.transliterate import models_for
 from xel.project import PROJECT_CODE, Pair, function_words, make_matcher, project_mention
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.store import Store
+from xel.textfile import iter_lines
 from xel.tokenizers import tokenizer_for
 from xel.translate import translate
 from xel.triage import TRIAGE_CODE, decide
@@ -431,8 +432,9 @@ def paper_config(config: Config) -> Config:
 
 
 def corpus_pairs(config: Config, lang: str) -> tuple[list[list[str]], list[list[str]]]:
-    """The config corpus's English and `lang` sentences, tokenized as a collection tokenizes
-    them: extra training data for aligning gold (none where the corpus lacks `lang`)."""
+    """The config corpus's English and `lang` sentences, then those of `align.learn_from`,
+    tokenized as a collection tokenizes them: extra training data for aligning gold, so the
+    aligner scored is the one the collection runs (none where the corpus lacks `lang`)."""
     corpus = config.corpus.model_copy(update={"languages": [lang]})
     try:
         source = read_source(config.model_copy(update={"corpus": corpus}))
@@ -441,8 +443,16 @@ def corpus_pairs(config: Config, lang: str) -> tuple[list[list[str]], list[list[
     english, target = source.languages[0], source.languages[-1]
     if target == english:
         return [], []
-    pairs = [(s.texts[english], s.texts[target]) for s in source.segments
-             if s.texts[english].strip() and s.texts[target].strip()]
+    pairs = [(s.texts[english], s.texts[target]) for s in source.segments]
+    learned = learned_files(config, english, target)
+    if learned is not None:
+        what = "align.learn_from file"
+        src, tgt = list(iter_lines(learned[0], what)), list(iter_lines(learned[1], what))
+        if len(src) != len(tgt):
+            raise XelError(f"{learned[1]}: {len(tgt)} lines, but {learned[0]} has {len(src)}: "
+                           "the files of align.learn_from must be line-aligned")
+        pairs += zip(src, tgt, strict=True)
+    pairs = [(e, t) for e, t in pairs if e.strip() and t.strip()]
     out: list[list[list[str]]] = []
     for code, texts in ((english, [p[0] for p in pairs]), (target, [p[1] for p in pairs])):
         tok = tokenizer_for(code, texts, config.tokenize)
@@ -453,7 +463,8 @@ def corpus_pairs(config: Config, lang: str) -> tuple[list[list[str]], list[list[
 def align_gold(gold: Sequence[GoldSentence], lang: str, config: Config,
                extra: bool) -> tuple[list[Links], int]:
     """Links for the gold sentences, the aligner trained on them plus (with `extra`) the
-    corpus's pairs of the same language; returns the links and how many extra pairs there were.
+    corpus's (and `align.learn_from`'s) pairs of the same language; returns the links and how
+    many extra pairs there were.
     """
     src, tgt = corpus_pairs(config, lang) if extra else ([], [])
     links = align([g.src for g in gold] + src, [g.tgt for g in gold] + tgt, config.align,

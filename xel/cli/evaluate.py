@@ -49,7 +49,8 @@ MENTIONS = typer.Option("ner,caps", "--mentions",
                              "name runs), or both")
 EXTRA = typer.Option(True, "--corpus/--gold-only",
                      help="also train the aligner on the config corpus's sentence pairs of the "
-                          "gold's language (where it has them), as a collection would be")
+                          "gold's language (where it has them) and those of align.learn_from, "
+                          "as a collection would be")
 REVIEW = typer.Option(None, "--review",
                       help="names a person checked (TSV with name and person columns, as "
                            "`xel queries --export-review` writes; e.g. corpora/align_gold/"
