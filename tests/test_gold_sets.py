@@ -86,3 +86,18 @@ def test_builders_write_span_gold_that_reads_back(tmp_path: Path) -> None:
     back = read_span_gold(tmp_path / "g.tsv")
     assert [(g.seg, g.gold, g.start, g.end) for g in back] == [(3, "阿拉法", 4, 7),
                                                                 (4, "NOT_PERSON", None, None)]
+
+
+def test_kyoto_alignment_gold_reads_and_its_halves_share_no_article() -> None:
+    from xel.evaluate import read_alignment_gold
+
+    folder = ROOT / "corpora" / "kyoto_persons" / "alignment"
+    halves = {}
+    for half, size in (("tune", 51), ("heldout", 49)):
+        gold = read_alignment_gold(folder / f"{half}.src-tgt", folder / f"{half}.gold")
+        assert len(gold) == size and all(g.sure and g.sure <= g.possible for g in gold)
+        with open(folder / f"{half}.pairs.tsv", encoding="utf-8") as f:
+            pairs = list(csv.DictReader(f, delimiter="\t"))
+        assert len(pairs) == size
+        halves[half] = {p["doc"] for p in pairs}
+    assert not halves["tune"] & halves["heldout"]

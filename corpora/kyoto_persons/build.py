@@ -11,7 +11,7 @@ articles in a seeded order, up to 3,000 sentence pairs), `learn/{eng,jpn}.txt` (
 pairs of other articles of every category, in a seeded order, up to 100,000, which the
 aligner learns from: `align.learn_from`), `gold-tune.tsv`, `gold-heldout.tsv`:
 `annotations.tsv` as span gold (`xel eval projection --spans`), split in halves by article,
-and `gold-fresh.tsv`, `gold-third.tsv` to `gold-seventh.tsv`: the held-out sets
+and `gold-fresh.tsv`, `gold-third.tsv` to `gold-eighth.tsv`: the held-out sets
 `annotations-<set>.tsv`.
 
 The English is the corpus's final checked translation with surnames recased (`Hideyoshi
