@@ -383,6 +383,16 @@ def learned_files(config: Config, source: str, lang: str) -> tuple[Path, Path] |
     return folder / extra.files[source], folder / extra.files[lang]
 
 
+LEARNED = "align.learn_from file"
+
+
+def check_line_aligned(learned: tuple[Path, Path], sources: int, targets: int) -> None:
+    """Stop where the files of `align.learn_from` (source, target) differ in length."""
+    if sources != targets:
+        raise XelError(f"{learned[1]}: {targets} lines, but {learned[0]} has {sources}: the "
+                       "files of align.learn_from must be line-aligned")
+
+
 class Texts(Sequence[str]):
     """Sentences as UTF-8, compressed a block of `BLOCK` at a time (and where each ends in its
     block): a million are held, and sent to a worker, in about a third of their bytes. A
@@ -542,13 +552,9 @@ def align_job(store: Store, config: Config, side: SourceSide,
     if learned is None:
         src, tgt = side.texts, Texts(texts())
     else:
-        what = "align.learn_from file"
-        src = Texts(chain(side.texts, iter_lines(learned[0], what)))
-        tgt = Texts(chain(texts(), iter_lines(learned[1], what)))
-        if len(src) != len(tgt):
-            raise XelError(f"{learned[1]}: {len(tgt) - len(side.texts)} lines, but "
-                           f"{learned[0]} has {len(src) - len(side.texts)}: the files of "
-                           "align.learn_from must be line-aligned")
+        src = Texts(chain(side.texts, iter_lines(learned[0], LEARNED)))
+        tgt = Texts(chain(texts(), iter_lines(learned[1], LEARNED)))
+        check_line_aligned(learned, len(src) - len(side.texts), len(tgt) - len(side.texts))
     return (Pending(lang, side.segs, len(side.texts), empty, len(src) - len(side.texts)),
             AlignJob(side.lang, lang, src, tgt, side.wanted, config.tokenize, config.align))
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import regex
 
-from xel.align import ALIGN_CODE, Links, aer, align, learned_files
+from xel.align import ALIGN_CODE, LEARNED, Links, aer, align, check_line_aligned, learned_files
 from xel.config import Config
 from xel.corpus import read_source
 from xel.errors import XelError
@@ -446,11 +446,8 @@ def corpus_pairs(config: Config, lang: str) -> tuple[list[list[str]], list[list[
     pairs = [(s.texts[english], s.texts[target]) for s in source.segments]
     learned = learned_files(config, english, target)
     if learned is not None:
-        what = "align.learn_from file"
-        src, tgt = list(iter_lines(learned[0], what)), list(iter_lines(learned[1], what))
-        if len(src) != len(tgt):
-            raise XelError(f"{learned[1]}: {len(tgt)} lines, but {learned[0]} has {len(src)}: "
-                           "the files of align.learn_from must be line-aligned")
+        src, tgt = list(iter_lines(learned[0], LEARNED)), list(iter_lines(learned[1], LEARNED))
+        check_line_aligned(learned, len(src), len(tgt))
         pairs += zip(src, tgt, strict=True)
     pairs = [(e, t) for e, t in pairs if e.strip() and t.strip()]
     out: list[list[list[str]]] = []

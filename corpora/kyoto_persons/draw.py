@@ -33,6 +33,12 @@ def drawn(source: Source, seed: int, taken: set[str]) -> list[str]:
     return docs
 
 
+def annotated_docs() -> list[str]:
+    """The articles of every annotation file, in the order the sets were made."""
+    files = [HERE / "annotations.tsv", *(HERE / f"annotations-{p}.tsv" for p in HELD_OUT)]
+    return list(dict.fromkeys(n["doc"] for f in files for n in read_notes(f)))
+
+
 def collection_docs(source: Source, annotated: list[str]) -> set[str]:
     """The articles `build.py` puts in the collection: the annotated ones and others up to
     its size."""
@@ -51,10 +57,8 @@ def main() -> None:
     if len(sys.argv) != 4:
         raise SystemExit(__doc__)
     source, seed, out = Source(Path(sys.argv[1])), int(sys.argv[2]), Path(sys.argv[3])
-    files = [HERE / "annotations.tsv", *(HERE / f"annotations-{p}.tsv" for p in HELD_OUT)]
-    annotated = list(dict.fromkeys(n["doc"] for f in files for n in read_notes(f)))
     rows = []
-    for doc in drawn(source, seed, collection_docs(source, annotated)):
+    for doc in drawn(source, seed, collection_docs(source, annotated_docs())):
         short = [(sid, en, ja) for sid, en, ja in sentences(source.read(doc)) if len(ja) <= 160]
         rows += [(doc, sid, en, ja) for sid, en, ja in short[:4]]
     ner = load_config("configs/kyoto-persons.yaml").ner

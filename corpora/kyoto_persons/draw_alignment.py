@@ -18,8 +18,8 @@ import random
 import sys
 from pathlib import Path
 
-from build import HELD_OUT, HERE, Source, learn_docs, read_notes, sentences
-from draw import collection_docs
+from build import Source, learn_docs, sentences
+from draw import annotated_docs, collection_docs
 
 from xel.config import load_config
 from xel.ner import find_mentions, load_pipeline
@@ -31,9 +31,7 @@ PER_ARTICLE = 2
 
 def candidates(source: Source, seed: int) -> list[tuple[str, int, str, str]]:
     """Sentence pairs of the articles xel has never seen, in the seeded order."""
-    files = [HERE / "annotations.tsv", *(HERE / f"annotations-{p}.tsv" for p in HELD_OUT)]
-    annotated = list(dict.fromkeys(n["doc"] for f in files for n in read_notes(f)))
-    taken = collection_docs(source, annotated)
+    taken = collection_docs(source, annotated_docs())
     taken |= {doc for doc, _ in learn_docs(source, taken)}
     names = [d for d in source.names("PNM") if d not in taken]
     random.Random(seed).shuffle(names)

@@ -102,6 +102,7 @@ _GENERATION = regex.compile(r"^(?:初代|[一二三四五六七八九十]*代目
 _COUNTERS = "年月日代世歳"
 # A princely house before a prince's name (`有栖川宮`, `伏見宮`).
 _HOUSE = regex.compile(r"\p{Han}{1,4}?宮[ \u3000]?")
+_HOUSE_BEFORE = regex.compile(r"\p{Han}{1,4}宮[ \u3000]?$")
 # How common given names end (`勝右衛門`, `九郎兵衛`, `小太郎`): such a name is longer.
 _NAME_ENDINGS = ("衛門", "兵衛", "太郎", "次郎", "三郎", "四郎", "五郎", "九郎", "十郎", "之助",
                  "之丞", "之進")
@@ -164,7 +165,7 @@ def _with_house(text: str, lo: int, hi: int) -> tuple[int, int]:
         return lo, 0
     if inside := _HOUSE.match(text, lo, hi):
         return lo, len(inside[0])
-    before = regex.search(r"\p{Han}{1,4}宮[ \u3000]?$", text[max(0, lo - 6):lo])
+    before = _HOUSE_BEFORE.search(text[max(0, lo - 6):lo])
     return (lo - len(before[0]), len(before[0])) if before else (lo, 0)
 
 
