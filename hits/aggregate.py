@@ -1,11 +1,12 @@
 """Aggregators: from the long judgments table (task, worker, label) to one label per task.
 
 Each aggregator is registered by name in `xel.registry.aggregators` and has crowd-kit's shape:
-`fit_predict(data, gold) -> DataFrame[task, label, support, judgments]`, where `data` holds
-the judgments of gold tasks too and `gold` their known answers; it returns only the non-gold
-tasks it decided. `gold-dawid-skene` (the default) is `hits.anchored.GoldDawidSkene`, deciding
-a task where its posterior reaches `hits.min_posterior` on at least `hits.min_judgments`
-judgments; `paper` is Lawrie et al.'s rule (workers under 80% on gold dropped, the rest
+`fit_predict(data, gold, final) -> DataFrame[task, label, support, judgments]`, where `data`
+holds the judgments of gold tasks too, `gold` their known answers and `final` the tasks that
+will get no more judgments; it returns only the non-gold tasks it decided. `gold-dawid-skene`
+(the default) is `hits.anchored.GoldDawidSkene`, deciding a task where its posterior reaches
+`hits.min_posterior` (or, for a final entity-linking task, `hits.cap_posterior`) on at least
+`hits.min_judgments` judgments; `paper` is Lawrie et al.'s rule (workers under 80% on gold dropped, the rest
 unanimous, three of them); `unanimous` and `majority` are plain votes; `dawid-skene` and
 `one-coin-dawid-skene` are crowd-kit's models (no use of gold), kept at `hits.min_posterior`.
 A task an aggregator did not decide is one more worker could settle (`hits.workflow`).
@@ -14,7 +15,7 @@ A task an aggregator did not decide is one more worker could settle (`hits.workf
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,7 +30,8 @@ COLUMNS = ["task", "label", "support", "judgments"]
 
 
 class Aggregator(Protocol):
-    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame: ...
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str],
+                    final: Collection[str] = ()) -> pd.DataFrame: ...
 
 
 def without_gold(data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
@@ -52,7 +54,8 @@ class Unanimous:
 
     min_judgments: int = 3
 
-    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str],
+                    final: Collection[str] = ()) -> pd.DataFrame:
         data = without_gold(data, gold)
         if data.empty:
             return pd.DataFrame(columns=COLUMNS)
@@ -65,7 +68,8 @@ class Unanimous:
 class Majority:
     """More than half of the kept judgments (at least two) agree."""
 
-    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str],
+                    final: Collection[str] = ()) -> pd.DataFrame:
         data = without_gold(data, gold)
         if data.empty:
             return pd.DataFrame(columns=COLUMNS)
@@ -82,7 +86,8 @@ class Posterior:
     model: Any
     min_posterior: float = 0.99
 
-    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str],
+                    final: Collection[str] = ()) -> pd.DataFrame:
         data = without_gold(data, gold)
         if data.empty:
             return pd.DataFrame(columns=COLUMNS)
@@ -100,17 +105,25 @@ class Posterior:
 @dataclass
 class GoldAnchored:
     """`GoldDawidSkene`'s most probable label where its posterior reaches `min_posterior` and
-    at least `min_judgments` judgments back it (one lucky answer never decides a task)."""
+    at least `min_judgments` judgments back it (one lucky answer never decides a task).
+
+    A task that will get no more judgments (`final`: at `hits.max_assignments`, or out of
+    answers in a replay) is kept from `cap_posterior` up: asking more is no longer possible,
+    and dropping a task both models think 90% likely loses it for nothing better."""
 
     model: GoldDawidSkene
     min_posterior: float = 0.99
     min_judgments: int = 2
+    cap_posterior: float = 0.99
 
-    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+    def fit_predict(self, data: pd.DataFrame, gold: Mapping[str, str],
+                    final: Collection[str] = ()) -> pd.DataFrame:
         if without_gold(data, gold).empty:
             return pd.DataFrame(columns=COLUMNS)
         found = self.model.fit(data, gold).labels_
-        keep = found[~found["gold"] & (found["posterior"] >= self.min_posterior)
+        needed = found["task"].isin(list(final)).map(
+            {True: min(self.cap_posterior, self.min_posterior), False: self.min_posterior})
+        keep = found[~found["gold"] & (found["posterior"] >= needed)
                      & (found["judgments"] >= self.min_judgments)]
         return keep.rename(columns={"posterior": "support"})[COLUMNS].reset_index(drop=True)
 
@@ -119,9 +132,10 @@ class GoldAnchored:
 @aggregators.register("gold-dawid-skene")
 def gold_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
-                           open_options=config.open_options,
-                           confusion=config.confusion == "full")
-    return GoldAnchored(model, config.min_posterior, config.min_judgments)
+                           open_options=config.open_options, confusion=config.confusion)
+    # A name unsure at the cap goes to the expert, who can do better than keep it.
+    cap = config.min_posterior if open_labels else config.cap_posterior
+    return GoldAnchored(model, config.min_posterior, config.min_judgments, cap)
 
 
 @aggregators.register("paper")

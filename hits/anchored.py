@@ -14,6 +14,12 @@ answer falls on any other option alike) fitted by EM, where
   of the sentence's other words and spans, so two workers rarely write the same wrong one).
   So a name two workers copied alike is weighed against the chance that both are wrong.
 
+With `confusion="both"` (closed label sets) a task's posterior for a label is the smaller of
+the one-coin model's and the confusion-matrix model's: a decision has to hold under either
+view of the workers. On real answer sets each model alone is overconfident where its
+assumption fails (one-coin where errors lean to one class, as in product matching; per-worker
+matrices where a worker gave few answers), and the smaller posterior is the honest one.
+
 crowd-kit's `DawidSkene` takes gold labels too, but applies its `initial_error` prior only
 before the first M-step and needs a closed label set; this is the same algorithm shaped like
 crowd-kit's aggregators (`fit(data, true_labels)`, `probas_`, `skills_`) with both fixed.
@@ -38,9 +44,10 @@ class GoldDawidSkene:
     prior_wrong: float = 1.0
     open_labels: bool = False
     open_options: int = 10
-    # Closed label sets only: a confusion matrix per worker (Dawid and Skene's model), each row
-    # with a Dirichlet prior of the same strength, instead of one accuracy.
-    confusion: bool = False
+    # Closed label sets only: "one-coin" (one accuracy per worker), "full" (a confusion matrix
+    # per worker, Dawid and Skene's model, each row with a Dirichlet prior of the same
+    # strength) or "both" (the smaller posterior of the two).
+    confusion: str = "one-coin"
     n_iter: int = 100
     tol: float = 1e-6
     # Fitted: per task the best label and its posterior; per worker the MAP skill and the
@@ -118,10 +125,13 @@ class GoldDawidSkene:
             if abs(loglik - last) < self.tol * max(1.0, abs(loglik)):
                 break
             last = loglik
-        if self.confusion and not self.open_labels:
-            post, unseen = self._confusion(t_idx, w_idx, p_class[j_pair], len(classes),
-                                           gold_pair, p_task, p_class, post)
-            post = post[p_task, p_class]
+        if self.confusion != "one-coin" and not self.open_labels:
+            full = self._confusion(t_idx, w_idx, p_class[j_pair], len(classes), gold_pair,
+                                   p_task, p_class, post)[p_task, p_class]
+            if self.confusion == "both":
+                post = np.minimum(post, full)
+            else:  # every label is an option of the full model: nothing is unseen
+                post, unseen = full, np.zeros(n_tasks)
         best = _argmax_by(post, p_task, n_tasks)
         support = np.where(best >= 0, post[np.maximum(best, 0)], 0.0)
         self.labels_ = pd.DataFrame({
@@ -141,12 +151,11 @@ class GoldDawidSkene:
         })
         return self
 
-
     def _confusion(self, t_idx: np.ndarray, w_idx: np.ndarray, labels: np.ndarray, k: int,
                    gold_pair: np.ndarray, p_task: np.ndarray, p_class: np.ndarray,
-                   start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                   start: np.ndarray) -> np.ndarray:
         """EM over per-worker confusion matrices, started from the one-coin posteriors
-        (`start`, per task and label pair); returns (task x class posteriors, unseen = 0)."""
+        (`start`, per task and label pair); returns the task x class posteriors."""
         n_tasks, n_workers = len(gold_pair), int(w_idx.max()) + 1
         post = np.full((n_tasks, k), _EPS)
         post[p_task, p_class] += start
@@ -173,7 +182,7 @@ class GoldDawidSkene:
             if abs(loglik - last) < self.tol * max(1.0, abs(loglik)):
                 break
             last = loglik
-        return post, np.zeros(n_tasks)
+        return post
 
 
 def _max_by(values: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:

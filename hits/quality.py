@@ -83,8 +83,7 @@ def credible_scores(data: pd.DataFrame, gold: Mapping[str, str], config: HitsCon
     if data.empty:
         return {}
     model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
-                           open_options=config.open_options,
-                           confusion=config.confusion == "full")
+                           open_options=config.open_options, confusion=config.confusion)
     skills = model.fit(data, gold).skills_
     right = skills["gold_right"] + skills["agreed"]
     wrong = skills["gold_items"] + skills["items"] - right

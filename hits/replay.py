@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import random
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -105,9 +105,10 @@ def ordered(answers: pd.DataFrame, seed: int) -> pd.DataFrame:
     return shuffled.assign(turn=shuffled.groupby("task").cumcount()).reset_index(drop=True)
 
 
-def decide(policy: str, data: pd.DataFrame, gold: Mapping[str, str],
-           config: HitsConfig) -> pd.DataFrame:
-    """The policy's (or a reference's) decisions on `data`, after its worker rule."""
+def decide(policy: str, data: pd.DataFrame, gold: Mapping[str, str], config: HitsConfig,
+           final: Collection[str]) -> pd.DataFrame:
+    """The policy's (or a reference's) decisions on `data`, after its worker rule; `final`:
+    the tasks that will get no more answers."""
     if policy in REFERENCES:
         from crowdkit.aggregation import DawidSkene, MajorityVote
 
@@ -127,7 +128,7 @@ def decide(policy: str, data: pd.DataFrame, gold: Mapping[str, str],
         scores = credible_scores(data, gold, config)
         dropped = {w for w, s in scores.items() if s.dropped(config.threshold)}
     kept = data[~data["worker"].isin(dropped)]
-    decided: pd.DataFrame = get_aggregator(policy, config).fit_predict(kept, gold)
+    decided: pd.DataFrame = get_aggregator(policy, config).fit_predict(kept, gold, final)
     return decided[COLUMNS]
 
 
@@ -137,12 +138,15 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
     turns = ordered(answers, seed)
     on_gold = turns[turns["task"].isin(list(gold))]
     asked = turns[~turns["task"].isin(list(gold))]
+    available = asked.groupby("task").size()
     if budget == "adaptive" and policy not in REFERENCES and policy != "paper":
         used = asked[asked["turn"] < config.min_assignments]
         while True:
-            decided = decide(policy, pd.concat([on_gold, used]), gold, config)
             counts = used.groupby("task").size()
-            open_tasks = set(counts[counts < config.max_assignments].index) - set(decided["task"])
+            final = counts[(counts >= config.max_assignments)
+                           | (counts >= available.reindex(counts.index))].index
+            decided = decide(policy, pd.concat([on_gold, used]), gold, config, list(final))
+            open_tasks = set(counts.index) - set(final) - set(decided["task"])
             more = asked[asked["task"].isin(open_tasks)
                          & (asked["turn"] == asked["task"].map(counts).fillna(0))]
             if more.empty:
@@ -154,7 +158,8 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
         else:
             limit = len(answers) if budget == "all" else int(budget)
         used = asked[asked["turn"] < limit]
-        decided = decide(policy, pd.concat([on_gold, used]), gold, config)
+        decided = decide(policy, pd.concat([on_gold, used]), gold, config,
+                         list(available.index))
     present = set(asked["task"])
     scored = [t for t in truth if t not in gold and t in present]
     if not scored:

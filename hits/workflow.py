@@ -273,7 +273,13 @@ def decide(store: Store, config: Config, kind: str, lang: str, policy: str | Non
     policy = policy or config.hits.policy
     data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
     aggregator = get_aggregator(policy, config.hits, kind == "name")
-    return aggregator.fit_predict(data, gold), data, gold
+    return aggregator.fit_predict(data, gold, at_cap(data, gold, config)), data, gold
+
+
+def at_cap(data: pd.DataFrame, gold: dict[str, str], config: Config) -> list[str]:
+    """Tasks with `hits.max_assignments` judgments: no worker will be asked again."""
+    asked = data[~data["task"].isin(list(gold))].groupby("task").size()
+    return list(asked[asked >= config.hits.max_assignments].index)
 
 
 def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dict[str, int]:
@@ -396,9 +402,8 @@ def unsure_tasks(store: Store, config: Config, kind: str, lang: str) -> list[str
 
 def _unsure(found: pd.DataFrame, data: pd.DataFrame, gold: dict[str, str],
             config: Config) -> list[str]:
-    asked = data[~data["task"].isin(list(gold))].groupby("task").size()
-    open_ = asked[asked < config.hits.max_assignments].index
-    return sorted(set(open_) - set(found["task"]))
+    asked = set(data.loc[~data["task"].isin(list(gold)), "task"])
+    return sorted(asked - set(at_cap(data, gold, config)) - set(found["task"]))
 
 
 def extend_batch(store: Store, config: Config, batch_id: str) -> int:

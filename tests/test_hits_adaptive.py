@@ -5,6 +5,7 @@ extensions, simulated populations, and `hits eval aggregation`."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,46 @@ def test_open_label_sets_decide_free_text_names() -> None:
     decided = get_aggregator("gold-dawid-skene", HitsConfig(), open_labels=True).fit_predict(
         data, {"g": "Ана"})
     assert decided[["task", "label"]].values.tolist() == [["t", "Мария Петрова"]]
+
+
+def test_both_models_give_a_label_the_smaller_of_their_posteriors() -> None:
+    rng, rows, gold = random.Random(0), [], {}
+    for t in range(80):  # two careful workers, two who say "a" whenever unsure
+        truth = rng.choice("ab")
+        for w in range(4):
+            if w < 2:
+                label = truth if rng.random() < 0.9 else "ab"[truth == "a"]
+            else:
+                label = "a" if truth == "a" or rng.random() < 0.5 else "b"
+            rows.append((f"t{t}", f"w{w}", label))
+        if t < 10:
+            gold[f"t{t}"] = truth
+    found = {c: GoldDawidSkene(confusion=c).fit(frame(rows), gold).labels_.set_index("task")
+             for c in ("one-coin", "full", "both")}
+    one, full, both = found["one-coin"], found["full"], found["both"]
+    agree = one["label"] == full["label"]
+    assert agree.mean() > 0.9 and (both["label"][agree] == one["label"][agree]).all()
+    smaller = one["posterior"].where(one["posterior"] < full["posterior"], full["posterior"])
+    assert both["posterior"][agree].tolist() == pytest.approx(smaller[agree].tolist())
+    assert (both["posterior"] < one["posterior"] - 0.01).any()  # the models do differ
+
+
+def test_a_link_at_the_cap_is_kept_from_cap_posterior_and_a_name_goes_to_the_expert() -> None:
+    rows = [(g, w, "a") for g in ("g1", "g2") for w in ("w1", "w2", "w3")]
+    rows += [("t", "w1", "a"), ("t", "w2", "a"), ("t", "w3", "b")]
+    data, gold = frame(rows), {"g1": "a", "g2": "a"}
+    sure = GoldDawidSkene(confusion="both").fit(data, gold).labels_.set_index("task")
+    posterior = float(sure.loc["t", "posterior"])
+    assert 0.5 < posterior < 0.99  # two against one: not sure enough to decide early
+    # (a name two of three wrote alike is surer: a wrong copy could be any of many spans)
+    config = HitsConfig(min_posterior=0.999, cap_posterior=posterior - 0.01)
+    links = get_aggregator("gold-dawid-skene", config)
+    assert links.fit_predict(data, gold).empty  # more workers could still be asked
+    assert links.fit_predict(data, gold, ["t"])[["task", "label"]].values.tolist() == [["t", "a"]]
+    names = get_aggregator("gold-dawid-skene", config, open_labels=True)
+    assert names.fit_predict(data, gold, ["t"]).empty
+    strict = get_aggregator("gold-dawid-skene", HitsConfig(cap_posterior=posterior + 0.001))
+    assert strict.fit_predict(data, gold, ["t"]).empty
 
 
 def el_accuracy(store: Any, truth: dict[str, str]) -> tuple[int, float]:
@@ -246,6 +287,11 @@ def test_eval_aggregation_reports_every_policy_and_reference(tmp_path: Path) -> 
     assert (got["gold-dawid-skene", "adaptive"].judgments_per_task
             <= HitsConfig().max_assignments)
     assert signature.text.startswith("eval-aggregation|") and "gold_share=0.1" in signature.text
+    # At a fixed budget every task is at its cap: two against one is kept from cap_posterior.
+    strict, _ = evaluate(answers, truth_path, ["question", "worker", "answer"],
+                         ["question", "truth"], 0.1, 1, ["gold-dawid-skene"], ["3"],
+                         HitsConfig(cap_posterior=0.99))
+    assert strict[0].coverage < got["gold-dawid-skene", "3"].coverage
 
 
 def test_eval_aggregation_names_the_file_line_and_column_of_bad_input(tmp_path: Path) -> None:

@@ -140,12 +140,16 @@ class HitsConfig(Section):
     policy: str = Field("gold-dawid-skene", description="gold-dawid-skene, paper, unanimous, ...")
     min_posterior: float = Field(0.99, ge=0, le=1, description="model-based policies keep above")
     min_judgments: int = Field(2, ge=1, description="fewest judgments a model decides a task on")
+    # Entity linking at max_assignments: kept from here up rather than dropped (names at the
+    # cap go to the expert instead).
+    cap_posterior: float = Field(0.9, ge=0, le=1, description="links at the cap keep above")
     # Beta prior of a worker's accuracy: 4 right, 1 wrong in pseudo-answers (mean 80%).
     prior_right: float = Field(4.0, gt=1, description="Beta prior: pseudo right answers")
     prior_wrong: float = Field(1.0, ge=1, description="Beta prior: pseudo wrong answers")
     open_options: int = Field(10, ge=2, description="fewest options of a free-text (name) task")
-    # Closed label sets (entity linking): a confusion matrix per worker, or one accuracy.
-    confusion: Literal["full", "one-coin"] = "one-coin"
+    # Closed label sets (entity linking): one accuracy per worker, a confusion matrix per
+    # worker, or both (a task's posterior is the smaller of the two models').
+    confusion: Literal["both", "full", "one-coin"] = "both"
     gold: str | None = Field(None, description="known answers used as gold (reference file)")
     max_description: int = Field(2000, ge=0)
     seed: int = 0
