@@ -52,8 +52,13 @@ def plot(out: Path, files: list[Path]) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(files), figsize=(4.2 * len(files), 3.6), squeeze=False)
-    for ax, path in zip(axes[0], files, strict=True):
+    columns = min(4, len(files))
+    rows_of_plots = -(-len(files) // columns)
+    fig, axes = plt.subplots(rows_of_plots, columns, figsize=(4.2 * columns, 3.6 * rows_of_plots),
+                             squeeze=False)
+    for ax in axes.flat[len(files):]:
+        ax.set_visible(False)
+    for ax, path in zip(list(axes.flat)[:len(files)], files, strict=True):
         rows = pd.DataFrame(json.loads(path.read_text(encoding="utf-8"))["rows"])
         rows = rows[rows["accuracy"].notna()]
         for policy, group in rows.groupby("policy", sort=False):

@@ -5,10 +5,11 @@ Each aggregator is registered by name in `xel.registry.aggregators` and has crow
 holds the judgments of gold tasks too, `gold` their known answers and `final` the tasks that
 will get no more judgments; it returns only the non-gold tasks it decided. `gold-dawid-skene`
 (the default) is `hits.anchored.GoldDawidSkene`, deciding a task where its posterior reaches
-`hits.min_posterior` (or, for a final entity-linking task, `hits.cap_posterior`) on at least
-`hits.min_judgments` judgments; `paper` is Lawrie et al.'s rule (workers under 80% on gold dropped, the rest
-unanimous, three of them); `unanimous` and `majority` are plain votes; `dawid-skene` and
-`one-coin-dawid-skene` are crowd-kit's models (no use of gold), kept at `hits.min_posterior`.
+`hits.min_posterior` (a final entity-linking task: `hits.cap_posterior`) on at least
+`hits.min_judgments` judgments; `paper` is Lawrie et al.'s rule (workers under 80% on gold
+dropped, the rest unanimous, three of them); `unanimous` and `majority` are plain votes;
+`dawid-skene` and `one-coin-dawid-skene` are crowd-kit's models (no use of gold), kept at
+`hits.min_posterior`.
 A task an aggregator did not decide is one more worker could settle (`hits.workflow`).
 """
 

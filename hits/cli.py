@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 from botocore.exceptions import ClientError
+from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -255,6 +256,11 @@ def eval_aggregation(
         "--config", "-c", help="config whose hits section sets the policies")] = None,
     min_posterior: Annotated[float | None, typer.Option(
         help="decide where the posterior reaches this (default: hits.min_posterior)")] = None,
+    cap_posterior: Annotated[float | None, typer.Option(
+        help="keep a task that gets no more answers from this posterior up (default: "
+             "hits.cap_posterior)")] = None,
+    confusion: Annotated[str | None, typer.Option(
+        help="both, one-coin or full (default: hits.confusion)")] = None,
 ) -> None:
     """Replay answers under each policy and budget, beside crowd-kit's MajorityVote and
     DawidSkene: accuracy on kept tasks, coverage, accuracy counting drops as wrong, cost."""
@@ -263,9 +269,15 @@ def eval_aggregation(
     from hits.replay import as_json, evaluate
 
     hits_config = load_config(config_path).hits if config_path else HitsConfig()
-    if min_posterior is not None:
-        hits_config = HitsConfig.model_validate(
-            {**hits_config.model_dump(), "min_posterior": min_posterior})
+    settings = {"min_posterior": min_posterior, "cap_posterior": cap_posterior,
+                "confusion": confusion}
+    try:
+        hits_config = HitsConfig.model_validate({**hits_config.model_dump(), **{
+            k: v for k, v in settings.items() if v is not None}})
+    except ValidationError as e:
+        error = e.errors()[0]
+        option = str(error["loc"][0]).replace("_", "-")
+        raise XelError(f"--{option} {error['input']!r}: {error['msg']}") from None
     rows, signature = evaluate(
         answers, truth, _names(columns), _names(truth_columns), gold_share, seed,
         policy or [hits_config.policy, "paper"], budget or ["3"], hits_config)

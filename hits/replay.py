@@ -198,6 +198,10 @@ def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
              "columns": ",".join(columns), "truth_columns": ",".join(truth_columns),
              "gold_share": str(gold_share), "seed": str(seed), "policies": ",".join(policies),
              "budgets": ",".join(budgets), "hits": digest_of(config),
+             # the settings a reader compares figures by, readable
+             "confusion": config.confusion, "min_posterior": str(config.min_posterior),
+             "cap_posterior": str(config.cap_posterior),
+             "min_judgments": str(config.min_judgments),
              "code": code_digest(sys.modules[__name__], sys.modules["hits.aggregate"],
                                  sys.modules["hits.anchored"], sys.modules["hits.quality"])}
     parts.update(versions("crowd-kit", "pandas", "numpy", "scipy"))

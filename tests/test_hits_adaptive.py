@@ -321,6 +321,16 @@ def test_eval_aggregation_cli_writes_json(tmp_path: Path) -> None:
     assert {"policy", "budget", "accuracy", "coverage", "accuracy_all", "judgments_per_task",
             "single_judgment_decisions"} == set(written["rows"][0])
     assert written["signature"].startswith("eval-aggregation|")
+    args = ["eval", "aggregation", str(answers), "--truth", str(truth), "--columns",
+            "task,who,said", "--truth-columns", "task,truth", "--budget", "3"]
+    result = CliRunner().invoke(app, [*args, "--confusion", "one-coin", "--cap-posterior",
+                                      "0.95", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "confusion=one-coin" in json.loads(out.read_text())["signature"]
+    result = CliRunner().invoke(app, [*args, "--cap-posterior", "1.5"])
+    assert result.exit_code != 0 and "--cap-posterior 1.5" in str(result.exception)
+    result = CliRunner().invoke(app, [*args, "--confusion", "two-coin"])
+    assert result.exit_code != 0 and "--confusion 'two-coin'" in str(result.exception)
 
 
 def test_cost_per_accepted_query_counts_paid_judgments_and_dollars(
