@@ -288,6 +288,14 @@ def eval_aggregation(
                       f"{r.coverage:.1%}", f"{r.accuracy_all:.1%}",
                       f"{r.judgments_per_task:.2f}", str(r.single_judgment_decisions))
     out.print(table)
+    checks = Table("policy", "budget", "gold items", "decided", "right", "promised",
+                   title="Gold items hidden from the policy a fifth at a time")
+    for r in rows:
+        if (c := r.gold_check) is not None:
+            checks.add_row(r.policy, r.budget, str(c.items), str(c.decided),
+                           "-" if c.accuracy is None else f"{c.right} ({c.accuracy:.1%})",
+                           "-" if c.expected is None else f"{c.expected:.1%}")
+    out.print(checks)
     out.print(f"signature: {signature.text}")
     if json_path:
         json_path.write_text(json.dumps(as_json(rows, signature), indent=1) + "\n",

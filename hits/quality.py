@@ -12,8 +12,9 @@ upper bound of that accuracy is under the threshold, i.e. when the evidence says
 
 from __future__ import annotations
 
+import random
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -95,6 +96,54 @@ def credible_scores(data: pd.DataFrame, gold: Mapping[str, str], config: HitsCon
                                          float(m))
             for r, lo, hi, m in zip(skills.itertuples(), lower, upper, a / (a + b),
                                     strict=True)}
+
+
+@dataclass(frozen=True)
+class GoldCheck:
+    """A policy on its own known-answer items, a fifth of them hidden from it at a time: do
+    its decisions hold on this crowd? A crowd wrong together (every worker giving one wrong
+    answer) makes any model sure and wrong, and only the known answers show it."""
+
+    items: int  # known-answer items checked
+    decided: int  # how many the policy decided without their answers
+    right: int
+    promised: float  # the decided items' summed posteriors: how many it expected right
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.right / self.decided if self.decided else None
+
+    @property
+    def expected(self) -> float | None:
+        return self.promised / self.decided if self.decided else None
+
+
+Decide = Callable[[pd.DataFrame, dict[str, str], Collection[str]], pd.DataFrame]
+
+
+def gold_check(data: pd.DataFrame, gold: Mapping[str, str], decide: Decide, folds: int = 5,
+               seed: int = 0, limit: int | None = None) -> GoldCheck:
+    """`decide(data, gold, final)` (an aggregator's `fit_predict`) run `folds` times, each
+    with a fold of the gold tasks as ordinary tasks that get no more judgments; `limit`: a
+    hidden task keeps only its first `limit` judgments (as many as other tasks had)."""
+    tasks = sorted(set(gold) & set(data["task"]))
+    random.Random(f"gold-check:{seed}").shuffle(tasks)
+    decided = right = 0
+    promised = 0.0
+    for k in range(min(folds, len(tasks))):
+        hidden = set(tasks[k::folds])
+        shown = {t: a for t, a in gold.items() if t not in hidden}
+        view = data
+        if limit is not None:
+            turn = data.groupby("task").cumcount()
+            view = data[~data["task"].isin(hidden) | (turn < limit)]
+        found = decide(view, shown, hidden)
+        found = found[found["task"].isin(hidden)]
+        decided += len(found)
+        right += sum(same_answer(str(label), gold[str(task)])
+                     for task, label in zip(found["task"], found["label"], strict=True))
+        promised += float(found["support"].sum())
+    return GoldCheck(len(tasks), decided, right, promised)
 
 
 def paper_dropped(data: pd.DataFrame, gold: Mapping[str, str], threshold: float) -> set[str]:

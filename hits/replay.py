@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from hits.aggregate import COLUMNS, get_aggregator
-from hits.quality import credible_scores, paper_dropped
+from hits.quality import GoldCheck, credible_scores, gold_check, paper_dropped
 from xel.config import HitsConfig
 from xel.errors import XelError
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
@@ -41,6 +41,9 @@ class Row:
     accuracy_all: float  # right / tasks with truth (a dropped task counts as wrong)
     judgments_per_task: float  # non-gold judgments used per non-gold task
     single_judgment_decisions: int  # decided tasks resting on one judgment
+    # the policy on its gold tasks, hidden a fifth at a time and cut to the budget (fixed
+    # budgets of policies, not references): does it hold what its posteriors promise?
+    gold_check: GoldCheck | None = None
 
 
 def read_table(path: Path, columns: Sequence[str], names: Sequence[str]) -> pd.DataFrame:
@@ -139,6 +142,7 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
     on_gold = turns[turns["task"].isin(list(gold))]
     asked = turns[~turns["task"].isin(list(gold))]
     available = asked.groupby("task").size()
+    check = None
     if budget == "adaptive" and policy not in REFERENCES and policy != "paper":
         used = asked[asked["turn"] < config.min_assignments]
         while True:
@@ -158,8 +162,11 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
         else:
             limit = len(answers) if budget == "all" else int(budget)
         used = asked[asked["turn"] < limit]
-        decided = decide(policy, pd.concat([on_gold, used]), gold, config,
-                         list(available.index))
+        data = pd.concat([on_gold, used])
+        decided = decide(policy, data, gold, config, list(available.index))
+        if policy not in REFERENCES:
+            check = gold_check(data, gold, lambda d, g, hidden: decide(
+                policy, d, g, config, [*available.index, *hidden]), seed=seed, limit=limit)
     present = set(asked["task"])
     scored = [t for t in truth if t not in gold and t in present]
     if not scored:
@@ -171,7 +178,7 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
     judgments = dict(zip(decided["task"], decided["judgments"], strict=True))
     return Row(policy, budget, right / len(kept) if kept else None, len(kept) / len(scored),
                right / len(scored), len(used) / max(1, used["task"].nunique()),
-               sum(int(judgments[t]) == 1 for t in kept))
+               sum(int(judgments[t]) == 1 for t in kept), check)
 
 
 def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
@@ -209,4 +216,8 @@ def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
 
 
 def as_json(rows: Sequence[Row], signature: Signature) -> dict[str, object]:
-    return {"rows": [asdict(r) for r in rows], "signature": signature.text}
+    """The issue's rows, then each gold check with its policy and budget, and the signature."""
+    return {"rows": [{k: v for k, v in asdict(r).items() if k != "gold_check"} for r in rows],
+            "gold_check": [{"policy": r.policy, "budget": r.budget, **asdict(r.gold_check)}
+                           for r in rows if r.gold_check],
+            "signature": signature.text}

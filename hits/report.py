@@ -1,4 +1,5 @@
-"""Figures for `hits review` and `hits simulate`: agreement per policy, cost so far."""
+"""Figures for `hits review`, `hits simulate` and the collection report: agreement per policy,
+how the policy does on its own known answers, cost so far."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from hits.cost import CENT, per_assignment
+from hits.quality import GoldCheck
 from hits.store import NIL, NOT_A_PERSON, NOT_ENOUGH_INFO, open_tables
-from hits.workflow import aggregate_el
+from hits.workflow import aggregate_el, check_round
 from xel.config import Config
 from xel.registry import aggregators
 from xel.store import Store
@@ -40,6 +42,14 @@ def compare_policies(store: Store, config: Config, truth: dict[str, str] | None 
             sum(right) / len(right) if right else None,
         ))
     return sorted(rows, key=lambda r: chosen.index(r.policy) if r.policy in chosen else 0)
+
+
+def gold_checks(store: Store, config: Config) -> list[tuple[str, str, GoldCheck]]:
+    """(round, language, check) for every round with reviewed batches (`check_round`)."""
+    open_tables(store)
+    rounds = store.query("SELECT DISTINCT kind, lang FROM hit_batches WHERE state IN "
+                         "('reviewed', 'sent', 'aggregated') ORDER BY kind, lang")
+    return [(kind, lang, check_round(store, config, kind, lang)) for kind, lang in rounds]
 
 
 def cost_so_far(store: Store) -> Decimal:

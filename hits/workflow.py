@@ -19,7 +19,14 @@ from hits.aggregate import adaptive, get_aggregator, name_outcome
 from hits.backends import CrowdBackend, HitRequest, get_backend
 from hits.cost import cost
 from hits.make import el_gold, make_el_batch, make_name_batch, task_query
-from hits.quality import credible_scores, kept_judgments, known_answers, score_batch
+from hits.quality import (
+    GoldCheck,
+    credible_scores,
+    gold_check,
+    kept_judgments,
+    known_answers,
+    score_batch,
+)
 from hits.store import (
     MISSING,
     NIL,
@@ -274,6 +281,15 @@ def decide(store: Store, config: Config, kind: str, lang: str, policy: str | Non
     data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
     aggregator = get_aggregator(policy, config.hits, kind == "name")
     return aggregator.fit_predict(data, gold, at_cap(data, gold, config)), data, gold
+
+
+def check_round(store: Store, config: Config, kind: str, lang: str) -> GoldCheck:
+    """The configured policy on a round's known-answer items, hidden a fifth at a time."""
+    policy = config.hits.policy
+    data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
+    aggregator = get_aggregator(policy, config.hits, kind == "name")
+    return gold_check(data, gold, lambda d, g, hidden: aggregator.fit_predict(
+        d, g, [*at_cap(d, g, config), *hidden]), seed=config.hits.seed)
 
 
 def at_cap(data: pd.DataFrame, gold: dict[str, str], config: Config) -> list[str]:

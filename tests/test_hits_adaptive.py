@@ -20,7 +20,8 @@ from hits.anchored import GoldDawidSkene
 from hits.backends import get_backend
 from hits.backends.mturk import ENDPOINTS, mturk_backend
 from hits.make import make_el_batch
-from hits.quality import credible_scores
+from hits.quality import credible_scores, gold_check
+from hits.report import gold_checks
 from hits.replay import evaluate, read_answers
 from hits.server import create_app, person_link
 from hits.store import batch, hit_target
@@ -287,6 +288,13 @@ def test_eval_aggregation_reports_every_policy_and_reference(tmp_path: Path) -> 
     assert (got["gold-dawid-skene", "adaptive"].judgments_per_task
             <= HitsConfig().max_assignments)
     assert signature.text.startswith("eval-aggregation|") and "gold_share=0.1" in signature.text
+    checked = {(r.policy, r.budget) for r in rows if r.gold_check}
+    # paper asks its three workers of every HIT, adaptive or not: a fixed budget
+    assert checked == {(p, b) for p in ("gold-dawid-skene", "paper") for b in ("1", "3")} | {
+        ("paper", "adaptive")}
+    assert got["gold-dawid-skene", "1"].gold_check.decided == 0  # cut to one judgment
+    check = got["gold-dawid-skene", "3"].gold_check
+    assert check.items == 6 and check.decided > 0
     # At a fixed budget every task is at its cap: two against one is kept from cap_posterior.
     strict, _ = evaluate(answers, truth_path, ["question", "worker", "answer"],
                          ["question", "truth"], 0.1, 1, ["gold-dawid-skene"], ["3"],
@@ -321,6 +329,9 @@ def test_eval_aggregation_cli_writes_json(tmp_path: Path) -> None:
     assert {"policy", "budget", "accuracy", "coverage", "accuracy_all", "judgments_per_task",
             "single_judgment_decisions"} == set(written["rows"][0])
     assert written["signature"].startswith("eval-aggregation|")
+    assert [(c["policy"], c["budget"]) for c in written["gold_check"]] == [
+        ("gold-dawid-skene", "3")]
+    assert {"items", "decided", "right", "promised"} <= set(written["gold_check"][0])
     args = ["eval", "aggregation", str(answers), "--truth", str(truth), "--columns",
             "task,who,said", "--truth-columns", "task,truth", "--budget", "3"]
     result = CliRunner().invoke(app, [*args, "--confusion", "one-coin", "--cap-posterior",
@@ -353,6 +364,27 @@ def test_cost_per_accepted_query_counts_paid_judgments_and_dollars(
     assert el.judgments_per_accepted == pytest.approx(paid / el.accepted)
     shown = {s.title: s for s in sections(store, cfg)}["Cost per accepted query"]
     assert shown.table is not None and "entity linking" in shown.table
+    sure = {s.title: s for s in sections(store, cfg)}["How sure the crowd decisions are"]
+    assert sure.table is not None and "entity linking" in sure.table
+    [(kind, _, check)] = gold_checks(store, cfg)
+    assert kind == "el" and check.items == store.scalar(
+        "SELECT COUNT(DISTINCT task) FROM judgments WHERE gold = 1")
+    assert check.decided > 0 and check.right >= check.decided - 1  # the simulated crowd is good
+
+
+def test_the_gold_check_shows_a_crowd_that_is_wrong_together() -> None:
+    rows, gold = [], {}
+    for t in range(40):
+        truth = "ab"[t % 2]
+        answer = truth if t < 30 else "ab"[truth == "a"]  # the last ten: all wrong alike
+        rows += [(f"g{t}", w, answer) for w in ("w1", "w2", "w3")]
+        gold[f"g{t}"] = truth
+    aggregator = get_aggregator("gold-dawid-skene", HitsConfig())
+    check = gold_check(frame(rows), gold, aggregator.fit_predict)
+    assert check.items == 40 and check.decided >= 35
+    assert check.accuracy is not None and check.expected is not None
+    assert check.accuracy < 0.8 < 0.95 < check.expected  # sure, and a quarter wrong
+    assert gold_check(frame(rows), gold, aggregator.fit_predict, limit=1).decided == 0
 
 
 KILLED_ROUND = """

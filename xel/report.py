@@ -26,6 +26,7 @@ from markupsafe import Markup  # noqa: E402
 
 from hits import results  # noqa: E402
 from hits.cost import CENT, per_assignment  # noqa: E402
+from hits.report import gold_checks  # noqa: E402
 from xel.clel import SYSTEMS, baselines_folder  # noqa: E402
 from xel.config import Config  # noqa: E402
 from xel.export import (  # noqa: E402
@@ -185,6 +186,15 @@ def cost_per_accepted(store: Store, policy: str) -> pd.DataFrame:
         "accepted": c.accepted, "judgments/accepted": c.judgments_per_accepted,
         "cost": c.dollars, "cost/accepted": c.dollars_per_accepted,
     } for c in results.round_costs(store, policy)])
+
+
+def gold_check_table(store: Store, config: Config) -> pd.DataFrame:
+    """Per round and language: the policy's decisions on its known-answer items when hidden."""
+    return pd.DataFrame([{
+        "round": "entity linking" if kind == "el" else "names", "lang": lang or "eng",
+        "gold items": c.items, "decided": c.decided, "right": c.right,
+        "accuracy": c.accuracy, "promised": c.expected,
+    } for kind, lang, c in gold_checks(store, config)])
 
 
 def table6_rows(config: Config) -> dict[str, list[SystemRow]]:
@@ -433,6 +443,15 @@ def sections(store: Store, config: Config) -> list[Section]:
         "assignment received" + (f", ${total / final:.3f} per finished English query."
                                  if final else "."),
         html_table(spend) if len(spend) else None))
+    checks = gold_check_table(store, config)
+    out.append(Section(
+        "How sure the crowd decisions are",
+        f"The policy ({config.hits.policy}) on each round's known-answer items, a fifth of them "
+        "hidden from it at a time: how many it decided, how many of those were right, and the "
+        "accuracy its posteriors promised. Accuracy well under the promise means the crowd is "
+        "wrong in ways the model cannot see (many workers giving the same wrong answer): check "
+        "the known answers and those workers' decisions by hand.",
+        html_table(checks) if len(checks) else None))
     per_query = cost_per_accepted(store, config.hits.policy)
     out.append(Section(
         "Cost per accepted query",
