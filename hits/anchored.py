@@ -16,9 +16,9 @@ answer falls on any other option alike) fitted by EM, where
 
 With `confusion="both"` (closed label sets) a task's posterior for a label is the smaller of
 the one-coin model's and the confusion-matrix model's: a decision has to hold under either
-view of the workers. On real answer sets each model alone is overconfident where its
-assumption fails (one-coin where errors lean to one class, as in product matching; per-worker
-matrices where a worker gave few answers), and the smaller posterior is the honest one.
+view of the workers. On real answer sets each model alone is overconfident, and where they
+differ one misreads the workers (one-coin misses errors that lean to one class, as in product
+matching; a matrix learned from a worker's few answers is noisy).
 
 crowd-kit's `DawidSkene` takes gold labels too, but applies its `initial_error` prior only
 before the first M-step and needs a closed label set; this is the same algorithm shaped like
