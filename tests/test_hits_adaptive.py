@@ -21,8 +21,8 @@ from hits.backends import get_backend
 from hits.backends.mturk import ENDPOINTS, mturk_backend
 from hits.make import make_el_batch
 from hits.quality import credible_scores, gold_check
-from hits.report import gold_checks
 from hits.replay import evaluate, read_answers
+from hits.report import gold_checks
 from hits.server import create_app, person_link
 from hits.store import batch, hit_target
 from hits.workflow import advance, extend_batch, publish_batch, run_round, send_extensions
