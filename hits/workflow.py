@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from hits.aggregate import adaptive, get_aggregator, name_outcome
+from hits.aggregate import Aggregator, adaptive, get_aggregator, name_outcome
 from hits.backends import CrowdBackend, HitRequest, get_backend
 from hits.cost import cost
 from hits.make import el_gold, make_el_batch, make_name_batch, task_query
@@ -273,23 +273,27 @@ def _ranks(store: Store) -> dict[tuple[str, str], str]:
 
 def decide(store: Store, config: Config, kind: str, lang: str, policy: str | None = None
            ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
-    """The policy's decisions on a round's judgments, the judgments and the gold. The
-    gold-anchored model weighs every worker by their estimated accuracy, so it decides on all
-    the evidence (dropped workers' too: dropping decides pay and later work); the vote rules
-    see only the workers kept."""
-    policy = policy or config.hits.policy
-    data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
-    aggregator = get_aggregator(policy, config.hits, kind == "name")
+    """The policy's decisions on a round's judgments, the judgments and the gold."""
+    aggregator, data, gold = _round_policy(store, config, kind, lang, policy)
     return aggregator.fit_predict(data, gold, at_cap(data, gold, config)), data, gold
 
 
 def check_round(store: Store, config: Config, kind: str, lang: str) -> GoldCheck:
     """The configured policy on a round's known-answer items, hidden a fifth at a time."""
-    policy = config.hits.policy
-    data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
-    aggregator = get_aggregator(policy, config.hits, kind == "name")
+    aggregator, data, gold = _round_policy(store, config, kind, lang)
     return gold_check(data, gold, lambda d, g, hidden: aggregator.fit_predict(
         d, g, [*at_cap(d, g, config), *hidden]), seed=config.hits.seed)
+
+
+def _round_policy(store: Store, config: Config, kind: str, lang: str, policy: str | None = None
+                  ) -> tuple[Aggregator, pd.DataFrame, dict[str, str]]:
+    """A policy's aggregator with the round's judgments it sees and the gold. The
+    gold-anchored model weighs every worker by their estimated accuracy, so it decides on all
+    the evidence (dropped workers' too: dropping decides pay and later work); the vote rules
+    see only the workers kept."""
+    policy = policy or config.hits.policy
+    data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
+    return get_aggregator(policy, config.hits, kind == "name"), data, gold
 
 
 def at_cap(data: pd.DataFrame, gold: dict[str, str], config: Config) -> list[str]:
