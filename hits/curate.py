@@ -102,7 +102,7 @@ def locate(sentences: list[tuple[int, str]], name: str, seg: int | None = None,
     raise XelError(f"{name!r} does not occur in the target document: copy it as written there")
 
 
-def decide(store: Store, lang: str, query_id: str, expert: str, name: str | None,
+def record_expert_decision(store: Store, lang: str, query_id: str, expert: str, name: str | None,
            seg: int | None = None, start: int | None = None) -> None:
     """Record an expert's decision (a name that occurs in the document, or None to discard)."""
     if not expert.strip():
@@ -171,5 +171,5 @@ def import_csv(store: Store, path: str | Path, expert: str) -> dict[str, int]:
         decisions.append({"lang": c.lang, "query_id": c.query_id, "name": name})
     with store.transaction():
         for d in decisions:
-            decide(store, d["lang"], d["query_id"], expert, d["name"])
+            record_expert_decision(store, d["lang"], d["query_id"], expert, d["name"])
     return {"decided": len(decisions), "pending": len(rows) - len(decisions)}

@@ -423,7 +423,7 @@ def create_app(store_path: str, max_description: int = 2000,
             action = str(form.get("action", "name"))
             try:
                 with writing:
-                    curate.decide(
+                    curate.record_expert_decision(
                         store, lang, query_id, expert,
                         None if action == "discard" else str(form.get("name", "")),
                         _int(form.get("seg")), _int(form.get("start")),

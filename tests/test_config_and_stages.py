@@ -10,7 +10,7 @@ import pytest
 from xel.config import load_config
 from xel.errors import XelError
 from xel.registry import Registry
-from xel.stages import Signature, run_stage
+from xel.stages import Signature, run_unless_current
 from xel.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,10 +72,10 @@ def test_stage_is_skipped_when_signature_unchanged(tmp_path: Path) -> None:
         return {"rows": 1}
 
     sig = Signature("demo", {"config": "a"})
-    assert not run_stage(store, sig, lambda: work).skipped
-    again = run_stage(store, sig, lambda: work)
+    assert not run_unless_current(store, sig, lambda: work).skipped
+    again = run_unless_current(store, sig, lambda: work)
     assert again.skipped and again.summary == {"rows": 1} and len(calls) == 1
-    assert not run_stage(store, Signature("demo", {"config": "b"}), lambda: work).skipped
+    assert not run_unless_current(store, Signature("demo", {"config": "b"}), lambda: work).skipped
     assert len(calls) == 2
     assert store.query("SELECT signature FROM stages")[0][0] == "demo|config=b"
 
@@ -91,10 +91,10 @@ def test_a_stage_whose_file_is_gone_reruns(tmp_path: Path) -> None:
         return lambda s: {"files": 1}
 
     sig = Signature("file", {"config": "a"})
-    assert not run_stage(store, sig, prepare, outputs=[out]).skipped
-    assert run_stage(store, sig, prepare, outputs=[out]).skipped
+    assert not run_unless_current(store, sig, prepare, outputs=[out]).skipped
+    assert run_unless_current(store, sig, prepare, outputs=[out]).skipped
     out.unlink()
-    assert not run_stage(store, sig, prepare, outputs=[out]).skipped and len(calls) == 2
+    assert not run_unless_current(store, sig, prepare, outputs=[out]).skipped and len(calls) == 2
 
 
 def test_declaring_tables_inside_a_transaction_keeps_it(tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_crash_inside_a_stage_leaves_nothing_half_written(tmp_path: Path) -> Non
         raise RuntimeError("killed mid-stage")
 
     with pytest.raises(RuntimeError):
-        run_stage(store, Signature("demo", {}), lambda: crash)
+        run_unless_current(store, Signature("demo", {}), lambda: crash)
     assert store.scalar("SELECT COUNT(*) FROM t") == 0
     assert store.stage_digest("demo") is None
     # A second connection (another process) sees the same.

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from xel.cli import _load_commands, app
 from xel.errors import XelError
-from xel.names import family
-from xel.names.kana import japanese_lexicon, lexicon_names, reads_as
+from xel.names.families import family
+from xel.names.japanese import japanese_lexicon, lexicon_names, reads_as
 from xel.names.lexicon import (
     Entry,
     NameLexicon,

@@ -68,7 +68,7 @@ def test_clean_spaces() -> None:
 ])
 def test_japanese_kanji_names_are_whole(text: str, span: str, english: list[str],
                                         name: str) -> None:
-    from xel.names.kana import kanji_name
+    from xel.names.japanese import kanji_name
 
     a = text.index(span)
     s, e = kanji_name(text, a, a + len(span), english)
@@ -95,7 +95,7 @@ def test_japanese_kanji_names_are_whole(text: str, span: str, english: list[str]
 ])
 def test_glossed_japanese_names_are_found_by_their_reading(text: str, english: list[str],
                                                            name: str | None) -> None:
-    from xel.names.kana import glossed_names
+    from xel.names.japanese import glossed_names
 
     found = [text[s:e] for s, e in glossed_names(text, english)]
     assert found == ([name] if name else [])
@@ -116,13 +116,13 @@ def test_glossed_japanese_names_are_found_by_their_reading(text: str, english: l
 ])
 def test_names_spelled_in_hiragana_are_found_by_their_reading(text: str, english: list[str],
                                                               name: str | None) -> None:
-    from xel.names.kana import kana_names
+    from xel.names.japanese import kana_names
 
     assert [text[s:e] for s, e in kana_names(text, english)] == ([name] if name else [])
 
 
 def test_kanji_aligned_with_other_english_words_are_not_taken_into_a_name() -> None:
-    from xel.names.kana import whole_kanji_run
+    from xel.names.japanese import whole_kanji_run
 
     text = "古今和歌集真名序の作者紀淑望がいる。"
     a = text.index("紀淑")
@@ -139,7 +139,7 @@ def test_kanji_aligned_with_other_english_words_are_not_taken_into_a_name() -> N
 
 
 def test_a_reign_and_a_given_name_ending_in_its_character_are_told_apart() -> None:
-    from xel.names.kana import kanji_name
+    from xel.names.japanese import kanji_name
 
     text = "平安時代中期、一条天皇朝の代表的な詩人。源頼朝の弟。"
     a = text.index("一条")
@@ -181,14 +181,14 @@ def test_a_reign_and_a_given_name_ending_in_its_character_are_told_apart() -> No
 ])
 def test_a_japanese_name_is_its_whole_run_of_kanji(text: str, span: str, english: list[str],
                                                    name: str) -> None:
-    from xel.names.kana import whole_kanji_run
+    from xel.names.japanese import whole_kanji_run
 
     a = text.index(span)
     assert text[slice(*whole_kanji_run(text, a, a + len(span), english))] == name
 
 
 def test_a_katakana_no_between_kanji_is_part_of_a_kanji_name() -> None:
-    from xel.names.kana import katakana_name
+    from xel.names.japanese import katakana_name
 
     text = "西ノ海 嘉治郎（にしのうみ かじろう）"
     assert katakana_name(text, 0, 7, 2) == (0, 7)
@@ -206,6 +206,6 @@ def test_a_katakana_no_between_kanji_is_part_of_a_kanji_name() -> None:
 ])
 def test_whole_kanji_runs_keep_princely_houses_and_long_common_names(
         text: str, start: int, end: int, english: list[str], name: str) -> None:
-    from xel.names.kana import whole_kanji_run
+    from xel.names.japanese import whole_kanji_run
 
     assert text[slice(*whole_kanji_run(text, start, end, english))] == name

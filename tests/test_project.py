@@ -289,7 +289,7 @@ def test_arabic_proclitic_is_left_out_of_the_name() -> None:
 
 
 def test_katakana_names_are_taken_whole() -> None:
-    from xel.names.kana import katakana_word
+    from xel.names.japanese import katakana_word
 
     text = "フランチェスコ・モリナリ組は「ジャスティン・トーマス」と衝突したペナルティ"
 
@@ -379,7 +379,7 @@ def test_a_homophone_of_a_dictionary_form_is_not_the_name(
 
 
 def test_katakana_names_take_every_part() -> None:
-    from xel.names.kana import katakana_name
+    from xel.names.japanese import katakana_name
 
     def cut(text: str, part: str, n_english: int) -> str:
         a = text.index(part)

@@ -38,7 +38,7 @@ from xel.errors import XelError
 from xel.export import collection_folder
 from xel.kb import Found, KbEntity, KnowledgeBase
 from xel.link import name_similarity
-from xel.names import family
+from xel.names.families import family
 from xel.names.script import SEPARATORS, is_latin
 from xel.names.transliterate import LanguageModels, language_models
 from xel.project import iter_pairs

@@ -380,8 +380,9 @@ def read_source(config: Config) -> CorpusSource:
     return corpus_readers.get(config.corpus.format)(path, config.corpus)
 
 
-def path_digest(path: Path) -> str:
-    """A file's digest, or a folder's: the digests of the files in it, by name."""
+def source_digest(path: Path) -> str:
+    """A corpus source's digest: its file's, or (a folder of files) the digests of the files
+    directly in it, by name."""
     if path.is_dir():
         return digest_of([(p.name, file_digest(p)) for p in sorted(path.iterdir()) if p.is_file()])
     return file_digest(path)
@@ -392,7 +393,7 @@ def import_signature(store: Store, config: Config) -> dict[str, str]:
     source = read_source(config)
     parts = {"config": digest_of(config.corpus), **versions()}
     for code, file in source.files.items():
-        parts[f"file:{code}"] = path_digest(file)
+        parts[f"file:{code}"] = source_digest(file)
     return parts
 
 

@@ -38,7 +38,7 @@ from xel.store import Store
 from xel.textfile import iter_lines
 from xel.tokenizers import tokenizer_for
 from xel.translate import translate
-from xel.triage import TRIAGE_CODE, decide
+from xel.triage import TRIAGE_CODE, accept_round_trip
 
 CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
 
@@ -352,7 +352,7 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
         if own:
             db.close()
     models = models_for(lang, config)
-    accepted = [o for o in outcomes if o.predicted and decide(
+    accepted = [o for o in outcomes if o.predicted and accept_round_trip(
         o.predicted, o.english, answers[o.predicted].text, lang, config.triage, models).accepted]
     right = sum(o.category == "fully correct" for o in accepted)
     n = len(outcomes)
@@ -667,8 +667,9 @@ def stage_triage(store: Store, rows: Sequence[SpanGold], lang: str) -> dict[str,
 # --- the signature of a figure ------------------------------------------------------------
 
 
-def path_digest(path: Path) -> str:
-    """A file's content digest, or a folder's (every file in it, by relative name)."""
+def tree_digest(path: Path) -> str:
+    """A gold file's or model folder's digest: the file's content, or every file under the
+    folder (subfolders too), by relative name."""
     if path.is_dir():
         return digest_of([(str(p.relative_to(path)), file_digest(p))
                           for p in sorted(path.rglob("*")) if p.is_file()])
@@ -687,13 +688,13 @@ def eval_signature(kind: str, config: Config, gold: Mapping[str, Path | None],
     files' digests, the options, the config sections that project and triage, the code and
     package versions, and for figures on a collection's own projections the digest of its
     project and triage stages (`projections_digest`)."""
-    parts = {f"gold:{name}": path_digest(path) for name, path in gold.items() if path}
+    parts = {f"gold:{name}": tree_digest(path) for name, path in gold.items() if path}
     parts.update({name: str(value) for name, value in options.items()})
     parts.update({"tokenize": digest_of(config.tokenize), "align": digest_of(config.align),
                   "project": digest_of(config.project), "names": digest_of(config.names)})
     models = config.models_folder()
     if models is not None:
-        parts["models"] = path_digest(models)
+        parts["models"] = tree_digest(models)
     code = [ALIGN_CODE, PROJECT_CODE, code_digest(sys.modules[__name__])]
     if kind == "triage":
         parts["triage"] = digest_of(config.triage)

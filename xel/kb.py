@@ -30,7 +30,7 @@ from xel.errors import XelError
 from xel.names.english import name_key
 from xel.progress import progress
 from xel.registry import kb_readers
-from xel.stages import Signature, StageRun, Work, file_digest, run_stage, versions
+from xel.stages import Signature, StageRun, Work, file_digest, run_unless_current, versions
 from xel.store import Store
 from xel.textfile import decode_line
 
@@ -362,7 +362,7 @@ def build_kb(config: Config, *, force: bool = False) -> StageRun:
     unchanged. The kb stage has no upstream, so this is all the pipeline would do."""
     with Store(index_path(config)) as store:
         signature = Signature("kb", kb_signature(store, config))
-        return run_stage(store, signature, lambda: index_kb(store, config), force=force)
+        return run_unless_current(store, signature, lambda: index_kb(store, config), force=force)
 
 
 def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str, Any]:

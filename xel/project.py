@@ -34,8 +34,8 @@ from xel.config import Config, ProjectConfig
 from xel.corpus import sentence_count, source_language
 from xel.executors import executor
 from xel.languages import language
-from xel.names import family
 from xel.names.english import tokens as name_tokens
+from xel.names.families import family
 from xel.names.match import WORDLIKE, NameMatcher
 from xel.names.script import is_latin, whole_characters
 from xel.names.transliterate import models_for, models_signature

@@ -118,7 +118,7 @@ def commit(store: Store, signature: Signature, work: Work) -> StageRun:
     return StageRun(signature.stage, False, summary)
 
 
-def run_stage(
+def run_unless_current(
     store: Store,
     signature: Signature,
     prepare: Callable[[], Work],

@@ -95,12 +95,12 @@ def jieba_words(texts: Sequence[str], config: TokenizeConfig) -> Tokenizer:
 @tokenizers.register("janome")
 def janome_words(texts: Sequence[str], config: TokenizeConfig) -> Tokenizer:
     """Janome's dictionary morphemes for Japanese (IPADIC; no training on the corpus)."""
-    from xel.names.han import _janome
+    from xel.names.morphemes import janome
 
     def tokenize(text: str) -> list[Span]:
         spans: list[Span] = []
         pos = 0
-        for word in _janome().tokenize(text):
+        for word in janome().tokenize(text):
             start = text.find(word.surface, pos)
             if start < 0:
                 return spans + word_spans_from(text, pos)

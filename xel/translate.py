@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from xel.config import Config
 from xel.errors import XelError
 from xel.languages import language
-from xel.names import family
 from xel.names.agree import parts
+from xel.names.families import family
 from xel.names.script import is_latin, transliterator
 from xel.names.transliterate import models_for, models_signature
 from xel.registry import translators

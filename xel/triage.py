@@ -22,9 +22,9 @@ import xel.translate
 from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.languages import is_unspaced
-from xel.names import family
 from xel.names.agree import agreement, parts
 from xel.names.english import name_key
+from xel.names.families import family
 from xel.names.script import SEPARATORS
 from xel.names.transliterate import LanguageModels, models_for, models_signature
 from xel.project import DDL as PROJECT_DDL
@@ -118,7 +118,7 @@ class Decision:
     why: str
 
 
-def decide(projection: str, english: str, back: str, lang: str, config: TriageConfig,
+def accept_round_trip(projection: str, english: str, back: str, lang: str, config: TriageConfig,
            models: LanguageModels | None = None) -> Decision:
     """A1 or not: the back-translation is the English name (`exact`, the paper's rule); with
     `calibrated`, also the same name but for case, accents and hyphens, or every part of the
@@ -210,7 +210,7 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
                 continue
             text, seg, start, end = found
             back = answers[text]
-            decision = decide(text, q["name"], back.text, lang, config.triage, models)
+            decision = accept_round_trip(text, q["name"], back.text, lang, config.triage, models)
             full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
                 text, q["name"], ranks.get(q["name_key"], []), sentences[seg][:start])
             if full:

@@ -21,9 +21,9 @@ from xel.evaluate import (
     eval_signature,
     evaluate_sets,
     evaluate_span_gold,
-    path_digest,
     projections_digest,
     shared_gold_sets,
+    tree_digest,
 )
 from xel.languages import canonical
 from xel.queries import read_review
@@ -231,6 +231,6 @@ def translit_command(pairs: Path = typer.Argument(..., help="pairs file in the w
     for r in results:
         table.add_row(r["direction"], str(r["words"]), f"{r['top1']:.3f}", f"{r[f'top{top}']:.3f}")
     console.print(table)
-    parts = {"gold:pairs": path_digest(pairs), "lang": lang, "top": str(top),
+    parts = {"gold:pairs": tree_digest(pairs), "lang": lang, "top": str(top),
              **{f"{r['direction']}:{k}": v for r in results for k, v in r["signature"].items()}}
     _write(results, Signature("eval-translit", parts), json_out)

@@ -104,7 +104,7 @@ def lexicon_command(
     out: Path = typer.Option(None, "--out", help="lexicon to write (default: the package's)"),
 ) -> None:
     """Rebuild the shipped lexicon of Japanese names from the Kyoto lexicon's person names."""
-    from xel.names.kana import reads_as
+    from xel.names.japanese import reads_as
     from xel.names.lexicon import JAPANESE, read_kyoto_csv, write_lexicon
 
     entries = read_kyoto_csv(source, reads_as)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from xel.names import family
 from xel.names.english import name_key
+from xel.names.families import family
 from xel.names.mandarin import reads_as
 from xel.names.script import SEPARATORS, WHOLE_NAME_MIN, is_latin, orthographic, to_latin
 from xel.names.sound import sounds_alike

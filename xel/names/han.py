@@ -12,24 +12,21 @@ from __future__ import annotations
 import bisect
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 import regex
 
 from xel.names.hangul import korean_key
 from xel.names.mandarin import pinyin, pinyin_runs, read_out
+from xel.names.morphemes import janome
 from xel.names.script import (
     WHOLE_NAME_MIN,
     Family,
+    Scorer,
     Span,
     is_latin,
     orthographic,
     transliterator,
 )
-
-if TYPE_CHECKING:
-    from xel.names.match import NameMatcher
-
 
 # Grammatical characters that are never a name on their own (`的` is also the syllable `de`).
 FUNCTION_CHARACTERS = frozenset(
@@ -70,13 +67,6 @@ def korean_readings(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(latin.transliterate(first + rest) for first in firsts))
 
 
-@functools.cache
-def _janome() -> Any:
-    from janome.tokenizer import Tokenizer
-
-    return Tokenizer()
-
-
 @functools.lru_cache(maxsize=65536)
 def japanese_reading(text: str) -> str | None:
     """How Japanese reads a run of Han characters that names a person, in Latin (`織田信長`:
@@ -90,7 +80,7 @@ def japanese_reading(text: str) -> str | None:
 
 
 def _japanese_reading(text: str) -> str | None:
-    words = list(_janome().tokenize(text))
+    words = list(janome().tokenize(text))
     tags = [w.part_of_speech.split(",") for w in words]
     if any(t[0] != "名詞" or w.reading == "*" for t, w in zip(tags, words, strict=True)) or \
             not any(t[2] == "人名" for t in tags):
@@ -109,7 +99,7 @@ def simplified(ch: str) -> str:
 _HAN_JOINERS = "\u00b7\u30fb\u2027\u2022\uff0e-"
 
 
-def han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
+def han_name(text: str, start: int, end: int, english: Sequence[str], matcher: Scorer,
              before_bracket: bool = False, aligned: Span | None = None) -> Span:
     """`_han_name`, then `complete` (see `compact`)."""
 
@@ -120,7 +110,7 @@ def han_name(text: str, start: int, end: int, english: Sequence[str], matcher: N
     return compact(text, start, end, aligned, fix)
 
 
-def han_run(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
+def han_run(text: str, start: int, end: int, english: Sequence[str], matcher: Scorer,
             aligned: Span | None) -> Span:
     """`complete` for a span of Han characters that no other rule fixed (Japanese kanji); on
     text without spaces (see `compact`)."""
@@ -145,7 +135,7 @@ def compact(text: str, start: int, end: int, aligned: Span | None,
 
 
 def complete(text: str, start: int, end: int, english: Sequence[str], spelled: int,
-             matcher: NameMatcher, aligned: Span | None) -> Span:
+             matcher: Scorer, aligned: Span | None) -> Span:
     """Keep the whole aligned name where the English name is not transliterated.
 
     Chinese, Korean and Japanese people's names are written in Han characters by meaning, not
@@ -179,7 +169,7 @@ def complete(text: str, start: int, end: int, english: Sequence[str], spelled: i
     return start, end
 
 
-def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: NameMatcher,
+def _han_name(text: str, start: int, end: int, english: Sequence[str], matcher: Scorer,
               before_bracket: bool, pad: int = 3) -> tuple[int, int, int]:
     """Chinese: snap a span to the name's characters, across learned-piece boundaries; also
     says how many English tokens the name's characters spell.
@@ -248,7 +238,7 @@ def _han_letter(ch: str) -> bool:
 
 
 def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Sequence[str],
-              matcher: NameMatcher, longest: int = 4) -> tuple[int, int, int] | None:
+              matcher: Scorer, longest: int = 4) -> tuple[int, int, int] | None:
     """The characters spelled like the English name: (start, end, English tokens spelled).
 
     Anchored on the best match in [lo, hi) that overlaps `within`; the other tokens' best
@@ -280,7 +270,7 @@ def _han_core(text: str, lo: int, hi: int, within: tuple[int, int], english: Seq
 
 
 def _whole_name(text: str, lo: int, hi: int, within: tuple[int, int], english: Sequence[str],
-                matcher: NameMatcher, longest: int) -> tuple[int, int, int] | None:
+                matcher: Scorer, longest: int) -> tuple[int, int, int] | None:
     """A run in or next to the span whose Korean reading (from a surname) or Japanese reading
     (of a person's name) spells the whole English name, in order or surname last (`金正恩` for
     Kim Jong-un, `紫式部` for Murasaki Shikibu): read as a whole, since its characters alone
@@ -340,7 +330,7 @@ class Han(Family):
         return (ch,) if simple == ch else (ch, simple)
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
-                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
+                   matcher: Scorer, *, enabled: bool, before_bracket: bool,
                    aligned: Span | None = None, claimed: frozenset[int] = frozenset()) -> Span:
         start, end = super().characters(text, start, end, english, matcher, enabled=enabled,
                                         before_bracket=before_bracket)

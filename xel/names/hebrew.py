@@ -4,12 +4,8 @@ writes `j`, `ch`, `zh` as a letter plus an apostrophe (`ג'ורדן`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from xel.names.script import Family, Span
-
-if TYPE_CHECKING:
-    from xel.names.match import NameMatcher
+from xel.names.script import Family, Scorer, Span
 
 _GERESH = "'\u05f3\u2019"
 
@@ -34,6 +30,6 @@ class Hebrew(Family):
         return "".join(ch for ch in text if ch not in "ויא") or text
 
     def edges(self, text: str, start: int, end: int, english: Sequence[str],
-              matcher: NameMatcher) -> Span:
+              matcher: Scorer) -> Span:
         start, end = geresh(text, start, end)
         return super().edges(text, start, end, english, matcher)

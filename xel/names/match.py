@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import regex
 
 from xel.languages import language
-from xel.names import family
+from xel.names.families import family
 from xel.names.script import WHOLE_NAME_MIN, Family, Span, orthographic, to_latin
 from xel.names.transliterate import LanguageModels
 

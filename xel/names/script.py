@@ -2,8 +2,10 @@
 
 A `Family` holds how names are written in one family of scripts (clitics written onto names,
 character-level span fixes for unspaced scripts, which forms of a name are one name). Its
-defaults suit spaced alphabets; `latin`, `cyrillic`, `arabic`, `hebrew`, `han`, `kana` and
-`hangul` override what their names need, and `xel.names.family` picks the one for a language.
+defaults suit spaced alphabets; `latin`, `cyrillic`, `arabic`, `hebrew`, `han`, `japanese` and
+`hangul` override what their names need, and `xel.names.families.family` picks the one for a
+language. Span rules take a `Scorer` (in practice `xel.names.match.NameMatcher`), so the
+families never import the matcher that holds them.
 """
 
 from __future__ import annotations
@@ -11,14 +13,11 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import icu
 import regex
 from rapidfuzz.distance import Indel
-
-if TYPE_CHECKING:
-    from xel.names.match import NameMatcher
 
 Span = tuple[int, int]
 # Between the parts of one name: spaces, dashes, middle dots, katakana `・`.
@@ -96,6 +95,22 @@ def whole_latin_words(text: str, start: int, end: int) -> Span:
         while end < len(text) and _LATIN_LETTER.match(text[end]):
             end += 1
     return start, end
+
+
+class Scorer(Protocol):
+    """What span rules ask of a language's name matcher: how a text reads in Latin, how close
+    it is to an English name token, and whether its characters write transliterated names."""
+
+    min_similarity: float
+
+    @property
+    def knows_names(self) -> bool: ...
+
+    def latin(self, text: str) -> str: ...
+
+    def score(self, english: str, target: str) -> float: ...
+
+    def name_like(self, text: str) -> bool: ...
 
 
 class Family:
@@ -204,7 +219,7 @@ class Family:
         return ""
 
     def edges(self, text: str, start: int, end: int, english: Sequence[str],
-              matcher: NameMatcher) -> Span:
+              matcher: Scorer) -> Span:
         """Leave clitics written onto the name out of its span."""
         if not english:
             return start, end
@@ -212,7 +227,7 @@ class Family:
         end -= self.enclitic(text[start:end], english[-1], matcher)
         return start, end
 
-    def proclitic(self, text: str, first_english: str, matcher: NameMatcher) -> int:
+    def proclitic(self, text: str, first_english: str, matcher: Scorer) -> int:
         """1 where the name starts with a proclitic that spells the name worse than without it."""
         word = text.split()[0] if text.split() else ""
         if len(word) < 3 or word[0] not in self.proclitics:
@@ -221,7 +236,7 @@ class Family:
         without = orthographic(first_english, matcher.latin(word[1:]))
         return int(without > orthographic(first_english, matcher.latin(word)))
 
-    def enclitic(self, text: str, last_english: str, matcher: NameMatcher) -> int:
+    def enclitic(self, text: str, last_english: str, matcher: Scorer) -> int:
         """Length of a particle ending the name unless the name is clearly spelled better with it
         (`멘가` is Menga, not `멘` + `가`)."""
         words = text.split()
@@ -237,7 +252,7 @@ class Family:
         return 0
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
-                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
+                   matcher: Scorer, *, enabled: bool, before_bracket: bool,
                    aligned: Span | None = None, claimed: frozenset[int] = frozenset()) -> Span:
         """Character-level fixes of a span (`enabled` by `project.characters`; `aligned` is the
         paper's span, `claimed` the characters aligned with other English words): in unspaced

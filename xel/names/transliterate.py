@@ -18,7 +18,7 @@ from pathlib import Path
 
 from xel.config import Config
 from xel.errors import XelError
-from xel.names import family
+from xel.names.families import family
 from xel.names.script import SEPARATORS, Family, is_latin, to_latin
 from xel.names.translit import MODELS, Direction, Transliterator, load, normalize, romanize
 

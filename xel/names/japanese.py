@@ -6,24 +6,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import regex
 
 from xel.names.han import HONORIFICS, compact, han_readings, han_run
 from xel.names.lexicon import JAPANESE, NameLexicon, lexicon_digest, read_lexicon
+from xel.names.morphemes import janome
 from xel.names.script import (
     WHOLE_NAME_MIN,
     Family,
+    Scorer,
     Span,
     orthographic,
     transliterator,
     whole_latin_words,
 )
 from xel.names.sound import sound_key
-
-if TYPE_CHECKING:
-    from xel.names.match import NameMatcher
 
 # A lone `ノ`, `ヶ` or `ケ` between kanji is the particle of a kanji name (`西ノ海`, `竹ノ内`).
 _KATAKANA_RUN = regex.compile(
@@ -241,18 +239,14 @@ def _surname(text: str, english: Sequence[str]) -> int:
     """Length of the surname `text` starts with, where the lexicon lists it for an English
     token (`正親町三条`, Ogimachisanjo) or Janome's reading of its first word sounds like one
     (`久我`, kuga: Koga); 0 otherwise."""
-    from xel.names.han import _janome
-
     lexicon = japanese_lexicon()
     known = [len(p) for t in english for p in lexicon.parts(t)
              if lexicon.is_surname(p) and text.startswith(p) and len(p) < len(text)]
     if known:
         return max(known)
-    words = list(_janome().tokenize(text)) if text else []
+    words = list(janome().tokenize(text)) if text else []
     if not words or words[0].reading == "*":
         return 0
-    from xel.names.han import transliterator
-
     latin = transliterator("Katakana-Latin; Latin-ASCII; Lower").transliterate(words[0].reading)
     keys = {_unvoiced(t) for t in english if t.lower() != "no"}
     key = _unvoiced(latin)
@@ -415,9 +409,7 @@ def _voiceless(word: str) -> str:
 def reads_as(written: str, english: str) -> bool:
     """Janome reads the kanji as the English word, blind to voicing and long vowels
     (`北条`, houjou: Hojo)."""
-    from xel.names.han import _janome
-
-    words = list(_janome().tokenize(written))
+    words = list(janome().tokenize(written))
     if any(w.reading == "*" for w in words):
         return False
     latin = transliterator("Katakana-Latin; Latin-ASCII; Lower")
@@ -495,8 +487,8 @@ def _stands_alone(text: str, start: int, end: int, names: Sequence[str]) -> bool
     return start in (s, lo) and end in (e, hi)
 
 
-class Kana(Family):
-    name = "kana"
+class Japanese(Family):
+    name = "japanese"
     syllabic = True
 
     def ignorable(self, piece: str) -> bool:
@@ -520,7 +512,7 @@ class Kana(Family):
         return _untitled(projection) != projection or _unranked(projection, []) != projection
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
-                   matcher: NameMatcher, *, enabled: bool, before_bracket: bool,
+                   matcher: Scorer, *, enabled: bool, before_bracket: bool,
                    aligned: Span | None = None, claimed: frozenset[int] = frozenset()) -> Span:
         """Whole katakana parts: with `enabled`, as many as the English name has tokens, kana
         endings and honorifics off the edges (`習氏`), and a name in Han characters kept whole

@@ -1,0 +1,33 @@
+"""The registry of script families: which `Family` holds the name rules of a language's script.
+
+Projection, triage, translation and the baseline ask `family(lang)` rather than keeping script
+tables of their own; a new script family is one module and one line here.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from xel.languages import is_unspaced, language
+from xel.names.arabic import Arabic
+from xel.names.cyrillic import Cyrillic
+from xel.names.greek import Greek
+from xel.names.han import Han
+from xel.names.hangul import Hangul
+from xel.names.hebrew import Hebrew
+from xel.names.japanese import Japanese
+from xel.names.latin import Latin
+from xel.names.script import Abjad, Family
+
+FAMILIES: dict[str, type[Family]] = {
+    "Latn": Latin, "Cyrl": Cyrillic, "Grek": Greek,
+    "Arab": Arabic, "Hebr": Hebrew, "Syrc": Abjad, "Thaa": Abjad,
+    "Hans": Han, "Hant": Han, "Hani": Han, "Jpan": Japanese, "Kana": Japanese,
+    "Kore": Hangul, "Hang": Hangul,
+}
+
+
+@functools.cache
+def family(lang: str) -> Family:
+    """The name rules of a language's script (the generic ones where it has none)."""
+    return FAMILIES.get(language(lang).script, Family)(lang, unspaced=is_unspaced(lang))
