@@ -1,16 +1,15 @@
 """Aggregators: from the long judgments table (task, worker, label) to one label per task.
 
-Each aggregator is registered by name in `xel.registry.aggregators` and has crowd-kit's shape:
-`fit_predict(data, gold, final) -> DataFrame[task, label, support, judgments]`, where `data`
-holds the judgments of gold tasks too, `gold` their known answers and `final` the tasks that
-will get no more judgments; it returns only the non-gold tasks it decided. `gold-dawid-skene`
-(the default) is `hits.anchored.GoldDawidSkene`, deciding a task where its posterior reaches
+Each aggregator has crowd-kit's shape: `fit_predict(data, gold, final) -> DataFrame[task,
+label, support, judgments]`, where `data` holds the judgments of gold tasks too, `gold` their
+known answers and `final` the tasks that will get no more judgments; it returns only the
+non-gold tasks it decided. `GoldAnchored` (the default policy's) is
+`hits.anchored.GoldDawidSkene`, deciding a task where its posterior reaches
 `hits.min_posterior` (a final entity-linking task: `hits.cap_posterior`) on at least
-`hits.min_judgments` judgments; `paper` is Lawrie et al.'s rule (workers under 80% on gold
-dropped, the rest unanimous, three of them); `unanimous` and `majority` are plain votes;
-`dawid-skene` and `one-coin-dawid-skene` are crowd-kit's models (no use of gold), kept at
-`hits.min_posterior`.
-A task an aggregator did not decide is one more worker could settle (`hits.workflow`).
+`hits.min_judgments` judgments; `Unanimous` and `Majority` are plain votes; `Posterior` wraps
+crowd-kit's models (no use of gold), kept at `hits.min_posterior`. A policy (`hits.policy`)
+pairs an aggregator with the workers it sees. A task an aggregator did not decide is one more
+worker could settle (`hits.workflow`).
 """
 
 from __future__ import annotations
@@ -23,9 +22,7 @@ from typing import Any, Protocol
 import pandas as pd
 
 from hits.anchored import GoldDawidSkene
-from hits.store import MISSING
 from xel.config import HitsConfig
-from xel.registry import aggregators
 
 COLUMNS = ["task", "label", "support", "judgments"]
 
@@ -129,9 +126,9 @@ class GoldAnchored:
         return keep.rename(columns={"posterior": "support"})[COLUMNS].reset_index(drop=True)
 
 
-# Each factory takes the round's settings and whether its labels are an open set (names).
-@aggregators.register("gold-dawid-skene")
-def gold_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
+# Each factory takes the round's settings and whether its labels are an open set (names);
+# `hits.policy` pairs them with worker rules.
+def gold_anchored(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     model = GoldDawidSkene(config.prior_right, config.prior_wrong, open_labels=open_labels,
                            open_options=config.open_options, confusion=config.confusion)
     # A name unsure at the cap goes to the expert, who can do better than keep it.
@@ -139,61 +136,21 @@ def gold_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregato
     return GoldAnchored(model, config.min_posterior, config.min_judgments, cap)
 
 
-@aggregators.register("paper")
-def paper(config: HitsConfig, open_labels: bool = False) -> Aggregator:
-    """Lawrie et al.: unanimous among the workers left after the 80% rule (`hits.quality`)."""
-    return Unanimous(config.assignments)
-
-
-@aggregators.register("unanimous")
 def unanimous(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     return Unanimous(config.assignments)
 
 
-@aggregators.register("majority")
 def majority(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     return Majority()
 
 
-@aggregators.register("dawid-skene")
 def dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     from crowdkit.aggregation import DawidSkene
 
     return Posterior(DawidSkene(n_iter=100), config.min_posterior)
 
 
-@aggregators.register("one-coin-dawid-skene")
 def one_coin_dawid_skene(config: HitsConfig, open_labels: bool = False) -> Aggregator:
     from crowdkit.aggregation import OneCoinDawidSkene
 
     return Posterior(OneCoinDawidSkene(n_iter=100), config.min_posterior)
-
-
-def get_aggregator(name: str, config: HitsConfig, open_labels: bool = False) -> Aggregator:
-    factory = aggregators.get(name)
-    aggregator: Aggregator = factory(config, open_labels)
-    return aggregator
-
-
-def adaptive(policy: str) -> bool:
-    """Whether a policy's rounds ask more workers only where it is unsure: every policy but
-    `paper`, which asks `hits.assignments` workers of every HIT, as Lawrie et al. did."""
-    return policy != "paper"
-
-
-def name_outcome(labels: list[str]) -> tuple[str, str | None]:
-    """Lawrie et al.'s Figure 4 for one curation task's kept answers: (outcome, name).
-
-    A2: three (all) agree on a name; A3: all but one agree and that one said missing; D2: two
-    or more said missing; anything else goes to the expert ('E', decided later).
-    """
-    missing = sum(label == MISSING for label in labels)
-    names = [label for label in labels if label != MISSING]
-    if missing >= 2:
-        return "D2", None
-    if len(set(names)) == 1 and len(names) >= 2:
-        if missing == 0 and len(names) >= 3:
-            return "A2", names[0]
-        if missing == 1:
-            return "A3", names[0]
-    return "E", None

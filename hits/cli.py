@@ -174,6 +174,40 @@ def simulate(
     _report(store, config, read_reference(config.resolve(truth)) if truth else None)
 
 
+@app.command(name="round")
+def round_command(
+    kind: Annotated[str, typer.Option(help="el or name")] = "el",
+    lang: Annotated[str, typer.Option(help="target language (name rounds)")] = "",
+    backend: Annotated[str | None, typer.Option(
+        help="mturk, local or simulated (default: hits.crowd)")] = None,
+    live: Annotated[bool, typer.Option(help="MTurk live: real money")] = False,
+    yes: Annotated[bool, typer.Option(help="do not ask before spending")] = False,
+    config_path: ConfigOption = DEFAULT,
+) -> None:
+    """Take a round as far as it goes now: make, publish, collect, review and send batches, ask
+    more workers where the policy is unsure, and aggregate once nobody is waited for. Rerun it
+    after people have answered: nothing is published or asked twice. Exit 3 while waiting."""
+    config, store = _open(config_path)
+    if kind not in ("el", "name") or (kind == "name") != bool(lang):
+        raise XelError("`hits round` takes --kind el, or --kind name with --lang (a target "
+                       "language code)")
+
+    def ask(cost: str) -> bool:
+        out.print(f"publish {cost}")
+        return yes or typer.confirm("Publish on live MTurk and pay this?")
+
+    result = run_round(store, config, kind, lang=lang, backend=backend or config.hits.crowd,
+                       live=live, confirm=ask)
+    if result.simulated:
+        out.print(SIMULATED)
+    out.print(f"new batches: {', '.join(result.batches) or 'none'}")
+    if result.pending:
+        out.print(f"waiting for people: {', '.join(result.pending)} (run `hits round` again "
+                  "once they have answered)")
+        raise typer.Exit(3)
+    out.print(f"aggregated: {result.aggregated}")
+
+
 @app.command()
 def serve(
     host: str = "127.0.0.1",
@@ -261,12 +295,17 @@ def eval_aggregation(
              "hits.cap_posterior)")] = None,
     confusion: Annotated[str | None, typer.Option(
         help="both, one-coin or full (default: hits.confusion)")] = None,
+    gold: Annotated[Path | None, typer.Option(
+        help="CSV of the known answers shown as gold (--truth-columns), not a --gold-share")
+    ] = None,
+    decisions: Annotated[Path | None, typer.Option(
+        help="write every decision here (CSV: policy, budget, task, label, ...)")] = None,
 ) -> None:
     """Replay answers under each policy and budget, beside crowd-kit's MajorityVote and
     DawidSkene: accuracy on kept tasks, coverage, accuracy counting drops as wrong, cost."""
     import json
 
-    from hits.replay import as_json, evaluate
+    from hits.replay import as_json, evaluate, write_decisions
 
     hits_config = load_config(config_path).hits if config_path else HitsConfig()
     settings = {"min_posterior": min_posterior, "cap_posterior": cap_posterior,
@@ -280,7 +319,7 @@ def eval_aggregation(
         raise XelError(f"--{option} {error['input']!r}: {error['msg']}") from None
     rows, signature = evaluate(
         answers, truth, _names(columns), _names(truth_columns), gold_share, seed,
-        policy or [hits_config.policy, "paper"], budget or ["3"], hits_config)
+        policy or [hits_config.policy, "paper"], budget or ["3"], hits_config, gold)
     table = Table("policy", "budget", "accuracy", "coverage", "accuracy (all)",
                   "judgments/task", "single-judgment", title=f"Aggregation of {answers}")
     for r in rows:
@@ -301,6 +340,8 @@ def eval_aggregation(
         json_path.write_text(json.dumps(as_json(rows, signature), indent=1) + "\n",
                              encoding="utf-8")
         out.print(f"wrote {json_path}")
+    if decisions:
+        out.print(f"wrote {write_decisions(rows, decisions)} decisions to {decisions}")
 
 
 def print_error(console: Console, message: str) -> None:

@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Sequence
 
+from hits.policy import get_policy
 from hits.reference import read_reference
 from hits.store import DDL, STATES, insert_rows
 from xel.config import Config
@@ -100,19 +101,6 @@ def pending_tasks(store: Store, candidates: Sequence[str], needed: int, max_asks
     return fresh + short
 
 
-def first_assignments(config: Config) -> int:
-    """Workers a new HIT asks for: `hits.assignments` under `paper`, else the adaptive start."""
-    return config.hits.assignments if config.hits.policy == "paper" else config.hits.min_assignments
-
-
-def _max_asks(config: Config) -> int:
-    """Batches a task may be asked in. Adaptive policies ask again only where they are unsure
-    (`unsure` below), not for a count of judgments, so they never requeue by count."""
-    if config.hits.policy != "paper":
-        return 1
-    return config.hits.max_asks if config.hits.dropped == "requeue" else 1
-
-
 def _next_batch_id(store: Store, kind: str, lang: str) -> str:
     """`el-001`, `name-deu-002`: numbered per kind and language."""
     n = store.scalar("SELECT COUNT(*) FROM hit_batches WHERE kind = ? AND lang = ?", (kind, lang))
@@ -180,9 +168,11 @@ def _tasks(store: Store, config: Config, candidates: list[str],
     """The tasks of the next batch and its workers per HIT: tasks still to ask (first), else
     the `unsure` ones (tasks the policy left undecided, whose HITs were not worth extending),
     asked of one more worker each."""
-    tasks = pending_tasks(store, candidates, first_assignments(config), _max_asks(config))
+    policy = get_policy(config.hits.policy)
+    first = policy.first_assignments(config.hits)
+    tasks = pending_tasks(store, candidates, first, policy.max_asks(config.hits))
     if tasks:
-        return tasks, first_assignments(config)
+        return tasks, first
     wanted = set(candidates)
     return [t for t in unsure if t in wanted], 1
 

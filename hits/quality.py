@@ -47,8 +47,19 @@ class GoldScore:
     def accuracy(self) -> float | None:
         return self.gold_correct / self.gold_items if self.gold_items else None
 
+    @property
+    def skill(self) -> None:
+        """The 80% rule estimates no skill: only the gold share decides."""
+        return None
+
     def dropped(self, threshold: float) -> bool:
         return self.accuracy is not None and self.accuracy < threshold
+
+    def reason(self, threshold: float) -> str:
+        if not self.dropped(threshold):
+            return "thank you"
+        return (f"{self.gold_correct} of {self.gold_items} known-answer items right in this "
+                f"batch ({self.accuracy:.0%}), under the {threshold:.0%} needed")
 
 
 @dataclass(frozen=True)
@@ -146,15 +157,17 @@ def gold_check(data: pd.DataFrame, gold: Mapping[str, str], decide: Decide, fold
     return GoldCheck(len(tasks), decided, right, promised)
 
 
-def paper_dropped(data: pd.DataFrame, gold: Mapping[str, str], threshold: float) -> set[str]:
-    """Workers under `threshold` on the gold tasks in `data` (Lawrie et al.'s 80% rule)."""
+def gold_accuracy(data: pd.DataFrame, gold: Mapping[str, str], config: HitsConfig,
+                  open_labels: bool = False) -> dict[str, GoldScore]:
+    """Every worker's share right of the gold tasks they answered in `data` (Lawrie et al.'s
+    80% rule; a worker who answered no gold task is not judged)."""
     on_gold = data[data["task"].isin(list(gold))]
-    if on_gold.empty:
-        return set()
     right = [same_answer(str(label), gold[str(task)])
              for task, label in zip(on_gold["task"], on_gold["label"], strict=True)]
-    accuracy = pd.Series(right, index=on_gold.index).groupby(on_gold["worker"]).mean()
-    return {str(w) for w in accuracy[accuracy < threshold].index}
+    counts = pd.DataFrame({"worker": on_gold["worker"].astype(str), "right": right})
+    found = counts.groupby("worker")["right"].agg(["size", "sum"])
+    return {str(w): GoldScore(str(w), int(n), int(k))
+            for w, n, k in zip(found.index, found["size"], found["sum"], strict=True)}
 
 
 def gold_scores(store: Store, batch_id: str) -> list[GoldScore]:
@@ -175,16 +188,15 @@ def gold_scores(store: Store, batch_id: str) -> list[GoldScore]:
     return [GoldScore(w, n, c) for w, (n, c) in seen.items()]
 
 
-def score_batch(store: Store, batch_id: str, threshold: float,
-                dropped: set[str] | None = None) -> list[GoldScore]:
-    """Compute and store (replacing) the batch's worker gold accuracy and dropped flags:
-    the workers in `dropped` if given (the credible rule's), else those under `threshold`."""
+def score_batch(store: Store, batch_id: str, dropped: Collection[str]) -> list[GoldScore]:
+    """Compute and store (replacing) the batch's worker gold accuracy, with the workers the
+    policy's rule drops (`dropped`) flagged."""
     scores = gold_scores(store, batch_id)
     with store.transaction():
         store.execute("DELETE FROM worker_gold WHERE batch_id = ?", (batch_id,))
         insert_rows(store, "worker_gold", [
             (batch_id, s.worker, s.gold_items, s.gold_correct, s.accuracy,
-             int(s.worker in dropped if dropped is not None else s.dropped(threshold)))
+             int(s.worker in dropped))
             for s in scores
         ])
     return scores

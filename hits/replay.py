@@ -2,14 +2,14 @@
 
 A requester chooses a policy from past HIT results, and anyone can check xel's figures on their
 own data. A seeded share of the tasks with truth become gold (their answers are known to the
-policies, as gold items in HITs are, and they are not scored). Each other task's answers are
-taken in one seeded order: budget `k` uses its first `k`, `all` every one, `adaptive` starts
-with `hits.min_assignments` and asks one more (the next in the order) of every task the policy
-has not decided, until it decides or `hits.max_assignments` is reached. Workers are dropped by
-the policy's own rule first (`paper`: under 80% on gold; the vote rules and crowd-kit's models
-as policies: the credible rule of `hits.quality`); `gold-dawid-skene` weighs every worker.
-crowd-kit's MajorityVote and DawidSkene (`crowd-kit-mv`, `crowd-kit-ds`) run beside them on
-the same answers, deciding every task, as references.
+policies, as gold items in HITs are, and they are not scored), or the known answers a round's
+HITs really showed (`--gold`). Each other task's answers are taken in one seeded order: budget
+`k` uses its first `k`, `all` every one, `adaptive` starts with `hits.min_assignments` and
+asks one more (the next in the order) of every task the policy has not decided, until it
+decides or `hits.max_assignments` is reached. Each policy decides as it does in a live round
+(`hits.policy.Policy.decide`: its worker rule, then its aggregator); a table of answers is one
+batch. crowd-kit's MajorityVote and DawidSkene (`crowd-kit-mv`, `crowd-kit-ds`) run beside
+them on the same answers, deciding every task, as references.
 """
 
 from __future__ import annotations
@@ -17,19 +17,36 @@ from __future__ import annotations
 import csv
 import random
 import sys
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from hits.aggregate import COLUMNS, get_aggregator
-from hits.quality import GoldCheck, credible_scores, gold_check, paper_dropped
+from hits.aggregate import COLUMNS
+from hits.policy import get_policy
+from hits.quality import GoldCheck, gold_check
 from xel.config import HitsConfig
 from xel.errors import XelError
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 
-REFERENCES = ("crowd-kit-mv", "crowd-kit-ds")
+
+def _majority_vote() -> Any:
+    from crowdkit.aggregation import MajorityVote
+
+    return MajorityVote()
+
+
+def _dawid_skene() -> Any:
+    from crowdkit.aggregation import DawidSkene
+
+    return DawidSkene(n_iter=100)
+
+
+# crowd-kit's models, run beside the policies on the same answers, deciding every task.
+REFERENCES: dict[str, Callable[[], Any]] = {"crowd-kit-mv": _majority_vote,
+                                            "crowd-kit-ds": _dawid_skene}
 
 
 @dataclass(frozen=True)
@@ -44,6 +61,8 @@ class Row:
     # the policy on its gold tasks, hidden a fifth at a time and cut to the budget (fixed
     # budgets of policies, not references): does it hold what its posteriors promise?
     gold_check: GoldCheck | None = None
+    dropped: tuple[str, ...] = ()  # workers the policy's rule dropped, whose answers it ignored
+    decided: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False, compare=False)
 
 
 def read_table(path: Path, columns: Sequence[str], names: Sequence[str]) -> pd.DataFrame:
@@ -108,31 +127,33 @@ def ordered(answers: pd.DataFrame, seed: int) -> pd.DataFrame:
     return shuffled.assign(turn=shuffled.groupby("task").cumcount()).reset_index(drop=True)
 
 
-def decide(policy: str, data: pd.DataFrame, gold: Mapping[str, str], config: HitsConfig,
-           final: Collection[str]) -> pd.DataFrame:
-    """The policy's (or a reference's) decisions on `data`, after its worker rule; `final`:
-    the tasks that will get no more answers."""
-    if policy in REFERENCES:
-        from crowdkit.aggregation import DawidSkene, MajorityVote
+def reference_decisions(name: str, data: pd.DataFrame, gold: Mapping[str, str]) -> pd.DataFrame:
+    """crowd-kit's model `name` (`REFERENCES`) on the non-gold answers, deciding every task."""
+    # In the file's order, as crowd-kit would get them (its ties go by first seen).
+    asked = data[~data["task"].isin(list(gold))].sort_values("row")[["task", "worker", "label"]]
+    labels = REFERENCES[name]().fit_predict(asked)
+    size = asked.groupby("task").size()
+    return pd.DataFrame({"task": labels.index, "label": labels.to_numpy(),
+                         "support": 1.0, "judgments": size.reindex(labels.index).to_numpy()})
 
-        # In the file's order, as crowd-kit would get them (its ties go by first seen).
-        asked = data[~data["task"].isin(list(gold))].sort_values("row")[
-            ["task", "worker", "label"]]
-        model = MajorityVote() if policy == "crowd-kit-mv" else DawidSkene(n_iter=100)
-        labels = model.fit_predict(asked)
-        size = asked.groupby("task").size()
-        return pd.DataFrame({"task": labels.index, "label": labels.to_numpy(),
-                             "support": 1.0, "judgments": size.reindex(labels.index).to_numpy()})
-    if policy == "paper":
-        dropped = paper_dropped(data, gold, config.threshold)
-    elif policy == "gold-dawid-skene":
-        dropped = set()  # it weighs every worker (`hits.workflow.decide`)
-    else:
-        scores = credible_scores(data, gold, config)
-        dropped = {w for w, s in scores.items() if s.dropped(config.threshold)}
-    kept = data[~data["worker"].isin(dropped)]
-    decided: pd.DataFrame = get_aggregator(policy, config).fit_predict(kept, gold, final)
-    return decided[COLUMNS]
+
+def replay_decisions(name: str, data: pd.DataFrame, gold: Mapping[str, str],
+                     config: HitsConfig, final: Collection[str]) -> pd.DataFrame:
+    """A policy's decisions on `data` as a live round makes them (`Policy.decide`), or a
+    reference's; `final`: the tasks that will get no more answers."""
+    if name in REFERENCES:
+        return reference_decisions(name, data, gold)
+    return get_policy(name).decide(data, gold, config, final)[0]
+
+
+def _dropped(name: str, data: pd.DataFrame, gold: Mapping[str, str],
+             config: HitsConfig) -> tuple[str, ...]:
+    if name in REFERENCES:
+        return ()
+    policy = get_policy(name)
+    if policy.weighs_everyone:
+        return ()
+    return tuple(sorted({w for _, w in policy.dropped(data, gold, config)}))
 
 
 def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, str],
@@ -143,13 +164,14 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
     asked = turns[~turns["task"].isin(list(gold))]
     available = asked.groupby("task").size()
     check = None
-    if budget == "adaptive" and policy not in REFERENCES and policy != "paper":
+    if budget == "adaptive" and policy not in REFERENCES and get_policy(policy).adaptive:
         used = asked[asked["turn"] < config.min_assignments]
         while True:
             counts = used.groupby("task").size()
             final = counts[(counts >= config.max_assignments)
                            | (counts >= available.reindex(counts.index))].index
-            decided = decide(policy, pd.concat([on_gold, used]), gold, config, list(final))
+            data = pd.concat([on_gold, used])
+            decided = replay_decisions(policy, data, gold, config, list(final))
             open_tasks = set(counts.index) - set(final) - set(decided["task"])
             more = asked[asked["task"].isin(open_tasks)
                          & (asked["turn"] == asked["task"].map(counts).fillna(0))]
@@ -163,9 +185,9 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
             limit = len(answers) if budget == "all" else int(budget)
         used = asked[asked["turn"] < limit]
         data = pd.concat([on_gold, used])
-        decided = decide(policy, data, gold, config, list(available.index))
+        decided = replay_decisions(policy, data, gold, config, list(available.index))
         if policy not in REFERENCES:
-            check = gold_check(data, gold, lambda d, g, hidden: decide(
+            check = gold_check(data, gold, lambda d, g, hidden: replay_decisions(
                 policy, d, g, config, [*available.index, *hidden]), seed=seed, limit=limit)
     present = set(asked["task"])
     scored = [t for t in truth if t not in gold and t in present]
@@ -178,14 +200,17 @@ def replay(answers: pd.DataFrame, truth: Mapping[str, str], gold: Mapping[str, s
     judgments = dict(zip(decided["task"], decided["judgments"], strict=True))
     return Row(policy, budget, right / len(kept) if kept else None, len(kept) / len(scored),
                right / len(scored), len(used) / max(1, used["task"].nunique()),
-               sum(int(judgments[t]) == 1 for t in kept), check)
+               sum(int(judgments[t]) == 1 for t in kept), check,
+               _dropped(policy, data, gold, config), decided)
 
 
 def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
              truth_columns: Sequence[str], gold_share: float, seed: int,
-             policies: Sequence[str], budgets: Sequence[str], config: HitsConfig
-             ) -> tuple[list[Row], Signature]:
-    """Every policy (and the references) at every budget, with the signature of the figures."""
+             policies: Sequence[str], budgets: Sequence[str], config: HitsConfig,
+             gold_path: Path | None = None) -> tuple[list[Row], Signature]:
+    """Every policy (and the references) at every budget, with the signature of the figures.
+    The gold is `gold_path`'s known answers (the gold items a round's HITs showed), else a
+    seeded `gold_share` of the truth."""
     for budget in budgets:
         if budget not in ("all", "adaptive") and not (budget.isdigit() and int(budget) > 0):
             raise XelError(f"--budget {budget!r}: give a positive number, all or adaptive")
@@ -197,11 +222,14 @@ def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
         raise XelError(f"no task of {truth_path} has an answer in {answers_path}: are the "
                        "--columns and --truth-columns the right ones?")
     present = set(answers["task"])
-    gold = split_gold({t: a for t, a in truth.items() if t in present},
-                      gold_share, seed)
+    if gold_path is not None:
+        gold = {t: a for t, a in read_truth(gold_path, truth_columns).items() if t in present}
+    else:
+        gold = split_gold({t: a for t, a in truth.items() if t in present}, gold_share, seed)
     rows = [replay(answers, truth, gold, policy, budget, config, seed)
             for budget in budgets for policy in [*policies, *REFERENCES]]
     parts = {"answers": file_digest(answers_path), "truth": file_digest(truth_path),
+             **({"gold": file_digest(gold_path)} if gold_path is not None else {}),
              "columns": ",".join(columns), "truth_columns": ",".join(truth_columns),
              "gold_share": str(gold_share), "seed": str(seed), "policies": ",".join(policies),
              "budgets": ",".join(budgets), "hits": digest_of(config),
@@ -215,9 +243,22 @@ def evaluate(answers_path: Path, truth_path: Path, columns: Sequence[str],
     return rows, Signature("eval-aggregation", parts)
 
 
+def write_decisions(rows: Sequence[Row], path: Path) -> int:
+    """Every decision of every policy and budget as CSV (policy, budget, task, label, support,
+    judgments), for reading them beside a live round's links; returns how many."""
+    frames = [r.decided[COLUMNS].assign(policy=r.policy, budget=r.budget) for r in rows]
+    table = pd.concat(frames)[["policy", "budget", *COLUMNS]] if frames else pd.DataFrame()
+    table.to_csv(path, index=False)
+    return len(table)
+
+
 def as_json(rows: Sequence[Row], signature: Signature) -> dict[str, object]:
-    """The issue's rows, then each gold check with its policy and budget, and the signature."""
-    return {"rows": [{k: v for k, v in asdict(r).items() if k != "gold_check"} for r in rows],
+    """The figures' rows, then each gold check and the workers each policy's rule dropped
+    (with policy and budget), and the signature."""
+    extra = ("gold_check", "dropped", "decided")
+    return {"rows": [{k: v for k, v in asdict(r).items() if k not in extra} for r in rows],
             "gold_check": [{"policy": r.policy, "budget": r.budget, **asdict(r.gold_check)}
                            for r in rows if r.gold_check],
+            "dropped": [{"policy": r.policy, "budget": r.budget, "workers": list(r.dropped)}
+                        for r in rows if r.policy not in REFERENCES],
             "signature": signature.text}

@@ -11,7 +11,7 @@ from hits.quality import GoldCheck
 from hits.store import NIL, NOT_A_PERSON, NOT_ENOUGH_INFO, open_tables
 from hits.workflow import aggregate_el, check_round
 from xel.config import Config
-from xel.registry import aggregators
+from xel.registry import policies as registered
 from xel.store import Store
 
 
@@ -28,7 +28,7 @@ def compare_policies(store: Store, config: Config, truth: dict[str, str] | None 
                      policies: list[str] | None = None) -> list[PolicyRow]:
     """Aggregate the EL judgments under every policy (each stored in `links` under its name)
     and count what each keeps; the configured policy is aggregated last, so it stays current."""
-    chosen = policies or aggregators.names()
+    chosen = policies or registered.names()
     order = [p for p in chosen if p != config.hits.policy] + [config.hits.policy]
     rows = []
     for policy in order:

@@ -15,20 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from hits.aggregate import Aggregator, adaptive, get_aggregator, name_outcome
 from hits.backends import CrowdBackend, HitRequest, get_backend
 from hits.cost import cost
 from hits.make import el_gold, make_el_batch, make_name_batch, task_query
-from hits.quality import (
-    GoldCheck,
-    credible_scores,
-    gold_check,
-    kept_judgments,
-    known_answers,
-    score_batch,
-)
+from hits.policy import Policy, get_policy
+from hits.quality import GoldCheck, gold_check, kept_judgments, known_answers, score_batch
 from hits.store import (
-    MISSING,
     NIL,
     NOT_A_PERSON,
     NOT_ENOUGH_INFO,
@@ -146,26 +138,23 @@ def expire_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
 
 
 def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
-    """Score workers on gold and decide every payment by rule, all stored before anything is
-    sent. A payment follows the worker's gold result for the batch: under `hits.reject_below`
-    (by default `hits.threshold`, as Lawrie et al. did not pay workers under 80%) an assignment
-    is rejected, else approved. Dropped workers are also marked for exclusion from later work."""
+    """Score workers by the policy's rule and decide every payment, all stored before anything
+    is sent. A payment follows the worker's score: under `hits.reject_below` (by default
+    `hits.threshold`, as Lawrie et al. did not pay workers under 80%) an assignment is
+    rejected, else approved. Workers the rule drops are also marked for exclusion from later
+    work."""
     b = batch(store, batch_id)
     if b.state in ("made", "published"):
         raise XelError(
             f"batch {batch_id} is still {b.state}: run `hits collect` until every HIT is "
             "answered (or `hits collect --expire` to stop waiting)"
         )
-    reject_below = config.hits.reject_below
-    if reject_below is None:
-        reject_below = config.hits.threshold
-    credible = None
-    if config.hits.policy != "paper":
-        data, gold = round_data(store, b.kind, b.lang, reviewed=False)
-        credible = credible_scores(data, gold, config.hits, open_labels=b.kind == "name")
-    dropped = None if credible is None else {
-        w for w, c in credible.items() if c.dropped(config.hits.threshold)}
-    scores = {s.worker: s for s in score_batch(store, batch_id, config.hits.threshold, dropped)}
+    reject_below = config.hits.payment_threshold
+    policy = get_policy(config.hits.policy)
+    data, gold = round_data(store, b.kind, b.lang, reviewed=False)
+    judged = policy.worker_scores(data, gold, config.hits, b.kind == "name", batch_id)
+    dropped = {w for w, s in judged.items() if s.dropped(config.hits.threshold)}
+    scores = {s.worker: s for s in score_batch(store, batch_id, dropped)}
     now = time.time()
     with store.transaction():
         undecided = store.query(
@@ -175,18 +164,12 @@ def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
             "WHERE a.batch_id = ? AND p.assignment_id IS NULL", (batch_id,),
         )
         for row in undecided:
-            score = scores[row["worker"]]
-            accuracy = score.accuracy
             if not row["answered"]:
                 decision, reason = "reject", "no item was answered"
-            elif credible is not None and row["worker"] in credible:
-                found = credible[row["worker"]]
+            elif row["worker"] in judged:
+                found = judged[row["worker"]]
                 decision = "reject" if found.dropped(reject_below) else "approve"
                 reason = found.reason(reject_below)
-            elif credible is None and accuracy is not None and accuracy < reject_below:
-                decision = "reject"
-                reason = (f"{score.gold_correct} of {score.gold_items} known-answer items right "
-                          f"in this batch ({accuracy:.0%}), under the {reject_below:.0%} needed")
             else:
                 decision, reason = "approve", "thank you"
             store.execute(
@@ -194,17 +177,11 @@ def review_batch(store: Store, config: Config, batch_id: str) -> dict[str, int]:
                 (row["assignment_id"], batch_id, row["worker"], decision, reason,
                  b.reward if decision == "approve" else 0.0, now),
             )
-        for s in scores.values():
-            if credible is not None and s.worker in (dropped or ()):
-                why = credible[s.worker].reason(config.hits.threshold)
-            elif credible is None and s.dropped(config.hits.threshold):
-                why = f"{s.accuracy:.0%} on gold in {batch_id}"
-            else:
-                continue
-            store.execute(
-                "INSERT OR IGNORE INTO worker_actions VALUES (?, ?, 'exclude', ?, ?, NULL)",
-                (batch_id, s.worker, why, now),
-            )
+        store.executemany(
+            "INSERT OR IGNORE INTO worker_actions VALUES (?, ?, 'exclude', ?, ?, NULL)",
+            [(batch_id, w, judged[w].reason(config.hits.threshold), now)
+             for w in sorted(dropped) if w in scores],
+        )
         set_state(store, batch_id, "reviewed")
     gone = store.scalar("SELECT COUNT(*) FROM worker_gold WHERE batch_id = ? AND dropped = 1",
                         (batch_id,))
@@ -248,12 +225,12 @@ def send_batch(store: Store, batch_id: str, backend: CrowdBackend) -> int:
 # --- aggregation ----------------------------------------------------------------------------
 
 
-def round_data(store: Store, kind: str, lang: str, *, reviewed: bool = True,
-               everyone: bool = False) -> tuple[pd.DataFrame, dict[str, str]]:
-    """A round's judgments (gold items' too; with `everyone`, dropped workers' too) and its gold
-    answers, labelled as the models take them. Models learn over labels shared by all tasks, so
-    an entity-linking KB id becomes the linker's rank of that candidate (`rank:2`)."""
-    data = kept_judgments(store, kind, lang, gold=True, reviewed=reviewed, everyone=everyone)
+def round_data(store: Store, kind: str, lang: str, *, reviewed: bool = True
+               ) -> tuple[pd.DataFrame, dict[str, str]]:
+    """A round's judgments, every worker's and the gold items' too, and its gold answers,
+    labelled as the models take them. Models learn over labels shared by all tasks, so an
+    entity-linking KB id becomes the linker's rank of that candidate (`rank:2`)."""
+    data = kept_judgments(store, kind, lang, gold=True, reviewed=reviewed, everyone=True)
     # A worker who met a task twice (a gold item in two HITs, a task asked again on MTurk,
     # where anyone may take the new HIT) counts once: their first answer.
     data = data.drop_duplicates(["task", "worker"], keep="first").reset_index(drop=True)
@@ -271,29 +248,25 @@ def _ranks(store: Store) -> dict[tuple[str, str], str]:
             for ranked in read_candidates(store).values() for c in ranked}
 
 
-def decide(store: Store, config: Config, kind: str, lang: str, policy: str | None = None
-           ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
-    """The policy's decisions on a round's judgments, the judgments and the gold."""
-    aggregator, data, gold = _round_policy(store, config, kind, lang, policy)
-    return aggregator.fit_predict(data, gold, at_cap(data, gold, config)), data, gold
+def round_decisions(store: Store, config: Config, kind: str, lang: str,
+                    policy: Policy | None = None
+                    ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
+    """A policy's decisions on a round (`Policy.decide`, as a replay makes them), the
+    judgments it decided on, and the gold."""
+    policy = policy or get_policy(config.hits.policy)
+    data, gold = round_data(store, kind, lang)
+    decided, seen = policy.decide(data, gold, config.hits, at_cap(data, gold, config),
+                                  kind == "name")
+    return decided, seen, gold
 
 
 def check_round(store: Store, config: Config, kind: str, lang: str) -> GoldCheck:
     """The configured policy on a round's known-answer items, hidden a fifth at a time."""
-    aggregator, data, gold = _round_policy(store, config, kind, lang)
-    return gold_check(data, gold, lambda d, g, hidden: aggregator.fit_predict(
-        d, g, [*at_cap(d, g, config), *hidden]), seed=config.hits.seed)
-
-
-def _round_policy(store: Store, config: Config, kind: str, lang: str, policy: str | None = None
-                  ) -> tuple[Aggregator, pd.DataFrame, dict[str, str]]:
-    """A policy's aggregator with the round's judgments it sees and the gold. The
-    gold-anchored model weighs every worker by their estimated accuracy, so it decides on all
-    the evidence (dropped workers' too: dropping decides pay and later work); the vote rules
-    see only the workers kept."""
-    policy = policy or config.hits.policy
-    data, gold = round_data(store, kind, lang, everyone=policy == "gold-dawid-skene")
-    return get_aggregator(policy, config.hits, kind == "name"), data, gold
+    policy = get_policy(config.hits.policy)
+    data, gold = round_data(store, kind, lang)
+    return gold_check(data, gold, lambda d, g, hidden: policy.decide(
+        d, g, config.hits, [*at_cap(d, g, config), *hidden], kind == "name")[0],
+        seed=config.hits.seed)
 
 
 def at_cap(data: pd.DataFrame, gold: dict[str, str], config: Config) -> list[str]:
@@ -307,7 +280,7 @@ def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dic
     plus the known answers of gold queries under policy 'gold'."""
     open_tables(store)
     policy = policy or config.hits.policy
-    decided, data, gold = decide(store, config, "el", "", policy)
+    decided, data, gold = round_decisions(store, config, "el", "", get_policy(policy))
     kb_ids = {(task, rank): kb for (task, kb), rank in _ranks(store).items()}
     decided["label"] = [kb_ids.get((t, label), label)
                         for t, label in zip(decided["task"], decided["label"], strict=True)]
@@ -333,14 +306,6 @@ def aggregate_el(store: Store, config: Config, policy: str | None = None) -> dic
             "decided": len(decided)}
 
 
-def model_outcome(label: str, labels: list[str]) -> tuple[str, str | None]:
-    """Figure 4's code for a name the model decided: D2 when it decided MISSING, A2 for a name
-    nobody called missing, A3 for one some worker did."""
-    if label == MISSING:
-        return "D2", None
-    return ("A3" if MISSING in labels else "A2"), label
-
-
 def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
     """Write `name_outcomes` for one language: A1/D1 from triage, A2/A3/D2 from the crowd
     (Figure 4, or the policy's decision), and the undecided into `expert_queue`. Expert
@@ -350,10 +315,10 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
     outcome over an older crowd one and leaves the expert queue; the crowd's judgments stay in
     `judgments`, and count again if triage sends the query back to curation."""
     open_tables(store)
-    paper = config.hits.policy == "paper"
-    found, data, gold = decide(store, config, "name", lang)
-    scores = {w: c.skill for w, c in credible_scores(
-        data, gold, config.hits, open_labels=True).items()} if not paper else {}
+    policy = get_policy(config.hits.policy)
+    found, data, gold = round_decisions(store, config, "name", lang, policy)
+    skills = {w: s.skill for w, s in policy.worker_scores(
+        data, gold, config.hits, open_labels=True).items() if s.skill is not None}
     data = data[~data["task"].isin(list(gold))]
     decided = dict(zip(found["task"], found["label"], strict=True))
     triage = read_triage(store, lang)
@@ -378,18 +343,14 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
             if query_id not in curated:
                 continue
             labels = list(group["label"])
-            if paper and len(group) < config.hits.assignments:
+            decision = policy.name_outcome(labels, decided.get(str(task)), config.hits)
+            if decision is None:
                 counts["too few judgments"] = counts.get("too few judgments", 0) + 1
                 continue
-            if paper:
-                outcome, name = name_outcome(labels)
-            elif task in decided:
-                outcome, name = model_outcome(decided[str(task)], labels)
-            else:
-                outcome, name = "E", None
+            outcome, name = decision
             counts[outcome] = counts.get(outcome, 0) + 1
             if outcome == "E":
-                answers = [[w, label, round(scores[w], 3)] if w in scores else [w, label]
+                answers = [[w, label, round(skills[w], 3)] if w in skills else [w, label]
                            for w, label in zip(group["worker"], group["label"], strict=True)]
                 store.execute(
                     "INSERT OR REPLACE INTO expert_queue VALUES (?, ?, ?, ?)",
@@ -416,7 +377,7 @@ def aggregate_names(store: Store, config: Config, lang: str) -> dict[str, int]:
 def unsure_tasks(store: Store, config: Config, kind: str, lang: str) -> list[str]:
     """Tasks of a round the policy has not decided that have fewer than
     `hits.max_assignments` judgments: one more worker could settle them."""
-    found, data, gold = decide(store, config, kind, lang)
+    found, data, gold = round_decisions(store, config, kind, lang)
     return _unsure(found, data, gold, config)
 
 
@@ -433,9 +394,9 @@ def extend_batch(store: Store, config: Config, batch_id: str) -> int:
     tasks is not extended (that would pay for every item of it): its unsure tasks go to the
     next batch, asked of one worker (`hits.make`). Returns how many HITs were extended."""
     b = batch(store, batch_id)
-    if not adaptive(config.hits.policy) or b.state != "sent":
+    if not get_policy(config.hits.policy).adaptive or b.state != "sent":
         return 0
-    found, data, gold = decide(store, config, b.kind, b.lang)
+    found, data, gold = round_decisions(store, config, b.kind, b.lang)
     unsure = set(_unsure(found, data, gold, config))
     cap = config.hits.max_assignments
     hits = store.query(
@@ -546,8 +507,8 @@ def run_round(
                 result.pending.append(b.batch_id)
         if result.pending:
             break
-        unsure = (unsure_tasks(store, config, kind, lang) if adaptive(config.hits.policy)
-                  else [])
+        unsure = (unsure_tasks(store, config, kind, lang)
+                  if get_policy(config.hits.policy).adaptive else [])
         made = (make_el_batch(store, config, unsure) if kind == "el"
                 else make_name_batch(store, config, lang, unsure))
         if made is None:

@@ -15,7 +15,7 @@ import pytest
 from botocore.stub import Stubber
 from starlette.testclient import TestClient
 
-from hits.aggregate import get_aggregator
+from hits.aggregate import gold_anchored
 from hits.anchored import GoldDawidSkene
 from hits.backends import get_backend
 from hits.backends.mturk import ENDPOINTS, mturk_backend
@@ -44,9 +44,9 @@ def test_no_task_is_decided_on_one_judgment() -> None:
     data = frame([("g", "w1", "a"), ("g", "w2", "a"), ("t1", "w1", "a"), ("t2", "w1", "b"),
                   ("t2", "w2", "b")])
     loose = HitsConfig(min_posterior=0.5)
-    decided = get_aggregator("gold-dawid-skene", loose).fit_predict(data, {"g": "a"})
+    decided = gold_anchored(loose).fit_predict(data, {"g": "a"})
     assert list(decided["task"]) == ["t2"]  # t1 rests on one judgment; gold is not output
-    one = get_aggregator("gold-dawid-skene", HitsConfig(min_judgments=1, min_posterior=0.5))
+    one = gold_anchored(HitsConfig(min_judgments=1, min_posterior=0.5))
     assert "t1" in set(one.fit_predict(data, {"g": "a"})["task"])
 
 
@@ -71,7 +71,7 @@ def test_a_spammer_with_lucky_gold_is_caught_and_one_miss_drops_no_good_worker()
 def test_open_label_sets_decide_free_text_names() -> None:
     data = frame([("g", "w1", "Ана"), ("g", "w2", "Ана"), ("t", "w1", "Мария Петрова"),
                   ("t", "w2", "Мария Петрова"), ("u", "w1", "Иван"), ("u", "w2", "Иванов")])
-    decided = get_aggregator("gold-dawid-skene", HitsConfig(), open_labels=True).fit_predict(
+    decided = gold_anchored(HitsConfig(), open_labels=True).fit_predict(
         data, {"g": "Ана"})
     assert decided[["task", "label"]].values.tolist() == [["t", "Мария Петрова"]]
 
@@ -107,12 +107,12 @@ def test_a_link_at_the_cap_is_kept_from_cap_posterior_and_a_name_goes_to_the_exp
     assert 0.5 < posterior < 0.99  # two against one: not sure enough to decide early
     # (a name two of three wrote alike is surer: a wrong copy could be any of many spans)
     config = HitsConfig(min_posterior=0.999, cap_posterior=posterior - 0.01)
-    links = get_aggregator("gold-dawid-skene", config)
+    links = gold_anchored(config)
     assert links.fit_predict(data, gold).empty  # more workers could still be asked
     assert links.fit_predict(data, gold, ["t"])[["task", "label"]].values.tolist() == [["t", "a"]]
-    names = get_aggregator("gold-dawid-skene", config, open_labels=True)
+    names = gold_anchored(config, open_labels=True)
     assert names.fit_predict(data, gold, ["t"]).empty
-    strict = get_aggregator("gold-dawid-skene", HitsConfig(cap_posterior=posterior + 0.001))
+    strict = gold_anchored(HitsConfig(cap_posterior=posterior + 0.001))
     assert strict.fit_predict(data, gold, ["t"]).empty
 
 
@@ -379,7 +379,7 @@ def test_the_gold_check_shows_a_crowd_that_is_wrong_together() -> None:
         answer = truth if t < 30 else "ab"[truth == "a"]  # the last ten: all wrong alike
         rows += [(f"g{t}", w, answer) for w in ("w1", "w2", "w3")]
         gold[f"g{t}"] = truth
-    aggregator = get_aggregator("gold-dawid-skene", HitsConfig())
+    aggregator = gold_anchored(HitsConfig())
     check = gold_check(frame(rows), gold, aggregator.fit_predict)
     assert check.items == 40 and check.decided >= 35
     assert check.accuracy is not None and check.expected is not None

@@ -11,10 +11,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from hits.aggregate import Majority, Unanimous, name_outcome
+from hits.aggregate import Majority, Unanimous
 from hits.backends import get_backend
 from hits.cost import cost
 from hits.make import el_gold, gold_shortfall, make_el_batch, make_name_batch
+from hits.policy import figure4
 from hits.quality import same_answer
 from hits.reference import read_reference
 from hits.render import render_hit, static_file
@@ -30,14 +31,14 @@ from hits.workflow import (
 )
 from xel.config import HitsConfig
 from xel.errors import XelError
-from xel.registry import aggregators, crowd_backends
+from xel.registry import crowd_backends, policies
 
 POLICIES = ["unanimous", "majority", "dawid-skene", "one-coin-dawid-skene"]
 
 
-def test_registries_list_backends_and_aggregators() -> None:
+def test_registries_list_backends_and_policies() -> None:
     assert crowd_backends.names() == ["local", "mturk", "simulated"]
-    assert set(POLICIES) <= set(aggregators.names())
+    assert set(POLICIES) <= set(policies.names())
 
 
 def test_el_batch_has_configured_items_and_gold(tmp_path: Path, crowd_store: Any,
@@ -278,7 +279,7 @@ def test_simulated_name_round_follows_figure_4(tmp_path: Path, crowd_store: Any,
     (["Merkel", "Merkels", "MISSING"], ("E", None)),
 ])
 def test_name_outcomes(labels: list[str], expected: tuple[str, str | None]) -> None:
-    assert name_outcome(labels) == expected
+    assert figure4(labels) == expected
 
 
 def test_unanimous_and_majority() -> None:

@@ -156,6 +156,11 @@ class HitsConfig(Section):
     mturk: MturkConfig = Field(default_factory=MturkConfig)
     simulated: SimulatedCrowdConfig = Field(default_factory=SimulatedCrowdConfig)
 
+    @property
+    def payment_threshold(self) -> float:
+        """Workers scored under this are not paid: `reject_below`, else `threshold`."""
+        return self.threshold if self.reject_below is None else self.reject_below
+
     @model_validator(mode="after")
     def _overlap(self) -> HitsConfig:
         if self.max_assignments < self.min_assignments:

@@ -57,5 +57,5 @@ translators: Registry[Any] = Registry("translator", ["xel.translate"])
 crowd_backends: Registry[Any] = Registry(
     "crowd backend", ["hits.backends.mturk", "hits.backends.local", "hits.backends.simulated"]
 )
-aggregators: Registry[Any] = Registry("aggregator", ["hits.aggregate"])
+policies: Registry[Any] = Registry("crowd policy", ["hits.policy"])
 executors: Registry[Any] = Registry("executor", ["xel.executors"])

@@ -428,7 +428,7 @@ def sections(store: Store, config: Config) -> list[Section]:
                        if len(refusals) else "."),
         html_table(refusals) if len(refusals) else None))
     rejections = rejected(store)
-    below = config.hits.threshold if config.hits.reject_below is None else config.hits.reject_below
+    below = config.hits.payment_threshold
     out.append(Section(
         "Rejected assignments",
         f"{int(rejections['assignments'].sum()) if len(rejections) else 0} assignments rejected "
