@@ -31,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
+from xel.errors import XelError  # noqa: E402
 from xel.evaluate import UNSCORED, read_span_gold, span_gold_row, write_span_gold  # noqa: E402
 
 BASE = ROOT / "corpora" / "ntrex128" / "projection-gold.tsv"
@@ -84,7 +85,8 @@ def inside_word(text: str, start: int, end: int) -> bool:
     return (start > 0 and wordish(text[start - 1])) or (end < len(text) and wordish(text[end]))
 
 
-def build(ntrex: Path) -> dict[str, dict[str, dict[str, int]]]:
+def build(ntrex: Path, out: Path = HERE,
+          quiet: bool = False) -> dict[str, dict[str, dict[str, int]]]:
     mentions, not_person = sample()
     english = ntrex_lines(ntrex, "eng")
     docs = (ntrex / "DOCUMENT_IDS.tsv").read_text(encoding="utf-8").split("\n")
@@ -101,7 +103,7 @@ def build(ntrex: Path) -> dict[str, dict[str, dict[str, int]]]:
             raise SystemExit(f"annotations/{lang}.tsv: not the 90 mentions of the sample "
                              f"(missing {sorted(missing)}, not in it {sorted(extra)})")
         counts[lang] = {p: {"named": 0, "ABSENT": 0, "NOT_PERSON": 0} for p in gold}
-        for n, (seg, a, b, en) in zip(notes, keys):
+        for n, (seg, a, b, en) in zip(notes, keys, strict=True):
             if english[seg][a:b] != en:
                 raise SystemExit(f"annotations/{lang}.tsv: {en!r} is not at {a}-{b} of "
                                  f"segment {seg}")
@@ -110,19 +112,19 @@ def build(ntrex: Path) -> dict[str, dict[str, dict[str, int]]]:
                                  "judgments are the sample's")
             try:
                 row = span_gold_row(lang, seg, a, b, en, n["gold"], target[seg])
-            except Exception as e:  # XelError: missing or ambiguous
-                raise SystemExit(f"annotations/{lang}.tsv, segment {seg} {en!r}: {e}") from None
+            except XelError as err:  # the name is missing, or ambiguous without #k
+                raise SystemExit(f"annotations/{lang}.tsv, segment {seg} {en!r}: {err}") from None
             part = half(docs[seg])
             gold[part].append(row)
             kind = n["gold"] if n["gold"] in UNSCORED else "named"
             counts[lang][part][kind] += 1
-            if kind == "named" and inside_word(target[seg], int(row[6]), int(row[7])):
-                s, e = int(row[6]), int(row[7])
+            s, e = (int(row[6]), int(row[7])) if kind == "named" else (0, 0)
+            if not quiet and kind == "named" and inside_word(target[seg], s, e):
                 print(f"notice {lang} {seg}: {target[seg][max(0, s - 12):s]}[{row[5]}]"
                       f"{target[seg][e:e + 12]}  ({n['note'] or 'no note'})")
     for part, rows in gold.items():
         write_span_gold(
-            HERE / f"gold-{part}.tsv",
+            out / f"gold-{part}.tsv",
             f"Projection gold for NTREX-128's weakest languages ({part} half, NTREX documents "
             f"drawn with seed {SEED}:<document id>), from corpora/ntrex_weak/annotations by "
             "corpora/ntrex_weak/build.py; conventions in corpora/ntrex_weak/README.md",

@@ -66,7 +66,7 @@ def pairs(hindi: Path, english: Path) -> list[tuple[str, str, str, str]]:
     en = sentences(read(english, ENGLISH_COMMIT, ENGLISH_FILE))
     if [(d, s) for d, s, _ in hi] != [(d, s) for d, s, _ in en]:
         raise SystemExit("the Hindi and English treebanks do not list the same sentences")
-    return [(d, s, e, h) for (d, s, h), (_, _, e) in zip(hi, en)]
+    return [(d, s, e, h) for (d, s, h), (_, _, e) in zip(hi, en, strict=True)]
 
 
 def half(doc: str) -> str:
