@@ -22,9 +22,11 @@ from xel.registry import tokenizers
 Span = tuple[int, int]
 Tokenizer = Callable[[str], list[Span]]
 
-# A word is a run of letters, combining marks (Devanagari vowel signs, Arabic harakat) and
-# digits; every other non-space character is a token of its own.
-_WORD = regex.compile(r"[\p{L}\p{M}\p{N}_]+|[^\s\p{L}\p{M}\p{N}_]")
+# A word is a run of letters, combining marks (Devanagari vowel signs, Arabic harakat), digits
+# and the joiners that shape letters inside a word (ZWJ in Sinhala `ක්‍රිස්`, ZWNJ in Persian);
+# every other non-space character is a token of its own.
+_WORD = regex.compile(r"(?:[\p{L}\p{M}\p{N}_]|(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}]))+"
+                      r"|[^\s\p{L}\p{M}\p{N}_]")
 # Characters of scripts written without spaces: only runs of these go to a learned segmenter,
 # so a Latin name inside Chinese text stays one token.
 UNSPACED = regex.compile(

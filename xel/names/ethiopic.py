@@ -48,6 +48,7 @@ def latin_readings(token: str) -> list[str]:
 
 class Ethiopic(Family):
     name = "ethiopic"
+    by_sound = True
     suffixes = SUFFIXES
     proclitics = "የለበከ"
 

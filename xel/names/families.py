@@ -21,6 +21,7 @@ from xel.names.hebrew import Hebrew
 from xel.names.indic import Indic
 from xel.names.japanese import Japanese
 from xel.names.latin import Latin
+from xel.names.myanmar import Myanmar
 from xel.names.script import Abjad, Family
 from xel.names.thaana import Thaana
 from xel.names.tifinagh import Tifinagh
@@ -32,7 +33,7 @@ FAMILIES: dict[str, type[Family]] = {
     "Kore": Hangul, "Hang": Hangul,
     **dict.fromkeys(("Deva", "Beng", "Gujr", "Guru", "Orya", "Taml", "Telu", "Knda", "Mlym",
                      "Sinh"), Indic),
-    "Geor": Georgian, "Armn": Armenian, "Ethi": Ethiopic, "Tfng": Tifinagh,
+    "Geor": Georgian, "Armn": Armenian, "Ethi": Ethiopic, "Tfng": Tifinagh, "Mymr": Myanmar,
 }
 
 

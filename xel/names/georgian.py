@@ -27,6 +27,8 @@ def latin_readings(token: str) -> list[str]:
 
 class Georgian(Family):
     name = "georgian"
+    by_sound = True
+    stacked = 2
     suffixes = SUFFIXES
 
     def sound_readings(self, token: str) -> list[str]:

@@ -81,6 +81,8 @@ class NameMatcher:
         rules = self.family
         if rules.ignorable(target):
             return 0.0
+        if rules.by_sound and rules.sounds_like(rules.base_forms(target), english):
+            return 1.0
         latin = self.latin(target)
         best = orthographic(english, latin, rules.abjad, rules.syllabic)
         for reading, fold in rules.readings(target):

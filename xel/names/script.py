@@ -130,12 +130,17 @@ class Family:
     han = False
     # Every character is a syllable, so short romanizations abound and must match exactly.
     syllabic = False
+    # Names are written by sound and read out by `sound_readings`, so projection also finds a
+    # name's tokens by how they sound (scripts with no transliteration model of their own).
+    by_sound = False
 
     # Per language (ISO 639-3, without script): endings written onto a name (`Trumpin`,
     # `Bretta`, `Байдена`), tried longest first, and final letters an ending may have replaced
     # (`Therese` for `Theresa`: the stem `Theres` plus `a`).
     suffixes: dict[str, tuple[str, ...]] = {}
     restores: tuple[str, ...] = ()
+    # How many endings may be stacked on a name (Malayalam `മൊളിനാരി-യെ-യാണ്`).
+    stacked = 1
 
     def __init__(self, lang: str, unspaced: bool) -> None:
         self.lang = lang
@@ -162,11 +167,16 @@ class Family:
         forms = [word]
         if self.proclitics and len(word) > 3 and word[0] in self.proclitics:
             forms.append(word[1:])
-        folded = word.casefold()
-        for suffix in sorted(self.suffixes.get(self.code, ()), key=len, reverse=True):
-            if folded.endswith(suffix) and len(word) - len(suffix) >= 2:
-                stem = word[:-len(suffix)]
-                forms += [stem, *(stem + v for v in self.restores)]
+        stems = list(forms)
+        endings = sorted(self.suffixes.get(self.code, ()), key=len, reverse=True)
+        for _ in range(self.stacked):
+            found = []
+            for w in stems:
+                folded = w.casefold()
+                found += [w[:-len(e)] for e in endings
+                          if folded.endswith(e) and len(w) - len(e) >= 2]
+            forms += [f for stem in found for f in (stem, *(stem + v for v in self.restores))]
+            stems = found
         return list(dict.fromkeys(forms))
 
     def ignorable(self, piece: str) -> bool:

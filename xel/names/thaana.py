@@ -18,6 +18,7 @@ def latin_readings(token: str) -> list[str]:
 
 class Thaana(Family):
     name = "thaana"
+    by_sound = True
     suffixes = SUFFIXES
 
     def sound_readings(self, token: str) -> list[str]:

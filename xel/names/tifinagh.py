@@ -9,6 +9,7 @@ from xel.names.translit import romanize
 
 class Tifinagh(Family):
     name = "tifinagh"
+    by_sound = True
 
     def sound_readings(self, token: str) -> list[str]:
         return [romanize(token)]
