@@ -22,6 +22,8 @@ from rapidfuzz.distance import Indel
 Span = tuple[int, int]
 # Between the parts of one name: spaces, dashes, middle dots, katakana `・`.
 SEPARATORS = regex.compile(r"[\s\p{Pd}\u00b7\u30fb\u2027\u2022.]+")
+# A prefix may be joined to the name by a hyphen (isiZulu `u-Trump`).
+HYPHENS = "-\u2010"
 # A reading must spell a whole name this closely: long strings are alike by chance more easily
 # (`kawaieyasu` is 0.83 of `tokugawaieyasu`).
 WHOLE_NAME_MIN = 0.9
@@ -36,6 +38,19 @@ def to_latin(text: str) -> str:
     """Lower-case ASCII Latin form of a name in any script (ICU `Any-Latin; Latin-ASCII`)."""
     latin = transliterator("Any-Latin; Latin-ASCII; Lower").transliterate(text)
     return "".join(ch for ch in latin if not unicodedata.combining(ch))
+
+
+def harmony(classes: dict[str, str], *endings: str) -> tuple[str, ...]:
+    """Endings in every form vowel harmony and consonant assimilation give them: each capital
+    in an ending stands for one letter of its class (with `{"I": "ıiuü"}`, the Azerbaijani
+    genitive `nIn` is `nın`, `nin`, `nun`, `nün`)."""
+    out: set[str] = set()
+    for ending in endings:
+        forms = {""}
+        for ch in ending:
+            forms = {f + v for f in forms for v in classes.get(ch, ch)}
+        out |= forms
+    return tuple(sorted(out))
 
 
 def is_latin(text: str) -> bool:
@@ -134,6 +149,10 @@ class Family:
     # (`Therese` for `Theresa`: the stem `Theres` plus `a`).
     suffixes: dict[str, tuple[str, ...]] = {}
     restores: tuple[str, ...] = ()
+    # Per language: prefixes written onto a name (Bantu noun-class, possessive and copulative
+    # prefixes: isiXhosa `uTrump`, `kukaKavanaugh`), tried longest first, where the family can
+    # tell where they end (`prefix_ends`).
+    prefixes: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, lang: str, unspaced: bool) -> None:
         self.lang = lang
@@ -155,17 +174,48 @@ class Family:
         return False
 
     def base_forms(self, word: str) -> list[str]:
-        """The word and the forms it may be inflected from (`Trumpin`: `Trump`, `Trumpi`): a
-        name is compared on these, while the query keeps the document's own string."""
+        """The word and the forms it may be inflected from (`Trumpin`: `Trump`, `Trumpi`;
+        `kaTrump`: `Trump`): a name is compared on these, while the query keeps the document's
+        own string."""
         forms = [word]
         if self.proclitics and len(word) > 3 and word[0] in self.proclitics:
             forms.append(word[1:])
-        folded = word.casefold()
-        for suffix in sorted(self.suffixes.get(self.code, ()), key=len, reverse=True):
-            if folded.endswith(suffix) and len(word) - len(suffix) >= 2:
-                stem = word[:-len(suffix)]
-                forms += [stem, *(stem + v for v in self.restores)]
+        forms.append(self.unprefixed(word))
+        for form in list(dict.fromkeys(forms)):
+            folded = form.casefold()
+            for suffix in sorted(self.suffixes.get(self.code, ()), key=len, reverse=True):
+                if folded.endswith(suffix) and len(form) - len(suffix) >= 2:
+                    stem = form[:-len(suffix)]
+                    forms += [stem, *(stem + v for v in self.restores)]
         return list(dict.fromkeys(forms))
+
+    def joined_ending(self, word: str) -> str | None:
+        """The name before an ending joined to it by punctuation (Turkish `Trump'ın`), or None
+        where the word has none; families that write such endings say how."""
+        return None
+
+    @property
+    def prefix_table(self) -> tuple[str, ...]:
+        """This language's prefixes, longest first."""
+        return tuple(sorted(self.prefixes.get(self.code, ()), key=len, reverse=True))
+
+    def unprefixed(self, word: str) -> str:
+        """The word without the prefixes written onto it, one after another (Shona
+        `kwaVaTrump`: Trump); the word itself where it has none."""
+        table = self.prefix_table
+        while True:
+            folded = word.casefold()
+            cut = next((len(p) for p in table if folded.startswith(p)
+                        and self.prefix_ends(word, len(p))), 0)
+            if not cut:
+                return word
+            word = word[cut:]
+            word = word[1:] if word[:1] in HYPHENS else word
+
+    def prefix_ends(self, word: str, at: int) -> bool:
+        """True where a prefix written onto a name may end at `at`: never by default, since
+        a script without letter case does not show where the name begins."""
+        return False
 
     def ignorable(self, piece: str) -> bool:
         """True for text that never spells a name on its own (Chinese `的`, Japanese kana
@@ -188,6 +238,13 @@ class Family:
         family writes names its model never learned to read (Bulgarian `Тръмп` is read as
         Russian `трамп`); several where a spelling is ambiguous."""
         return [token]
+
+    @property
+    def sound_consonants(self) -> int:
+        """How many consonants a reading must share, in order, with an English token to sound
+        like it when their vowels differ: two in abjads, which write few vowels (Urdu `ایلن`,
+        Alan), else three."""
+        return 2 if self.abjad else 3
 
     def sound_readings(self, token: str) -> list[str]:
         """Latin readings of a token for comparing by sound with the English name
@@ -224,6 +281,7 @@ class Family:
         if not english:
             return start, end
         start += self.proclitic(text[start:end], english[0], matcher)
+        start += self.prefix(text[start:end], english[0], matcher)
         end -= self.enclitic(text[start:end], english[-1], matcher)
         return start, end
 
@@ -235,6 +293,16 @@ class Family:
         # Vowels decide here (`وليد` is Walid), so the skeleton comparison of abjads is not used.
         without = orthographic(first_english, matcher.latin(word[1:]))
         return int(without > orthographic(first_english, matcher.latin(word)))
+
+    def prefix(self, text: str, first_english: str, matcher: Scorer) -> int:
+        """Length of the prefixes the name starts with (`uTrump`, `ka-Trump`), unless the name
+        is spelled better with them (`LeBron`)."""
+        word = text.split()[0] if text.split() else ""
+        bare = self.unprefixed(word)
+        if bare == word or matcher.score(first_english, bare) < matcher.score(first_english,
+                                                                               word):
+            return 0
+        return len(word) - len(bare)
 
     def enclitic(self, text: str, last_english: str, matcher: Scorer) -> int:
         """Length of a particle ending the name unless the name is clearly spelled better with it
