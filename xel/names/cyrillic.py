@@ -70,11 +70,16 @@ BULGARIAN_LATIN = dict(zip("абвгдежзийклмнопрстуфхцчшщ
     "t", "u", "f", "h", "ts", "ch", "sh", "sht", "a", "", "yu", "ya"], strict=True))
 
 
-# Mongolian writes English names by sound with letters of its own reading: `ж` is English j
-# (`Жонсон`, Johnson), `э` e, `ө` o, `ү` u, `ы` i.
-MONGOLIAN_LATIN = {**BULGARIAN_LATIN, "ж": "j", "э": "e", "ө": "o", "ү": "u", "ы": "i",
-                   "ъ": "", "е": "e", "ё": "yo"}
-BY_SOUND = {"bul": BULGARIAN_LATIN, "mon": MONGOLIAN_LATIN}
+# Mongolian, Kazakh, Kyrgyz, Tatar, Bashkir and Tajik write English names by sound with
+# letters of their own (`Жонсон`, `Ҷастин`: Johnson, Justin; `Майкелсон`: Mickelson, which
+# the Russian model reads otherwise): `ж` is English j in Mongolian and Kyrgyz (and zh, which
+# the sound key also takes for j), `э` e, `ө` o, `ү` u, `ы` i, `ҷ` and `җ` j, `ҳ` and `һ` h.
+CENTRAL_ASIAN_LATIN = {
+    **BULGARIAN_LATIN, "ж": "j", "э": "e", "ө": "o", "ү": "u", "ы": "i", "ъ": "", "е": "e",
+    "ё": "yo", "ә": "a", "ғ": "g", "қ": "k", "ң": "ng", "ұ": "u", "һ": "h", "і": "i", "ҡ": "k",
+    "ҙ": "z", "ҫ": "s", "җ": "j", "ҷ": "j", "ӣ": "i", "ӯ": "u", "ҳ": "h"}
+BY_SOUND = {"bul": BULGARIAN_LATIN, **dict.fromkeys(
+    ("mon", "kaz", "kir", "tat", "bak", "tgk"), CENTRAL_ASIAN_LATIN)}
 
 
 def to_russian(token: str, code: str) -> str:
@@ -92,7 +97,7 @@ class Cyrillic(Family):
         return list(dict.fromkeys([token.casefold(), to_russian(token, self.code)]))
 
     def sound_readings(self, token: str) -> list[str]:
-        """Bulgarian and Mongolian write English names by sound (`Брет Кавано`, `Жонсон`);
-        the others are left to their model."""
+        """Bulgarian and the languages of Central Asia write English names by sound (`Брет
+        Кавано`, `Жонсон`); the others are left to their model."""
         table = BY_SOUND.get(self.code)
         return ["".join(table.get(ch, ch) for ch in token.casefold())] if table else []

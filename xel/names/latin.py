@@ -54,6 +54,14 @@ SUFFIXES = {
     "uzb": ("ning", "ni", "ga", "ka", "qa", "da", "dan", "lar", "larning", "larni", "larga",
             "larda", "lardan", "lardir", "dir", "niki", "dagi", "i", "si", "sining", "sini",
             "siga", "sida", "sidan"),
+    # Northern Kurdish: the oblique case and the ezafe (`Fordê`, `Trumpî`), also after `y`
+    # (`Sulawesiyê`), the plural oblique `an`, `ên`.
+    "kmr": ("ê", "î", "a", "yê", "yî", "ya", "an", "ên", "ek", "ekî", "ekê"),
+    # Oromo: the final vowel a name takes (`Donaaldi`, `tiraampi`), the genitive and
+    # subject forms (`tiraampii`, `Trumpn`), instrumental `iin`, dative `iif`, `f`, locative
+    # `tti`, ablative `rraa`, the copula `dha` (`Fleetwoodidha`), `s` and `fi` (also, and).
+    "orm": ("i", "ii", "n", "in", "iin", "f", "iif", "tti", "itti", "rraa", "irraa", "dha",
+            "idha", "iidha", "s", "is", "fi", "iifi"),
     "tuk": harmony({"I": "yiuü", "A": "ae"},
                    "Iň", "nIň", "I", "nI", "A", "nA", "ýA", "dA", "ndA", "dAn", "ndAn", "lAr",
                    "lArIň", "lArI", "lArA", "lArdA", "sI", "sInIň", "sInI", "sInA", "sIndA",
@@ -64,6 +72,20 @@ SUFFIXES = {
 # ending.
 _APOSTROPHE_ENDING = regex.compile(r"^(.+?)['’:]\p{L}{1,5}$")
 _LETTER_APOSTROPHES = {"uzb"}
+_IN_WORD = regex.compile(r"[\p{L}'’‘ʻʼ]*\p{L}")
+
+
+def with_letter_apostrophes(text: str, start: int, end: int) -> Span:
+    """Where `’` is a letter (Uzbek `Erdo’g’an`), a span the tokenizer cut at it is the
+    whole word."""
+    m = _IN_WORD.match(text, end)
+    if m and end > 0 and text[end] in "'’‘ʻʼ" and text[end - 1].isalpha():
+        end = m.end()
+    while start >= 2 and text[start - 1] in "'’‘ʻʼ" and text[start - 2].isalpha():
+        start -= 2
+        while start > 0 and text[start - 1].isalpha():
+            start -= 1
+    return start, end
 # An ending after a hyphen (Azerbaijani `Kavanaugh-un`, Turkmen `Trump-y`): the name is what
 # precedes it, where the ending is one of the language's.
 _HYPHEN_ENDING = regex.compile(r"^(.+?)[-\u2010](\p{L}{1,6})$")
@@ -76,14 +98,15 @@ _JOINED = regex.compile(r"[-\u2010'’]\p{Ll}{1,6}(?![\p{L}\p{M}\p{N}])")
 # the possessive concords, with `ka` before a personal name (`kaTrump`, `kukaTrump`,
 # `likaBrett`, `lukaTrump`, `zika`, `sika`, `baka`, `yaka`, `waka`, `buka`, `oka`, `eka`),
 # or without it (`lweTrump`, `kweTrump`); the locative `ku`, `kwa`, `kwi` (to Trump); the
-# comparative `njengo` (like Trump); Ndebele's demonstrative `lo`. Gold and NTREX-128 show
+# comparative `njengo` (like Trump); Ndebele's demonstrative `lo`; relative concords, which
+# precede another prefix (`ezinjengoJanet`: which are like Janet). Gold and NTREX-128 show
 # each (corpora/ntrex_weak/README.md). Shona writes the honorific plural `Va` (`VaCorbyn`),
 # possessive concords without `ka` (`waTrump`, `yaBrett`, `raBrett`, `chaAtkinson`,
 # `kwaVaTrump`) and `na`, `sa`, `pa`, `kuna`, `muna`, `nezva` (with, like, at, to, in, about).
 _NGUNI = ("u", "ngu", "ngo", "ngoo", "yi", "no", "noo", "na", "ne", "nge", "ka", "kuka",
           "lika", "luka", "zika", "sika", "baka", "yaka", "waka", "buka", "oka", "eka", "ika",
           "noka", "ngoka", "nobuka", "ku", "kwa", "kwi", "kwe", "lwe", "we", "ye", "le", "ze",
-          "se", "be", "njengo")
+          "se", "be", "njengo", "ezi", "eli", "esi", "olu", "obu", "oku", "aba", "eyi", "owu")
 PREFIXES = {
     "xho": _NGUNI,
     "zul": _NGUNI,
@@ -113,10 +136,12 @@ def serbian_cyrillic(token: str) -> str:
     return transliterator("Latin-Cyrillic").transliterate(text)
 
 
-# Turkic languages in Latin letters respell English names by sound (Uzbek `Xolli Uillobi`,
-# Azerbaijani `Cerard`, Turkmen `Trampyň`): their letters as English spells the sounds, for
-# comparing by sound (`xel.names.sound`). Uzbek and Azerbaijani `x` is English h (`Xammel`),
-# Azerbaijani `c` is j (`Cons`) and `q` g (`Qari`: Gary), Turkmen `y` is a vowel.
+# Languages that respell English names by sound in Latin letters (Uzbek `Xolli Uillobi`,
+# Azerbaijani `Cerard`, Turkmen `Trampyň`, Kurdish `Castîn`, Oromo `Donaaldi tiraampi`):
+# their letters as English spells the sounds, for comparing by sound (`xel.names.sound`).
+# Uzbek and Azerbaijani `x` is English h (`Xammel`), Azerbaijani and Kurdish `c` is j
+# (`Cons`), Azerbaijani `q` g (`Qari`: Gary), Turkmen `y` a vowel; Oromo writes long vowels
+# double and ejectives as `x`, `q`, `c`.
 _BY_SOUND = {
     "uzb": {"x": "h", "q": "k", "o‘": "o", "o’": "o", "oʻ": "o", "o'": "o", "g‘": "g",
             "g’": "g", "gʻ": "g", "g'": "g", "’": "", "ʼ": "", "'": ""},
@@ -124,16 +149,21 @@ _BY_SOUND = {
             "ö": "o", "ü": "u", "j": "zh"},
     "tuk": {"ç": "ch", "ş": "sh", "ž": "zh", "ý": "y", "ň": "ng", "ä": "a", "ö": "o", "ü": "u",
             "y": "i"},
+    "kmr": {"c": "j", "ç": "ch", "ş": "sh", "x": "h", "q": "k", "î": "i", "ê": "e", "û": "u"},
+    "orm": {"x": "t", "q": "k", "c": "ch", "dh": "d", "ph": "p", "’": "", "'": ""},
 }
+# Uzbek and Azerbaijani write English w as `v` (Uzbek `Vuds`: Woods) as well as v.
+_V_AS_W = {"uzb", "aze"}
 
 
-def by_sound(token: str, code: str) -> str:
-    """A token of a Turkic language in the letters English spells its sounds with
-    (Azerbaijani `Cerard`: jerard)."""
+def by_sound(token: str, code: str) -> list[str]:
+    """A token in the letters English spells its sounds with (Azerbaijani `Cerard`: jerard),
+    and with `v` as w where it may be (Uzbek `Vuds`: wuds)."""
     table = _BY_SOUND[code]
     keys = sorted(table, key=len, reverse=True)
-    text = token.casefold()
-    return regex.sub("|".join(map(regex.escape, keys)), lambda m: table[m.group()], text)
+    text = regex.sub("|".join(map(regex.escape, keys)), lambda m: table[m.group()],
+                     token.casefold())
+    return list(dict.fromkeys([text, text.replace("v", "w") if code in _V_AS_W else text]))
 
 
 class Latin(Family):
@@ -179,6 +209,8 @@ class Latin(Family):
         """Prefixes left out of the span, and an ending joined by a hyphen or apostrophe kept
         in it (`Kavanaugh-un`, `Holt’s`: the tokenizer splits it off)."""
         start, end = super().edges(text, start, end, english, matcher)
+        if self.code in _LETTER_APOSTROPHES:
+            start, end = with_letter_apostrophes(text, start, end)
         m = _JOINED.match(text, end)
         words = text[start:end].split()
         if m and words and self.joined_ending(words[-1] + m.group()) is not None:
@@ -186,9 +218,9 @@ class Latin(Family):
         return start, end
 
     def sound_readings(self, token: str) -> list[str]:
-        """Turkic languages write English names by sound (`Kavano`): the token as English
-        would spell its sounds."""
-        return [by_sound(token, self.code)] if self.code in _BY_SOUND else []
+        """Languages that write English names by sound (`Kavano`): the token as English would
+        spell its sounds."""
+        return by_sound(token, self.code) if self.code in _BY_SOUND else []
 
     def base_forms(self, word: str) -> list[str]:
         forms = super().base_forms(word)

@@ -200,17 +200,28 @@ class Family:
         return tuple(sorted(self.prefixes.get(self.code, ()), key=len, reverse=True))
 
     def unprefixed(self, word: str) -> str:
-        """The word without the prefixes written onto it, one after another (Shona
-        `kwaVaTrump`: Trump); the word itself where it has none."""
-        table = self.prefix_table
-        while True:
-            folded = word.casefold()
-            cut = next((len(p) for p in table if folded.startswith(p)
-                        and self.prefix_ends(word, len(p))), 0)
-            if not cut:
-                return word
+        """The word without the prefixes written onto it (Shona `kwaVaTrump`, isiXhosa
+        `ezinjengoJanet`: Trump, Janet); the word itself where it has none."""
+        cut = self.prefixed(word)
+        while cut:
             word = word[cut:]
             word = word[1:] if word[:1] in HYPHENS else word
+            cut = self.prefixed(word)
+        return word
+
+    def prefixed(self, word: str, depth: int = 0) -> int:
+        """Length of the prefixes `word` starts with where they end at the name (`prefix_ends`),
+        up to three in a row (`ezi` + `njengo` + `Janet`); 0 where it has none."""
+        folded = word.casefold()
+        for p in self.prefix_table:
+            if not folded.startswith(p):
+                continue
+            if self.prefix_ends(word, len(p)):
+                return len(p)
+            more = self.prefixed(word[len(p):], depth + 1) if depth < 2 else 0
+            if more:
+                return len(p) + more
+        return 0
 
     def prefix_ends(self, word: str, at: int) -> bool:
         """True where a prefix written onto a name may end at `at`: never by default, since
@@ -289,6 +300,9 @@ class Family:
         """1 where the name starts with a proclitic that spells the name worse than without it."""
         word = text.split()[0] if text.split() else ""
         if len(word) < 3 or word[0] not in self.proclitics:
+            return 0
+        # The model writes the name so, with the letter (`كريستين`, Christine), not without it.
+        if matcher.score(first_english, word) >= 1.0 > matcher.score(first_english, word[1:]):
             return 0
         # Vowels decide here (`وليد` is Walid), so the skeleton comparison of abjads is not used.
         without = orthographic(first_english, matcher.latin(word[1:]))
