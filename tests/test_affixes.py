@@ -6,10 +6,11 @@ the name without either; words that only look affixed keep their form."""
 from __future__ import annotations
 
 import pytest
-from test_project import pair, project
+from test_project import MODELS, pair, project
 
 from xel.names.agree import agreement
 from xel.names.families import family
+from xel.project import make_matcher
 from xel.triage import locate
 
 
@@ -26,6 +27,7 @@ from xel.triage import locate
     # capitalized at the start of a sentence, and two in a row (Shona `kwaVaTrump`).
     ("xho", "uTrump", "Trump"), ("xho", "UTrump", "Trump"), ("xho", "kukaKavanaugh", "Kavanaugh"),
     ("xho", "nguKavanaugh", "Kavanaugh"), ("xho", "noWebb", "Webb"), ("xho", "u-Emma", "Emma"),
+    ("xho", "ezinjengoJanet", "Janet"),
     ("zul", "u-Abercrombie", "Abercrombie"), ("zul", "kuka-Brett", "Brett"),
     ("nde", "nguFord", "Ford"), ("nde", "loHalkett", "Halkett"), ("nde", "ekaTrump", "Trump"),
     ("ssw", "waCorbyn", "Corbyn"), ("sna-Latn", "VaCorbyn", "Corbyn"),
@@ -41,6 +43,10 @@ from xel.triage import locate
     ("ckb-Arab", "فۆردەوە", "فۆرد"), ("ckb-Arab", "هاریسی", "هاریس"),
     ("ckb-Arab", "کاڤانادا", "کاڤانا"), ("uig", "ترامپنىڭ", "ترامپ"),
     ("uig", "كاۋاناغا", "كاۋانا"), ("uig", "فوردنىڭ", "فورد"), ("mey", "لترامب", "ترامب"),
+    ("shi", "نترامب", "ترامب"),  # Shilha, which NTREX writes in Arabic letters
+    # Northern Kurdish and Oromo.
+    ("kmr", "Fordê", "Ford"), ("kmr", "Kavanaugh’ê", "Kavanaugh"), ("orm", "tiraampii", "tiraamp"),
+    ("orm", "Fleetwoodidha", "Fleetwood"), ("orm", "jerardiin", "jerard"),
 ])
 def test_affixes_are_undone(lang: str, word: str, base: str) -> None:
     forms = family(lang).base_forms(word)
@@ -61,7 +67,7 @@ def test_tables_are_written_in_lower_case() -> None:
     # A prefix ends only where the name's capital begins: words of the language, and names
     # that begin like a prefix, stay whole.
     ("xho", "ukuba"), ("xho", "Kavanaugh"), ("xho", "Ngozi"), ("xho", "UK"), ("zul", "USA"),
-    ("nde", "Nguni"), ("sna-Latn", "Vance"),
+    ("nde", "Nguni"), ("sna-Latn", "Vance"), ("xho", "Ezinjengo"),
     # Languages without the rules keep the word.
     ("fra", "uTrump"), ("eng", "kukaKavanaugh"), ("tur", "Trampın"), ("bul", "Трамптың"),
     ("fas", "ترامپنىڭ"), ("urd", "فۆردەوە"),
@@ -92,6 +98,11 @@ def test_uzbek_apostrophes_are_letters() -> None:
     ("mon", "Менгагийн", "Menga"),
     ("ckb-Arab", "کرستین بلەزی فۆردەوە", "Christine Blasey Ford"),
     ("uig", "تىرامپنىڭ", "Trump"),
+    ("uzb", "Tayger Vudsni", "Tiger Woods"),  # Uzbek `v` for w
+    ("kmr", "Castîn Tomas", "Justin Thomas"),
+    ("orm", "Donaaldi tiraampi", "Donald Trump"),
+    ("tgk-Cyrl", "Фил Майкелсон", "Phil Mickelson"),
+    ("snd-Arab", "ايلزابيٿ وارين", "Elizabeth Warren"),
 ])
 def test_affixed_names_agree_with_the_english_name(lang: str, projection: str,
                                                    english: str) -> None:
@@ -105,7 +116,8 @@ def test_affixed_names_agree_with_the_english_name(lang: str, projection: str,
     ("uig", "مەيداندا", "May"), ("ckb-Arab", "ئەمەیە", "May"),
     ("aze-Latn", "Kristin", "Christine Blasey Ford"), ("xho", "uTrump", "Donald Trump"),
     ("uzb", "Jonsonning", "Jones"), ("mon", "Трамптай", "Tom"),
-    ("xho", "kukaKavanaugh", "Kavanagh Brett"),
+    ("xho", "kukaKavanaugh", "Kavanagh Brett"), ("kmr", "Kavana", "Brett Kavanaugh"),
+    ("shi", "إتافق ترامب", "Donald Trump"), ("snd-Arab", "جريمي ڪورين", "Jeremy Corbyn"),
 ])
 def test_affixes_never_make_another_word_agree(lang: str, projection: str,
                                                english: str) -> None:
@@ -128,6 +140,18 @@ def test_projection_keeps_endings_and_leaves_prefixes_out() -> None:
     # A hyphen before what is not an ending of the language ends the span.
     p = pair("Kim met Trump", "Kim-Trump görüşü", {(0, 0)})
     assert project(p, "Kim", "aze-Latn") == "Kim"
+
+
+def test_arabic_proclitics_and_the_name_written_with_the_letter() -> None:
+    """Hassaniya writes Arabic's proclitics (`لستيفن`), Shilha its `n` (`ندونالد`); a name
+    the model writes with the letter keeps it (`كريستين` is Christine, not `ك` + `ريستين`)."""
+    matcher = make_matcher("mey", MODELS, ["Christine Blasey Ford", "Steven Gerrard"])
+    p = pair("Christine Blasey Ford said", "قالت كريستين بلاسي فورد", {(0, 1), (1, 2), (2, 3)})
+    assert project(p, "Christine Blasey Ford", "mey", matcher=matcher) == "كريستين بلاسي فورد"
+    p = pair("and Steven Gerrard won", "لستيفن جيرارد فاز", {(1, 0), (2, 1)})
+    assert project(p, "Steven Gerrard", "mey", matcher=matcher) == "ستيفن جيرارد"
+    p = pair("of Donald Trump", "ندونالد ترامب", {(1, 0), (2, 1)})
+    assert project(p, "Donald Trump", "shi") == "دونالد ترامب"
 
 
 def test_triage_finds_a_projection_after_its_prefix() -> None:

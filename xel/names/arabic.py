@@ -31,6 +31,15 @@ URDU_LATIN = {
     "ق": "k", "ک": "k", "گ": "g", "ل": "l", "م": "m", "ن": "n", "ں": "n", "ہ": "h", "ھ": "",
     "ء": "", "ی": "y", "ے": "e", "ئ": "", "ۓ": "e", "أ": "a", "ي": "y", "ك": "k",
 }
+# Sindhi and Pashto write English names by sound as Urdu does, with letters of their own:
+# Sindhi `ٽ`, `ڊ`, `ڪ`, `ڳ`, Pashto `ټ`, `ډ`, `ګ`, `ښ`.
+SINDHI_PASHTO_LATIN = {
+    **URDU_LATIN, "ٽ": "t", "ٺ": "t", "ٿ": "t", "ڊ": "d", "ڍ": "d", "ڏ": "d", "ڌ": "d",
+    "ڪ": "k", "ڳ": "g", "ڱ": "ng", "ڻ": "n", "ڦ": "f", "ڄ": "j", "ڃ": "ny", "ڇ": "ch",
+    "ڙ": "r", "ھ": "h", "ټ": "t", "ډ": "d", "ړ": "r", "ږ": "zh", "ښ": "sh", "ګ": "g",
+    "ڼ": "n", "ې": "e", "ۍ": "y", "ه": "h"}
+BY_SOUND = {"urd": URDU_LATIN, "snd": SINDHI_PASHTO_LATIN, "pus": SINDHI_PASHTO_LATIN}
+
 # Central Kurdish and Uyghur write every vowel, so their letters read much as English spells
 # the sounds: Kurdish `ە` e, `ۆ` o, `ێ` e, `ڤ` v, `ڵ` and `ڕ` as l and r; Uyghur `ە` e, `ې`
 # e, `ى` i, `ۇ` u, `ۆ` and `ۈ` o and u, `ۋ` w, `ڭ` ng, `ق` k; the hamza seat `ئ` begins
@@ -57,6 +66,9 @@ SUFFIXES = {
 }
 
 ARABIC_LANGUAGES = {"arb", "ara", "ary", "arz", "apc", "acm", "ajp", "aeb", "acq", "ars", "mey"}
+# Shilha in Arabic letters writes its prepositions `n` (of) and `s` (to, with) onto the next
+# word (`نترامب`, of Trump).
+PROCLITICS = {**dict.fromkeys(ARABIC_LANGUAGES, "وفبلك"), "shi": "نس"}
 
 
 class Arabic(Family):
@@ -66,24 +78,25 @@ class Arabic(Family):
 
     def __init__(self, lang: str, unspaced: bool) -> None:
         super().__init__(lang, unspaced)
-        # Arabic (and Hassaniya) write one-letter conjunctions and prepositions onto the next
-        # word; Persian, Urdu and Kurdish write theirs apart.
-        self.proclitics = "وفبلك" if self.code in ARABIC_LANGUAGES else ""
+        # Arabic (and Hassaniya, Shilha) write one-letter conjunctions and prepositions onto the
+        # next word; Persian, Urdu and Kurdish write theirs apart.
+        self.proclitics = PROCLITICS.get(self.code, "")
 
     def model_inputs(self, token: str) -> list[str]:
         arabic = "".join(TO_ARABIC.get(ch, ch) for ch in token)
         return list(dict.fromkeys([token, arabic]))
 
     def sound_readings(self, token: str) -> list[str]:
-        """Urdu writes English names by sound, mostly without short vowels (`ٹرمپ`); Kurdish
-        and Uyghur by sound with every vowel (`جەرارد`, `جونسون`); Arabic's are left to its
-        model."""
+        """Urdu, Sindhi and Pashto write English names by sound, mostly without short vowels
+        (`ٹرمپ`, `ٽرمپ`); Kurdish and Uyghur by sound with every vowel (`جەرارد`, `جونسون`);
+        Arabic's are left to its model."""
         if self.code in FULL_VOWELS:
             return list(dict.fromkeys("".join(FULL_VOWELS_LATIN.get(ch, "") if ch != "و" else w
                                               for ch in token) for w in ("u", "w")))
-        if self.code != "urd":
+        table = BY_SOUND.get(self.code)
+        if table is None:
             return []
-        return list(dict.fromkeys("".join(URDU_LATIN.get(ch, "" if ch in VOWEL_LETTERS else ch)
+        return list(dict.fromkeys("".join(table.get(ch, "" if ch in VOWEL_LETTERS else ch)
                                           if ch != "و" else w for ch in token)
                                   for w in ("u", "v")))
 
