@@ -20,7 +20,6 @@ from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.mandarin import reads_as
 from xel.names.script import SEPARATORS, WHOLE_NAME_MIN, is_latin, orthographic, to_latin
-from xel.names.sound import sounds_alike
 
 # (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
 Scorer = Callable[[Sequence[str], Sequence[str]], tuple[float, str]]
@@ -108,9 +107,7 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
             if found[0] < 1.0 and scorer is not None and (
                     rules.reads_latin or not is_latin(pieces[k])):
                 found = max(found, scorer(forms[k], run))
-            if found[0] < 1.0 and len(run) == 1 and sounds_alike(
-                    [r for form in forms[k] for r in rules.sound_readings(form)], run[0],
-                    rules.sound_consonants):
+            if found[0] < 1.0 and len(run) == 1 and rules.sounds_like(forms[k], run[0]):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (by sound)")
             if found[0] < 1.0 and len(run) == 1 and rules.han and reads_as(pieces[k], run[0]):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (in Mandarin)")

@@ -19,6 +19,8 @@ import icu
 import regex
 from rapidfuzz.distance import Indel
 
+from xel.names.sound import plain, sounds_alike
+
 Span = tuple[int, int]
 # Between the parts of one name: spaces, dashes, middle dots, katakana `・`.
 SEPARATORS = regex.compile(r"[\s\p{Pd}\u00b7\u30fb\u2027\u2022.]+")
@@ -261,6 +263,15 @@ class Family:
         """Latin readings of a token for comparing by sound with the English name
         (`xel.names.sound`), where the family writes names by sound (Greek, Bulgarian)."""
         return []
+
+    def sounds_like(self, forms: Sequence[str], english: str) -> bool:
+        """A projected part (its base forms) reads by sound as an English token
+        (`xel.names.sound`), by the family's `sound_readings`, or reads as its very letters;
+        where only consonants agree, at least `sound_consonants` of them, in order."""
+        readings = [r for form in forms for r in self.sound_readings(form)]
+        if len(english) >= 2 and plain(english) in readings:  # `ኡን`, un: letter for letter
+            return True
+        return bool(readings) and sounds_alike(readings, english, self.sound_consonants)
 
     def char_forms(self, ch: str) -> tuple[str, ...]:
         """The forms of a character under which name dictionaries may count it."""

@@ -16,6 +16,7 @@ import re
 import unicodedata
 
 _VOWELS = re.compile(r"[aeiouyw]+")
+_NON_RHOTIC = re.compile(r"(?<=[aeiou])r+(?![aeiouy])")
 _RULES = [(re.compile(pattern), repl) for pattern, repl in [
     (r"chr", "kr"), (r"ph", "f"), (r"gh", ""), (r"ck", "k"), (r"c(?=[eiy])", "s"), (r"q", "k"),
     (r"x", "ks"), (r"(?<=[^aeiouy])e$", ""), (r"dzh|dj|zh|gj", "j"), (r"(?<=n)d(?=s)", ""),
@@ -40,10 +41,13 @@ def sound_key(text: str) -> str:
 
 def english_keys(token: str) -> set[str]:
     """The keys of an English token; `ch` is k in `Michael`, ch in `Charles`; `g` before e
-    and i is j in `Gerrard`."""
+    and i is j in `Gerrard`; a final `gh` is silent, or g as other languages read it
+    (`Kavanaugh`, `कवानौघ`); an `r` after a vowel is unsaid in British English, and many
+    transcriptions follow it (Dhivehi `ޖެރާޑް`, jerad: Gerrard)."""
     text = plain(token)
-    return {sound_key(text), sound_key(text.replace("ch", "k")),
-            sound_key(re.sub(r"g(?=[eiy])", "j", text))}
+    soft_g = re.sub(r"g(?=[eiy])", "j", text)
+    return {sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
+            sound_key(re.sub(r"gh$", "g", text)), sound_key(_NON_RHOTIC.sub("", soft_g))}
 
 
 def consonants(key: str) -> str:

@@ -1,0 +1,63 @@
+"""Script families for the languages NTREX-128 writes in Brahmic, Ethiopic, Georgian, Armenian,
+Thaana and Tifinagh letters: names read out by sound and compared with the English, endings
+and prepositions written onto names undone. The forms are NTREX's own (`corpora/ntrex_weak/`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from xel.names.agree import agreement
+from xel.names.ethiopic import latin_readings as ethiopic
+from xel.names.families import family
+from xel.names.indic import readings, syllables
+
+
+def test_an_inherent_vowel_is_unsaid_where_hindi_leaves_it() -> None:
+    assert syllables("जोन्स") == [("j", "o", False), ("ns", "a", True)]
+    assert readings("जोन्स", "Deva", True)[0] == "jons"
+    assert readings("हरिंगटन", "Deva", True)[0] == "haringtan"
+    assert readings("ट्रंप", "Deva", True)[0] == "tramp"  # the nasal sign before p
+    # Tamil says its vowels; Malayalam's two-part o and its chillu letters read as written.
+    assert readings("டிரம்ப்", "Taml", False)[0] == "tiramp"
+    assert readings("ഹോളി", "Mlym", False)[0] == "holi"
+    assert readings("ജോൺസ്", "Mlym", False)[0] == "jons"
+    # Bengali writes v with `ভ`, and its `ya` sign a vowel.
+    assert "stiven" in readings("স্টিভেন", "Beng", True)
+    assert readings("ম্যাক", "Beng", True)[0] == "mak"
+
+
+def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
+    assert ethiopic("ትራምፕ") == ["tramp", "teramepe"]
+    assert ethiopic("ጆንግ-ኡን") == ["jong-un", "jonege-une"]
+
+
+@pytest.mark.parametrize(("lang", "projection", "english"), [
+    ("hin", "स्टीवन गेरार्ड", "Steven Gerrard"), ("hin", "नेल्सन मंडेला", "Nelson Mandela"),
+    ("ben", "স্টিভেন জেরার্ডকে", "Steven Gerrard"), ("guj", "જોન્સ", "Jones"),
+    ("tam", "கிட் ஹரிங்டன்", "Kit Harington"), ("mal", "ജോൺസ്", "Jones"),
+    ("sin", "ඩොනල්ඩ් ට්‍රම්ප්", "Donald Trump"), ("amh", "ኪም ጆንግ-ኡን", "Kim Jong-un"),
+    ("amh", "የትራምፕ", "Trump"), ("kat", "ჰოლტის", "Holt"), ("kat", "ფორდი", "Ford"),
+    ("hye", "Ջերարդին", "Gerrard"), ("div", "ޖޯންސް", "Jones"),
+])
+def test_names_written_by_sound_agree(lang: str, projection: str, english: str) -> None:
+    found = agreement(projection, english, lang)
+    assert found.score == 1.0, found.why
+
+
+@pytest.mark.parametrize(("lang", "projection", "english"), [
+    ("hin", "जोन्स", "James"), ("hin", "स्टीवन", "Steven Gerrard"),  # another name; a part
+    ("hin", "स्टीवन गेरार्ड ने", "Steven Gerrard"),  # an extra word
+    ("tam", "கிட்", "Carl"), ("kat", "ჰოლტის", "Hall"), ("amh", "ኪም", "Kim Jong-un"),
+    ("hye", "Ջերարդին", "Gerald"), ("ben", "জেরার্ড", "Jarvis"),
+])
+def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
+    assert agreement(projection, english, lang).score == 0.0
+
+
+@pytest.mark.parametrize(("lang", "word", "base"), [
+    ("ben", "জেরার্ডকে", "জেরার্ড"), ("mar", "ट्रम्पला", "ट्रम्प"), ("kat", "ჰოლტის", "ჰოლტ"),
+    ("hye", "Ջերարդին", "Ջերարդ"), ("amh", "የትራምፕ", "ትራምፕ"), ("div", "ޖެރާޑްގެ", "ޖެރާޑް"),
+    ("mal", "ക്രോംവെല്ലിനെ", "ക്രോംവെല്ല"),
+])
+def test_endings_and_prepositions_come_off(lang: str, word: str, base: str) -> None:
+    assert base in family(lang).base_forms(word)
