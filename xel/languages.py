@@ -29,9 +29,13 @@ _PREFERRED = {
 }
 # Scripts ICU's likely-subtags data lacks for codes NTREX uses.
 _SCRIPTS = {
-    "arb": "Arab", "mey": "Arab", "prs": "Arab", "shi": "Tfng", "fuc": "Latn", "kmr": "Latn",
+    "arb": "Arab", "mey": "Arab", "prs": "Arab", "fuc": "Latn", "kmr": "Latn",
     "hmn": "Latn",
 }
+
+# Scripts NTREX writes a language in where ICU's likely script is another: Shilha in Arabic
+# letters, not Tifinagh.
+_CORPUS_SCRIPTS = {"shi": "Arab"}
 
 # Scripts written without spaces between words: these need a learned segmenter.
 UNSPACED_SCRIPTS = {"Hans", "Hant", "Hani", "Jpan", "Thai", "Laoo", "Khmr", "Mymr", "Tibt"}
@@ -64,7 +68,8 @@ def language(code: str) -> Language:
         script = suffix.title()
     else:
         tag = f"{base}-{suffix}" if suffix else base
-        script = icu.Locale.addLikelySubtags(icu.Locale(tag)).getScript() or ""
+        script = _CORPUS_SCRIPTS.get(base) or icu.Locale.addLikelySubtags(
+            icu.Locale(tag)).getScript() or ""
         script = script or _SCRIPTS.get(base, "")
         if base == "zho":
             script = "Hant" if suffix.upper() in {"TW", "HK", "MO"} else "Hans"

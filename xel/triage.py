@@ -25,7 +25,7 @@ from xel.languages import is_unspaced
 from xel.names.agree import agreement, parts
 from xel.names.english import name_key
 from xel.names.families import family
-from xel.names.script import SEPARATORS
+from xel.names.script import HYPHENS, SEPARATORS
 from xel.names.transliterate import LanguageModels, models_for, models_signature
 from xel.project import DDL as PROJECT_DDL
 from xel.queries import DDL as QUERIES_DDL
@@ -59,23 +59,28 @@ TRIAGE_CODE = code_digest(sys.modules[__name__], xel.translate, xel.names)
 
 
 def occurrence_pattern(text: str, unspaced: bool, proclitics: str = "",
-                       enclitics: Sequence[str] = ()) -> regex.Pattern[str]:
+                       enclitics: Sequence[str] = (),
+                       prefixes: Sequence[str] = ()) -> regex.Pattern[str]:
     """`text` as a whole word sequence (any run of spaces between its words), in group `name`.
 
-    Where projection leaves clitics out of names (`وجاستن` gives `جاستن`, `트럼프는` gives
-    `트럼프`), one may precede or follow the name.
+    Where projection leaves clitics and prefixes out of names (`وجاستن` gives `جاستن`,
+    `트럼프는` gives `트럼프`, isiXhosa `kukaTrump` and `u-Trump` give `Trump`), they may
+    precede or follow the name.
     """
     body = r"\s+".join(regex.escape(w) for w in text.split())
     if unspaced:
         return regex.compile(rf"(?P<name>{body})")
     prefix = f"[{regex.escape(proclitics)}]?" if proclitics else ""
+    if prefixes:
+        prefix += rf"(?:(?i:{'|'.join(regex.escape(p) for p in prefixes)})[{HYPHENS}]?)*"
     suffix = f"(?:{'|'.join(regex.escape(e) for e in enclitics)})?" if enclitics else ""
     return regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}]){prefix}(?P<name>{body}){suffix}"
                          rf"(?![\p{{L}}\p{{M}}\p{{N}}])")
 
 
 def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: int,
-           unspaced: bool, proclitics: str = "", enclitics: Sequence[str] = ()) -> Found | None:
+           unspaced: bool, proclitics: str = "", enclitics: Sequence[str] = (),
+           prefixes: Sequence[str] = ()) -> Found | None:
     """The first candidate (in rank order) occurring in the document, and where; or a longer
     candidate written right there around it (`卡瓦諾` inside `布雷特·卡瓦諾`: the sentence
     writes the whole name, the frequent surname is only a piece of it).
@@ -87,7 +92,7 @@ def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: 
     own = [d for d in document if d[0] == seg]
     rest = sorted(d for d in document if d[0] != seg)
     for sentences, text in [(own, t) for t in candidates] + [(rest, t) for t in candidates]:
-        pattern = occurrence_pattern(text, unspaced, proclitics, enclitics)
+        pattern = occurrence_pattern(text, unspaced, proclitics, enclitics, prefixes)
         for s, sentence in sentences:
             m = pattern.search(sentence)
             if m:
@@ -95,8 +100,8 @@ def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: 
                 around = [(w.end("name") - w.start("name"), w.group("name"), w.start("name"),
                            w.end("name"))
                           for longer in candidates if len(longer) > len(text) and text in longer
-                          for w in occurrence_pattern(longer, unspaced, proclitics,
-                                                      enclitics).finditer(sentence)
+                          for w in occurrence_pattern(longer, unspaced, proclitics, enclitics,
+                                                      prefixes).finditer(sentence)
                           if w.start("name") <= start and w.end("name") >= end]
                 if around:
                     _, name, start, end = max(around)
@@ -178,7 +183,7 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
     queries = store.query("SELECT query_id, name, name_key, doc_id, seg FROM queries"
                           " ORDER BY ordinal")
     unspaced = is_unspaced(lang)
-    proclitics, enclitics = family(lang).proclitics, family(lang).enclitics
+    rules = family(lang)
     sentences = {seg: text for doc in documents.values() for seg, text in doc}
     located: dict[str, Found | None] = {}
     reasons: dict[str, str] = {}
@@ -188,7 +193,7 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
             located[q["query_id"]], reasons[q["query_id"]] = None, "no-aligned-sentence"
             continue
         found = locate(ranks.get(q["name_key"], []), documents[q["doc_id"]], q["seg"],
-                       unspaced, proclitics, enclitics)
+                       unspaced, rules.proclitics, rules.enclitics, rules.prefix_table)
         located[q["query_id"]] = found
         if found is None:
             reasons[q["query_id"]] = "no-projection"

@@ -83,9 +83,20 @@ def read_whole(piece: str, run: Sequence[str],
 
 def agreement(projection: str, english: str, lang: str,
               scorer: Scorer | None = None) -> Agreement:
-    """How well a projected name spells the English name (see the module docstring)."""
+    """How well a projected name spells the English name (see the module docstring); where
+    an affix is joined to a word by a hyphen (Azerbaijani `Kavanaugh-un`, isiZulu `u-Brett`,
+    which `parts` takes for two parts), also the name without it, and the better of the two."""
     rules = family(lang)
-    pieces = parts(projection)
+    words = (rules.unprefixed(w) for w in projection.split())
+    bare = " ".join(rules.joined_ending(w) or w for w in words)
+    return max((agree_parts(parts(p), english, lang, scorer)
+                for p in dict.fromkeys([projection, bare])), key=lambda a: a.score)
+
+
+def agree_parts(pieces: Sequence[str], english: str, lang: str,
+                scorer: Scorer | None = None) -> Agreement:
+    """How well the parts of a projected name spell the English name."""
+    rules = family(lang)
     tokens = name_key(english).split()
     forms = [rules.base_forms(p) for p in pieces]
     memo: dict[tuple[int, tuple[str, ...]], tuple[float, str]] = {}

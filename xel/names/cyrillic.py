@@ -1,15 +1,45 @@
 """Cyrillic script: Russian, Ukrainian, Belarusian and Serbian decline names (`Байдена`,
 `Ангелы Меркель`); Bulgarian and Macedonian do not, but spell English sounds their own way
-(`Тръмп`, `Џонсон`)."""
+(`Тръмп`, `Џонсон`); Kazakh, Kyrgyz, Tatar, Bashkir, Mongolian and Tajik write case endings
+onto them in the forms vowel harmony gives (`Трамптың`, `Каванонун`, `Трампын`,
+`Каваногийн`, `Трампро`)."""
 
 from __future__ import annotations
 
-from xel.names.script import Family
+from xel.names.script import Family, harmony
 
 _EAST = ("а", "у", "ом", "е", "ым", "ой", "ы", "ю", "я", "ем", "ей", "ою", "ого", "ому", "и",
          "ым", "ів", "ові", "ом", "ою", "ій")
 _SOUTH = ("а", "у", "ом", "е", "и", "ем", "ја", "ју", "јем", "ов", "ова")
-SUFFIXES = {"rus": _EAST, "ukr": _EAST, "bel": _EAST, "srp": _SOUTH, "bos": _SOUTH}
+# Turkic case endings (genitive, accusative, dative, locative, ablative, instrumental), the
+# plural and the third-person possessive, in every form harmony and the consonant before them
+# give: `I` a high vowel, `A` a low one, `D` the consonant of locative and ablative (`д`,
+# `т`, and in Bashkir `л`, `н`), `N` that of genitive and accusative, `G` that of the dative.
+_KAZAKH = harmony({"I": "ыі", "A": "ае", "D": "дт", "N": "ндт", "G": "ғқгк"},
+                  "NIң", "NI", "н", "GA", "нA", "A", "DA", "нDA", "DAн", "нAн", "нDAн", "мен",
+                  "бен", "пен", "лAр", "дAр", "тAр", "I", "сI", "сIнIң", "сIн", "сIнA",
+                  "сIндA", "сIнAн")
+_KYRGYZ = harmony({"I": "ыиуү", "A": "аеоө", "D": "дт", "N": "ндт", "G": "гк"},
+                  "NIн", "NI", "н", "GA", "нA", "A", "DA", "нDA", "DAн", "нAн", "нDAн", "лAр",
+                  "дAр", "тAр", "I", "сI", "сIнIн", "сIн", "сIнA", "сIндA", "сIнAн")
+_TATAR = harmony({"I": "ые", "A": "аә", "D": "дтн", "G": "гк"},
+                 "нIң", "нI", "GA", "нA", "DA", "нDA", "DAн", "лAр", "нAр", "I", "сI", "сIнIң",
+                 "сIн", "сIнA", "сIндA", "сIннAн")
+_BASHKIR = harmony({"I": "ые", "A": "аә", "D": "дтлн", "N": "ндт", "G": "ғгҡк"},
+                   "NIң", "NI", "GA", "нA", "DA", "DAн", "лAр", "дAр", "тAр", "нAр", "I", "сI",
+                   "сIнIң", "сIн", "сIнA", "сIндA", "сIнAн")
+# Mongolian: genitive (`Трампын`, `Каваногийн`, with `г` after a vowel), accusative,
+# dative-locative (`Трампад`, `Сауповт`), ablative, instrumental, comitative (`Трамптай`),
+# directive, the reflexive possessive and the possessive noun `-ынх`.
+_MONGOLIAN = harmony({"A": "аоэө", "U": "уү"},
+                     "ын", "ийн", "н", "гийн", "ий", "ыг", "ийг", "г", "гийг", "д", "т", "Aд",
+                     "нд", "гAд", "AAс", "гAAс", "нAAс", "AAр", "гAAр", "нAAр", "тAй", "рUU",
+                     "лUU", "AA", "гAA", "ынх", "ийнх", "ынхаа", "ийнхээ")
+# Tajik: the accusative `-ро`, the ezafe `-и` (`-йи` after a vowel), the plural.
+_TAJIK = ("ро", "и", "йи", "ҳо", "ҳои", "ҳоро", "он", "ву", "ю")
+SUFFIXES = {"rus": _EAST, "ukr": _EAST, "bel": _EAST, "srp": _SOUTH, "bos": _SOUTH,
+            "kaz": _KAZAKH, "kir": _KYRGYZ, "tat": _TATAR, "bak": _BASHKIR, "mon": _MONGOLIAN,
+            "tgk": _TAJIK}
 
 
 # Letters of other Cyrillic alphabets, as Russian writes the same sounds (the names model
@@ -22,6 +52,14 @@ TO_RUSSIAN = {
     "bos": {"ђ": "дж", "ћ": "ч", "ј": "й", "љ": "ль", "њ": "нь", "џ": "дж"},
     "ukr": {"і": "и", "ї": "йи", "є": "е", "ґ": "г", "и": "ы"},
     "bel": {"і": "и", "ў": "в"},
+    "kaz": {"ә": "э", "ғ": "г", "қ": "к", "ң": "нг", "ө": "о", "ұ": "у", "ү": "ю", "һ": "х",
+            "і": "и"},
+    "kir": {"ң": "нг", "ө": "о", "ү": "ю"},
+    "tat": {"ә": "э", "ө": "о", "ү": "ю", "җ": "дж", "ң": "нг", "һ": "х"},
+    "bak": {"ә": "э", "ө": "о", "ү": "ю", "ғ": "г", "ҡ": "к", "ң": "нг", "ҙ": "з", "ҫ": "с",
+            "һ": "х"},
+    "mon": {"ө": "о", "ү": "ю"},
+    "tgk": {"ғ": "г", "ӣ": "и", "қ": "к", "ӯ": "у", "ҳ": "х", "ҷ": "дж"},
 }
 
 
@@ -30,6 +68,18 @@ TO_RUSSIAN = {
 BULGARIAN_LATIN = dict(zip("абвгдежзийклмнопрстуфхцчшщъьюя", [
     "a", "b", "v", "g", "d", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
     "t", "u", "f", "h", "ts", "ch", "sh", "sht", "a", "", "yu", "ya"], strict=True))
+
+
+# Mongolian, Kazakh, Kyrgyz, Tatar, Bashkir and Tajik write English names by sound with
+# letters of their own (`Жонсон`, `Ҷастин`: Johnson, Justin; `Майкелсон`: Mickelson, which
+# the Russian model reads otherwise): `ж` is English j in Mongolian and Kyrgyz (and zh, which
+# the sound key also takes for j), `э` e, `ө` o, `ү` u, `ы` i, `ҷ` and `җ` j, `ҳ` and `һ` h.
+CENTRAL_ASIAN_LATIN = {
+    **BULGARIAN_LATIN, "ж": "j", "э": "e", "ө": "o", "ү": "u", "ы": "i", "ъ": "", "е": "e",
+    "ё": "yo", "ә": "a", "ғ": "g", "қ": "k", "ң": "ng", "ұ": "u", "һ": "h", "і": "i", "ҡ": "k",
+    "ҙ": "z", "ҫ": "s", "җ": "j", "ҷ": "j", "ӣ": "i", "ӯ": "u", "ҳ": "h"}
+BY_SOUND = {"bul": BULGARIAN_LATIN, **dict.fromkeys(
+    ("mon", "kaz", "kir", "tat", "bak", "tgk"), CENTRAL_ASIAN_LATIN)}
 
 
 def to_russian(token: str, code: str) -> str:
@@ -47,8 +97,7 @@ class Cyrillic(Family):
         return list(dict.fromkeys([token.casefold(), to_russian(token, self.code)]))
 
     def sound_readings(self, token: str) -> list[str]:
-        """Bulgarian writes English names by sound (`Брет Кавано`); the declining languages
-        are left to their model."""
-        if self.code != "bul":
-            return []
-        return ["".join(BULGARIAN_LATIN.get(ch, ch) for ch in token.casefold())]
+        """Bulgarian and the languages of Central Asia write English names by sound (`Брет
+        Кавано`, `Жонсон`); the others are left to their model."""
+        table = BY_SOUND.get(self.code)
+        return ["".join(table.get(ch, ch) for ch in token.casefold())] if table else []

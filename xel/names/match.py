@@ -85,6 +85,7 @@ class NameMatcher:
             return 1.0
         latin = self.latin(target)
         best = orthographic(english, latin, rules.abjad, rules.syllabic)
+        best = max([best, *self._unaffixed(english, target)])
         for reading, fold in rules.readings(target):
             best = max(best, orthographic(fold(english), reading, syllabic=rules.syllabic))
         if self.models is not None and self.models.active:
@@ -96,6 +97,16 @@ class NameMatcher:
             if not self.family.han or any(self.name_like(ch) for ch in target):  # `每` ~ `梅`
                 best = max([best, *(orthographic(self.latin(f), latin) for f in forms[:3])])
         return best
+
+    def _unaffixed(self, english: str, target: str) -> list[float]:
+        """Spelling against the target's base forms (`kukaKavanaugh`, `Jerardni`: Kavanaugh,
+        Jerard) and their readings by sound (Uzbek `Kromvel` as kromwel), where the family
+        undoes affixes: a name is anchored on the word that writes it with its endings."""
+        rules = self.family
+        forms = rules.base_forms(target)[1:]
+        readings = [r for form in rules.base_forms(target) for r in rules.sound_readings(form)]
+        return [orthographic(english, text, rules.abjad, rules.syllabic)
+                for text in [*(self.latin(f) for f in forms), *readings]]
 
     def whole(self, english: list[str], text: str,
               spans: Sequence[Span]) -> list[tuple[int, int, float]]:

@@ -24,6 +24,8 @@ from xel.names.sound import plain, sounds_alike
 Span = tuple[int, int]
 # Between the parts of one name: spaces, dashes, middle dots, katakana `・`.
 SEPARATORS = regex.compile(r"[\s\p{Pd}\u00b7\u30fb\u2027\u2022.]+")
+# A prefix may be joined to the name by a hyphen (isiZulu `u-Trump`).
+HYPHENS = "-\u2010"
 # A reading must spell a whole name this closely: long strings are alike by chance more easily
 # (`kawaieyasu` is 0.83 of `tokugawaieyasu`).
 WHOLE_NAME_MIN = 0.9
@@ -38,6 +40,19 @@ def to_latin(text: str) -> str:
     """Lower-case ASCII Latin form of a name in any script (ICU `Any-Latin; Latin-ASCII`)."""
     latin = transliterator("Any-Latin; Latin-ASCII; Lower").transliterate(text)
     return "".join(ch for ch in latin if not unicodedata.combining(ch))
+
+
+def harmony(classes: dict[str, str], *endings: str) -> tuple[str, ...]:
+    """Endings in every form vowel harmony and consonant assimilation give them: each capital
+    in an ending stands for one letter of its class (with `{"I": "ıiuü"}`, the Azerbaijani
+    genitive `nIn` is `nın`, `nin`, `nun`, `nün`)."""
+    out: set[str] = set()
+    for ending in endings:
+        forms = {""}
+        for ch in ending:
+            forms = {f + v for f in forms for v in classes.get(ch, ch)}
+        out |= forms
+    return tuple(sorted(out))
 
 
 def is_latin(text: str) -> bool:
@@ -141,6 +156,10 @@ class Family:
     restores: tuple[str, ...] = ()
     # How many endings may be stacked on a name (Malayalam `മൊളിനാരി-യെ-യാണ്`).
     stacked = 1
+    # Per language: prefixes written onto a name (Bantu noun-class, possessive and copulative
+    # prefixes: isiXhosa `uTrump`, `kukaKavanaugh`), tried longest first, where the family can
+    # tell where they end (`prefix_ends`).
+    prefixes: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, lang: str, unspaced: bool) -> None:
         self.lang = lang
@@ -162,11 +181,14 @@ class Family:
         return False
 
     def base_forms(self, word: str) -> list[str]:
-        """The word and the forms it may be inflected from (`Trumpin`: `Trump`, `Trumpi`): a
-        name is compared on these, while the query keeps the document's own string."""
+        """The word and the forms it may be inflected from (`Trumpin`: `Trump`, `Trumpi`;
+        `kaTrump`: `Trump`): a name is compared on these, while the query keeps the document's
+        own string."""
         forms = [word]
         if self.proclitics and len(word) > 3 and word[0] in self.proclitics:
             forms.append(word[1:])
+        forms.append(self.unprefixed(word))
+        forms = list(dict.fromkeys(forms))
         stems = list(forms)
         endings = sorted(self.suffixes.get(self.code, ()), key=len, reverse=True)
         for _ in range(self.stacked):
@@ -178,6 +200,45 @@ class Family:
             forms += [f for stem in found for f in (stem, *(stem + v for v in self.restores))]
             stems = found
         return list(dict.fromkeys(forms))
+
+    def joined_ending(self, word: str) -> str | None:
+        """The name before an ending joined to it by punctuation (Turkish `Trump'ın`), or None
+        where the word has none; families that write such endings say how."""
+        return None
+
+    @property
+    def prefix_table(self) -> tuple[str, ...]:
+        """This language's prefixes, longest first."""
+        return tuple(sorted(self.prefixes.get(self.code, ()), key=len, reverse=True))
+
+    def unprefixed(self, word: str) -> str:
+        """The word without the prefixes written onto it (Shona `kwaVaTrump`, isiXhosa
+        `ezinjengoJanet`: Trump, Janet); the word itself where it has none."""
+        cut = self.prefixed(word)
+        while cut:
+            word = word[cut:]
+            word = word[1:] if word[:1] in HYPHENS else word
+            cut = self.prefixed(word)
+        return word
+
+    def prefixed(self, word: str, depth: int = 0) -> int:
+        """Length of the prefixes `word` starts with where they end at the name (`prefix_ends`),
+        up to three in a row (`ezi` + `njengo` + `Janet`); 0 where it has none."""
+        folded = word.casefold()
+        for p in self.prefix_table:
+            if not folded.startswith(p):
+                continue
+            if self.prefix_ends(word, len(p)):
+                return len(p)
+            more = self.prefixed(word[len(p):], depth + 1) if depth < 2 else 0
+            if more:
+                return len(p) + more
+        return 0
+
+    def prefix_ends(self, word: str, at: int) -> bool:
+        """True where a prefix written onto a name may end at `at`: never by default, since
+        a script without letter case does not show where the name begins."""
+        return False
 
     def ignorable(self, piece: str) -> bool:
         """True for text that never spells a name on its own (Chinese `的`, Japanese kana
@@ -201,6 +262,13 @@ class Family:
         Russian `трамп`); several where a spelling is ambiguous."""
         return [token]
 
+    @property
+    def sound_consonants(self) -> int:
+        """How many consonants a reading must share, in order, with an English token to sound
+        like it when their vowels differ: two in abjads, which write few vowels (Urdu `ایلن`,
+        Alan), else three."""
+        return 2 if self.abjad else 3
+
     def sound_readings(self, token: str) -> list[str]:
         """Latin readings of a token for comparing by sound with the English name
         (`xel.names.sound`), where the family writes names by sound (Greek, Bulgarian)."""
@@ -209,11 +277,11 @@ class Family:
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """A projected part (its base forms) reads by sound as an English token
         (`xel.names.sound`), by the family's `sound_readings`, or reads as its very letters;
-        abjads, which write few vowels, compare two consonants in order, others three."""
+        where only consonants agree, at least `sound_consonants` of them, in order."""
         readings = [r for form in forms for r in self.sound_readings(form)]
         if len(english) >= 2 and plain(english) in readings:  # `ኡን`, un: letter for letter
             return True
-        return bool(readings) and sounds_alike(readings, english, 2 if self.abjad else 3)
+        return bool(readings) and sounds_alike(readings, english, self.sound_consonants)
 
     def char_forms(self, ch: str) -> tuple[str, ...]:
         """The forms of a character under which name dictionaries may count it."""
@@ -245,6 +313,7 @@ class Family:
         if not english:
             return start, end
         start += self.proclitic(text[start:end], english[0], matcher)
+        start += self.prefix(text[start:end], english[0], matcher)
         end -= self.enclitic(text[start:end], english[-1], matcher)
         return start, end
 
@@ -253,9 +322,22 @@ class Family:
         word = text.split()[0] if text.split() else ""
         if len(word) < 3 or word[0] not in self.proclitics:
             return 0
+        # The model writes the name so, with the letter (`كريستين`, Christine), not without it.
+        if matcher.score(first_english, word) >= 1.0 > matcher.score(first_english, word[1:]):
+            return 0
         # Vowels decide here (`وليد` is Walid), so the skeleton comparison of abjads is not used.
         without = orthographic(first_english, matcher.latin(word[1:]))
         return int(without > orthographic(first_english, matcher.latin(word)))
+
+    def prefix(self, text: str, first_english: str, matcher: Scorer) -> int:
+        """Length of the prefixes the name starts with (`uTrump`, `ka-Trump`), unless the name
+        is spelled better with them (`LeBron`)."""
+        word = text.split()[0] if text.split() else ""
+        bare = self.unprefixed(word)
+        if bare == word or matcher.score(first_english, bare) < matcher.score(first_english,
+                                                                               word):
+            return 0
+        return len(word) - len(bare)
 
     def enclitic(self, text: str, last_english: str, matcher: Scorer) -> int:
         """Length of a particle ending the name unless the name is clearly spelled better with it
