@@ -45,10 +45,13 @@ def test_parts_pair_in_order_or_reversed() -> None:
     assert agreement("Nobunaga Oda Oda", "Nobunaga Oda", "deu").score == 0.0
 
 
-def test_unspaced_parts_may_spell_runs_of_english_tokens() -> None:
-    assert list(runs(3, 1, unspaced=True)) == [[(0, 3)]]
-    assert list(runs(3, 2, unspaced=True)) == [[(0, 1), (1, 3)], [(0, 2), (2, 3)]]
-    assert list(runs(3, 2, unspaced=False)) == []
+def test_parts_may_spell_runs_of_english_tokens() -> None:
+    assert list(runs(3, 1)) == [[(0, 3)]]
+    assert list(runs(3, 2)) == [[(0, 1), (1, 3)], [(0, 2), (2, 3)]]
+    assert list(runs(2, 3)) == []
+    # A run is spelled whole or not at all: one part for two names agrees with neither.
+    assert agreement("Trump", "Donald Trump", "deu").score == 0.0
+    assert agreement("Kim", "Kim Jong-un", "ces").score == 0.0
 
 
 def test_a_scorer_answers_for_non_latin_parts() -> None:

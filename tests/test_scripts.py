@@ -1,5 +1,5 @@
 """Script families for the languages NTREX-128 writes in Brahmic, Ethiopic, Georgian, Armenian,
-Thaana and Tifinagh letters: names read out by sound and compared with the English, endings
+Thaana, Tifinagh and Hangul letters: names read out by sound and compared with the English, endings
 and prepositions written onto names undone. The forms are NTREX's own (`corpora/ntrex_weak/`)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 from xel.names.agree import agreement
 from xel.names.ethiopic import latin_readings as ethiopic
 from xel.names.families import family
+from xel.names.hangul import loanword_readings
 from xel.names.indic import readings, syllables
 
 
@@ -26,6 +27,13 @@ def test_an_inherent_vowel_is_unsaid_where_hindi_leaves_it() -> None:
     assert readings("ম্যাক", "Beng", True)[0] == "mak"
 
 
+def test_hangul_reads_loanwords_without_the_cluster_vowel() -> None:
+    assert loanword_readings("트럼프") == ["treomp", "teureompeu"]
+    assert loanword_readings("브렛")[0] == "bret"  # a final ㅅ is t
+    assert loanword_readings("알란") == ["alan"]  # ㄹ + ㄹ is one l
+    assert loanword_readings("Trump") == []
+
+
 def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     assert ethiopic("ትራምፕ") == ["tramp", "teramepe"]
     assert ethiopic("ጆንግ-ኡን") == ["jong-un", "jonege-une"]
@@ -38,6 +46,14 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("sin", "ඩොනල්ඩ් ට්‍රම්ප්", "Donald Trump"), ("amh", "ኪም ጆንግ-ኡን", "Kim Jong-un"),
     ("amh", "የትራምፕ", "Trump"), ("kat", "ჰოლტის", "Holt"), ("kat", "ფორდი", "Ford"),
     ("hye", "Ջերարդին", "Gerrard"), ("div", "ޖޯންސް", "Jones"),
+    # Korean: clusters broken by `ㅡ`, a final `ㅅ` as t, names run together.
+    ("kor", "스캇", "Scott"), ("kor", "캐버노", "Kavanaugh"), ("kor", "블레이지", "Blasey"),
+    ("kor", "김정은", "Kim Jong-un"), ("kor", "왈리드 알무알렘", "Walid al-Moualem"),
+    # Belarusian by sound, t softened to `ц`; Serbian Cyrillic with Latin lookalike letters.
+    ("bel", "Джасціна Томаса", "Justin Thomas"), ("bel", "Гленам Мідлтанам", "Glenn Middleton"),
+    ("srp", "Дoнaлдa Tрaмпa", "Donald Trump"), ("srp", "Деклан Галагер", "Declan Gallagher"),
+    # A name written as one word spells the English parts together.
+    ("hin", "वालिद अल-मौलेम", "Walid al-Moualem"),
 ])
 def test_names_written_by_sound_agree(lang: str, projection: str, english: str) -> None:
     found = agreement(projection, english, lang)
@@ -49,6 +65,8 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("hin", "स्टीवन गेरार्ड ने", "Steven Gerrard"),  # an extra word
     ("tam", "கிட்", "Carl"), ("kat", "ჰოლტის", "Hall"), ("amh", "ኪም", "Kim Jong-un"),
     ("hye", "Ջերարդին", "Gerald"), ("ben", "জেরার্ড", "Jarvis"),
+    ("bel", "Джасціна", "Jason"), ("srp", "Дoнaлдa", "Ronald"), ("kor", "김", "Kim Jong-un"),
+    ("kor", "토마스", "Tom Watson"), ("kor", "펜스", "Rose"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0

@@ -50,14 +50,10 @@ def spelling(forms: Sequence[str], run: Sequence[str]) -> tuple[float, str]:
     return 0.0, ""
 
 
-def runs(n_tokens: int, n_parts: int, unspaced: bool) -> Iterator[list[tuple[int, int]]]:
-    """Ways to cut English tokens [0, n) into `n_parts` consecutive runs, as (start, end): one
-    token per part in spaced scripts; in unspaced ones a part may spell several (`金正恩`)."""
-    if not unspaced:
-        if n_tokens == n_parts:
-            yield [(k, k + 1) for k in range(n_tokens)]
-        return
-
+def runs(n_tokens: int, n_parts: int) -> Iterator[list[tuple[int, int]]]:
+    """Ways to cut English tokens [0, n) into `n_parts` consecutive runs, as (start, end): a
+    part may spell several, as unspaced scripts write names (`金正恩`) and spaced ones write
+    some (Korean `김정은`, Kim Jong-un; `알무알렘`, al-Moualem)."""
     def cut(start: int, left: int) -> Iterator[list[tuple[int, int]]]:
         if left == 1:
             yield [(start, n_tokens)]
@@ -107,8 +103,8 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
             if found[0] < 1.0 and scorer is not None and (
                     rules.reads_latin or not is_latin(pieces[k])):
                 found = max(found, scorer(forms[k], run))
-            if found[0] < 1.0 and len(run) == 1 and rules.sounds_like(forms[k], run[0]):
-                found = (1.0, f"{pieces[k]}≈{run[0]} (by sound)")
+            if found[0] < 1.0 and rules.sounds_like(forms[k], "".join(run)):
+                found = (1.0, f"{pieces[k]}≈{'+'.join(run)} (by sound)")
             if found[0] < 1.0 and len(run) == 1 and rules.han and reads_as(pieces[k], run[0]):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (in Mandarin)")
             if found[0] < 1.0 and len(run) >= 2:
@@ -117,7 +113,7 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
         return memo[(k, run)]
 
     best = Agreement(0.0, "")
-    for cuts in runs(len(tokens), len(pieces), rules.unspaced):
+    for cuts in runs(len(tokens), len(pieces)):
         for order in (cuts, cuts[::-1]):
             scored = [pair(k, tuple(tokens[a:b])) for k, (a, b) in enumerate(order)]
             score = min(s for s, _ in scored)

@@ -6,6 +6,8 @@ onto them in the forms vowel harmony gives (`Трамптың`, `Каванон�
 
 from __future__ import annotations
 
+import regex
+
 from xel.names.script import Family, harmony
 
 _EAST = ("а", "у", "ом", "е", "ым", "ой", "ы", "ю", "я", "ем", "ей", "ою", "ого", "ому", "и",
@@ -37,7 +39,9 @@ _MONGOLIAN = harmony({"A": "аоэө", "U": "уү"},
                      "лUU", "AA", "гAA", "ынх", "ийнх", "ынхаа", "ийнхээ")
 # Tajik: the accusative `-ро`, the ezafe `-и` (`-йи` after a vowel), the plural.
 _TAJIK = ("ро", "и", "йи", "ҳо", "ҳои", "ҳоро", "он", "ву", "ю")
-SUFFIXES = {"rus": _EAST, "ukr": _EAST, "bel": _EAST, "srp": _SOUTH, "bos": _SOUTH,
+# Belarusian writes unstressed o as `а` (`Гленам`, instrumental; `Томаса`).
+_BELARUSIAN = (*_EAST, "ам", "ай", "аю", "аў", "ы", "і", "ам", "ах")
+SUFFIXES = {"rus": _EAST, "ukr": _EAST, "bel": _BELARUSIAN, "srp": _SOUTH, "bos": _SOUTH,
             "kaz": _KAZAKH, "kir": _KYRGYZ, "tat": _TATAR, "bak": _BASHKIR, "mon": _MONGOLIAN,
             "tgk": _TAJIK}
 
@@ -78,14 +82,31 @@ CENTRAL_ASIAN_LATIN = {
     **BULGARIAN_LATIN, "ж": "j", "э": "e", "ө": "o", "ү": "u", "ы": "i", "ъ": "", "е": "e",
     "ё": "yo", "ә": "a", "ғ": "g", "қ": "k", "ң": "ng", "ұ": "u", "һ": "h", "і": "i", "ҡ": "k",
     "ҙ": "z", "ҫ": "s", "җ": "j", "ҷ": "j", "ӣ": "i", "ӯ": "u", "ҳ": "h"}
-BY_SOUND = {"bul": BULGARIAN_LATIN, **dict.fromkeys(
-    ("mon", "kaz", "kir", "tat", "bak", "tgk"), CENTRAL_ASIAN_LATIN)}
+# Serbian and Belarusian spell English names by sound too (`Мјулер`, Mueller; `Тэрэза Мэй`),
+# Belarusian writing t and d before a soft vowel as `ц` and `дз` (`Джасцін`, Justin).
+SERBIAN_LATIN = {**BULGARIAN_LATIN, "ј": "y", "љ": "ly", "њ": "ny", "ђ": "j", "ћ": "ch",
+                 "џ": "j"}
+BELARUSIAN_LATIN = {**BULGARIAN_LATIN, "э": "e", "і": "i", "ў": "w", "ы": "i", "ё": "yo",
+                    "'": "", "’": ""}
+_SOFTENED = regex.compile(r"(дз|ц)(?=[іеёюяь])")
+BY_SOUND = {"bul": BULGARIAN_LATIN, "srp": SERBIAN_LATIN, "bos": SERBIAN_LATIN,
+            "bel": BELARUSIAN_LATIN,
+            **dict.fromkeys(("mon", "kaz", "kir", "tat", "bak", "tgk"), CENTRAL_ASIAN_LATIN)}
+# Latin letters that look Cyrillic, as NTREX's Serbian mixes them into Cyrillic words
+# (`Teрeзa`, `Дoнaлдa Tрaмпa`).
+_LOOKALIKES = str.maketrans("aceopxyjABCEHKMOPTXJ", "асеорхујАВСЕНКМОРТХЈ")
+_CYRILLIC = regex.compile(r"\p{Cyrillic}")
+
+
+def cyrillic_letters(token: str) -> str:
+    """A Cyrillic word with the Latin letters that look like Cyrillic ones made Cyrillic."""
+    return token.translate(_LOOKALIKES) if _CYRILLIC.search(token) else token
 
 
 def to_russian(token: str, code: str) -> str:
     """A Cyrillic token of language `code` spelled with Russian letters."""
     table = TO_RUSSIAN.get(code, {})
-    return "".join(table.get(ch, ch) for ch in token.casefold())
+    return "".join(table.get(ch, ch) for ch in cyrillic_letters(token).casefold())
 
 
 class Cyrillic(Family):
@@ -94,10 +115,21 @@ class Cyrillic(Family):
     restores = ("а", "о", "й", "ь")
 
     def model_inputs(self, token: str) -> list[str]:
-        return list(dict.fromkeys([token.casefold(), to_russian(token, self.code)]))
+        return list(dict.fromkeys([cyrillic_letters(token).casefold(),
+                                   to_russian(token, self.code)]))
+
+    def base_forms(self, word: str) -> list[str]:
+        """The forms of the word in Cyrillic letters throughout (`Џaстинa`, with two Latin
+        a's, is `Џастина`, Justin's accusative)."""
+        return list(dict.fromkeys([word, *super().base_forms(cyrillic_letters(word))]))
 
     def sound_readings(self, token: str) -> list[str]:
-        """Bulgarian and the languages of Central Asia write English names by sound (`Брет
-        Кавано`, `Жонсон`); the others are left to their model."""
+        """Bulgarian, Serbian, Belarusian and the languages of Central Asia write English names
+        by sound (`Брет Кавано`, `Жонсон`); the others are left to their model."""
         table = BY_SOUND.get(self.code)
-        return ["".join(table.get(ch, ch) for ch in token.casefold())] if table else []
+        if not table:
+            return []
+        word = cyrillic_letters(token).casefold()
+        if self.code == "bel":  # `ці` is ti in an English name (ts would make Justin Jason)
+            word = _SOFTENED.sub(lambda m: "т" if m[1] == "ц" else "д", word)
+        return ["".join(table.get(ch, ch) for ch in word)]

@@ -42,12 +42,13 @@ def sound_key(text: str) -> str:
 def english_keys(token: str) -> set[str]:
     """The keys of an English token; `ch` is k in `Michael`, ch in `Charles`; `g` before e
     and i is j in `Gerrard`; a final `gh` is silent, or g as other languages read it
-    (`Kavanaugh`, `कवानौघ`); an `r` after a vowel is unsaid in British English, and many
-    transcriptions follow it (Dhivehi `ޖެރާޑް`, jerad: Gerrard)."""
+    (`Kavanaugh`, `कवानौघ`), between vowels g (`Gallagher`); an `r` after a vowel is unsaid
+    in British English, and many transcriptions follow it (Dhivehi `ޖެރާޑް`, jerad: Gerrard)."""
     text = plain(token)
     soft_g = re.sub(r"g(?=[eiy])", "j", text)
     return {sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
-            sound_key(re.sub(r"gh$", "g", text)), sound_key(_NON_RHOTIC.sub("", soft_g))}
+            sound_key(re.sub(r"gh$", "g", text)), sound_key(_NON_RHOTIC.sub("", soft_g)),
+            sound_key(re.sub(r"(?<=[aeiou])gh(?=[aeiou])", "g", text))}
 
 
 def consonants(key: str) -> str:
