@@ -52,6 +52,8 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     # Belarusian by sound, t softened to `ц`; Serbian Cyrillic with Latin lookalike letters.
     ("bel", "Джасціна Томаса", "Justin Thomas"), ("bel", "Гленам Мідлтанам", "Glenn Middleton"),
     ("srp", "Дoнaлдa Tрaмпa", "Donald Trump"), ("srp", "Деклан Галагер", "Declan Gallagher"),
+    # Latvian respells and declines (`Maikam Pensam`: Mike Pence, dative).
+    ("lav", "Maikam Pensam", "Mike Pence"), ("lav", "Valids Almualems", "Walid al-Moualem"),
     # A name written as one word spells the English parts together.
     ("hin", "वालिद अल-मौलेम", "Walid al-Moualem"),
 ])
@@ -66,7 +68,7 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("tam", "கிட்", "Carl"), ("kat", "ჰოლტის", "Hall"), ("amh", "ኪም", "Kim Jong-un"),
     ("hye", "Ջերարդին", "Gerald"), ("ben", "জেরার্ড", "Jarvis"),
     ("bel", "Джасціна", "Jason"), ("srp", "Дoнaлдa", "Ronald"), ("kor", "김", "Kim Jong-un"),
-    ("kor", "토마스", "Tom Watson"), ("kor", "펜스", "Rose"),
+    ("kor", "토마스", "Tom Watson"), ("kor", "펜스", "Rose"), ("lav", "Maikam", "Mark"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0

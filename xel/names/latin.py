@@ -151,9 +151,16 @@ _BY_SOUND = {
             "y": "i"},
     "kmr": {"c": "j", "ç": "ch", "ş": "sh", "x": "h", "q": "k", "î": "i", "ê": "e", "û": "u"},
     "orm": {"x": "t", "q": "k", "c": "ch", "dh": "d", "ph": "p", "’": "", "'": ""},
+    # Latvian and Lithuanian respell English names too (`Maikam Pensam`: Mike Pence, dative;
+    # `Bleizija`), with `j` as y and `c` as ts.
+    "lav": {"dž": "j", "č": "ch", "š": "sh", "ž": "zh", "ā": "a", "ē": "e", "ī": "i", "ū": "u",
+            "ķ": "k", "ģ": "g", "ļ": "l", "ņ": "n", "j": "y", "c": "ts"},
+    "lit": {"dž": "j", "č": "ch", "š": "sh", "ž": "zh", "ą": "a", "ę": "e", "ė": "e", "į": "i",
+            "ų": "u", "ū": "u", "y": "i", "j": "y", "c": "ts"},
 }
-# Uzbek and Azerbaijani write English w as `v` (Uzbek `Vuds`: Woods) as well as v.
-_V_AS_W = {"uzb", "aze"}
+# Uzbek, Azerbaijani, Latvian and Lithuanian write English w as `v` (Uzbek `Vuds`: Woods;
+# Latvian `Valids`: Walid) as well as v.
+_V_AS_W = {"uzb", "aze", "lav", "lit"}
 
 
 def by_sound(token: str, code: str) -> list[str]:
