@@ -14,6 +14,7 @@ from xel.names.sound import consonants, english_keys, plain, sound_key
 class Hangul(Family):
     name = "hangul"
     syllabic = True
+    non_rhotic = True
     enclitics = ("에게서", "에게", "에서", "으로", "께서", "이랑", "이나", "은", "는", "이", "가",
                  "을", "를", "의", "와", "과", "도", "에", "로", "만", "랑", "나")
 
@@ -27,7 +28,8 @@ class Hangul(Family):
         keep: `김`, gim, is Kim)."""
         readings = [r for f in forms for r in self.sound_readings(f)]
         keys = {hangul_fold(sound_key(r)) for r in readings}
-        wanted = {hangul_fold(k) for k in english_keys(english) | {sound_key(plain(english))}}
+        wanted = {hangul_fold(k) for k in english_keys(english, True)
+                  | {sound_key(plain(english))}}
         wanted = {k for k in wanted if len(consonants(k)) >= 2}
         if keys & wanted:
             return True

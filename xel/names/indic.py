@@ -196,6 +196,7 @@ class Indic(Family):
 
     name = "indic"
     by_sound = True
+    non_rhotic = True
     stacked = 2
     suffixes = SUFFIXES
 
@@ -218,7 +219,7 @@ class Indic(Family):
         if len(english) >= 2 and plain(english) in readings:
             return True
         keys = {fold(sound_key(r)) for r in readings}
-        wanted = {fold(k) for k in english_keys(english) | {sound_key(plain(english))}}
+        wanted = {fold(k) for k in english_keys(english, True) | {sound_key(plain(english))}}
         wanted = {k for k in wanted if len(consonants(k)) >= 2}
         if keys & wanted:
             return True

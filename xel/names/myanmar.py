@@ -36,6 +36,7 @@ def latin_readings(token: str) -> list[str]:
 class Myanmar(Family):
     name = "myanmar"
     by_sound = True
+    non_rhotic = True
 
     def sound_readings(self, token: str) -> list[str]:
         return latin_readings(token)

@@ -148,6 +148,9 @@ class Family:
     # Names are written by sound and read out by `sound_readings`, so projection also finds a
     # name's tokens by how they sound (scripts with no transliteration model of their own).
     by_sound = False
+    # Names are written as British English says them, an `r` after a vowel unsaid (Dhivehi
+    # `ޖެރާޑް`, Gerrard); elsewhere `Mark` would sound like `Mike`.
+    non_rhotic = False
 
     # Per language (ISO 639-3, without script): endings written onto a name (`Trumpin`,
     # `Bretta`, `Байдена`), tried longest first, and final letters an ending may have replaced
@@ -281,7 +284,8 @@ class Family:
         readings = [r for form in forms for r in self.sound_readings(form)]
         if len(english) >= 2 and plain(english) in readings:  # `ኡን`, un: letter for letter
             return True
-        return bool(readings) and sounds_alike(readings, english, self.sound_consonants)
+        return bool(readings) and sounds_alike(readings, english, self.sound_consonants,
+                                               self.non_rhotic)
 
     def char_forms(self, ch: str) -> tuple[str, ...]:
         """The forms of a character under which name dictionaries may count it."""

@@ -39,29 +39,32 @@ def sound_key(text: str) -> str:
     return re.sub(r"(.)\1+", r"\1", out)
 
 
-def english_keys(token: str) -> set[str]:
+def english_keys(token: str, non_rhotic: bool = False) -> set[str]:
     """The keys of an English token; `ch` is k in `Michael`, ch in `Charles`; `g` before e
     and i is j in `Gerrard`; a final `gh` is silent, or g as other languages read it
-    (`Kavanaugh`, `कवानौघ`), between vowels g (`Gallagher`); an `r` after a vowel is unsaid
-    in British English, and many transcriptions follow it (Dhivehi `ޖެރާޑް`, jerad: Gerrard)."""
+    (`Kavanaugh`, `कवानौघ`), between vowels g (`Gallagher`); with `non_rhotic`, an `r` after a
+    vowel unsaid, as in British English, which some scripts' transcriptions follow (Dhivehi
+    `ޖެރާޑް`, jerad: Gerrard; Korean `마크`, mak: Mark)."""
     text = plain(token)
     soft_g = re.sub(r"g(?=[eiy])", "j", text)
-    return {sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
-            sound_key(re.sub(r"gh$", "g", text)), sound_key(_NON_RHOTIC.sub("", soft_g)),
+    keys = {sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
+            sound_key(re.sub(r"gh$", "g", text)),
             sound_key(re.sub(r"(?<=[aeiou])gh(?=[aeiou])", "g", text))}
+    return keys | {sound_key(_NON_RHOTIC.sub("", soft_g))} if non_rhotic else keys
 
 
 def consonants(key: str) -> str:
     return key.replace("a", "")
 
 
-def sounds_alike(readings: list[str], english: str, skeleton_from: int = 3) -> bool:
+def sounds_alike(readings: list[str], english: str, skeleton_from: int = 3,
+                 non_rhotic: bool = False) -> bool:
     """True when a reading of a projected part has a key of the English token (of at least
     two consonants, so that a syllable does not agree with anything), or the same consonants
     in order, at least `skeleton_from` of them (`Μάικλ`, Michael: English writes a vowel Greek
     does not; abjads, which write few vowels, compare two: Urdu `ایلن`, Alan)."""
     keys = [sound_key(r) for r in readings]
-    wanted = {k for k in english_keys(english) if len(consonants(k)) >= 2}
+    wanted = {k for k in english_keys(english, non_rhotic) if len(consonants(k)) >= 2}
     return any(k in wanted for k in keys) or any(
         consonants(k) == consonants(w) for k in keys for w in wanted
         if len(consonants(w)) >= skeleton_from)

@@ -19,6 +19,7 @@ def latin_readings(token: str) -> list[str]:
 class Thaana(Family):
     name = "thaana"
     by_sound = True
+    non_rhotic = True
     suffixes = SUFFIXES
 
     def sound_readings(self, token: str) -> list[str]:
