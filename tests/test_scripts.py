@@ -1,6 +1,7 @@
 """Script families for the languages NTREX-128 writes in Brahmic, Ethiopic, Georgian, Armenian,
-Thaana, Tifinagh and Hangul letters: names read out by sound and compared with the English, endings
-and prepositions written onto names undone. The forms are NTREX's own (`corpora/ntrex_weak/`)."""
+Thaana, Tifinagh, Hangul, Thai and Khmer letters (and Latin and Cyrillic ones that respell):
+names read out by sound and compared with the English, endings and prepositions undone. The
+forms are NTREX's own (`corpora/ntrex_weak/`, `../shared/data/ntrex128`)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,9 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("srp", "Дoнaлдa Tрaмпa", "Donald Trump"), ("srp", "Деклан Галагер", "Declan Gallagher"),
     # Latvian respells and declines (`Maikam Pensam`: Mike Pence, dative).
     ("lav", "Maikam Pensam", "Mike Pence"), ("lav", "Valids Almualems", "Walid al-Moualem"),
+    # Thai, a letter under the silencer said or not; Khmer without spaces.
+    ("tha", "โรเบิร์ต มูลเลอร์", "Robert Mueller"), ("tha", "เจฟ เฟล็ก", "Jeff Flake"),
+    ("khm", "ស្កត់ភីតមែន", "Scott Pittman"),
     # A name written as one word spells the English parts together.
     ("hin", "वालिद अल-मौलेम", "Walid al-Moualem"),
 ])
@@ -69,6 +73,7 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("hye", "Ջերարդին", "Gerald"), ("ben", "জেরার্ড", "Jarvis"),
     ("bel", "Джасціна", "Jason"), ("srp", "Дoнaлдa", "Ronald"), ("kor", "김", "Kim Jong-un"),
     ("kor", "토마스", "Tom Watson"), ("kor", "펜스", "Rose"), ("lav", "Maikam", "Mark"),
+    ("tha", "ทรัมป์", "Donald Trump"), ("tha", "โทมัส", "James"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0

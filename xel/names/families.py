@@ -23,6 +23,7 @@ from xel.names.japanese import Japanese
 from xel.names.latin import Latin
 from xel.names.myanmar import Myanmar
 from xel.names.script import Abjad, Family
+from xel.names.southeast_asian import SoutheastAsian
 from xel.names.thaana import Thaana
 from xel.names.tifinagh import Tifinagh
 
@@ -34,6 +35,7 @@ FAMILIES: dict[str, type[Family]] = {
     **dict.fromkeys(("Deva", "Beng", "Gujr", "Guru", "Orya", "Taml", "Telu", "Knda", "Mlym",
                      "Sinh"), Indic),
     "Geor": Georgian, "Armn": Armenian, "Ethi": Ethiopic, "Tfng": Tifinagh, "Mymr": Myanmar,
+    "Thai": SoutheastAsian, "Laoo": SoutheastAsian, "Khmr": SoutheastAsian,
 }
 
 
