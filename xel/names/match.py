@@ -18,6 +18,8 @@ from xel.names.families import family
 from xel.names.script import WHOLE_NAME_MIN, Family, Span, orthographic, to_latin
 from xel.names.transliterate import LanguageModels
 
+_LATIN = regex.compile(r"\p{Latin}")
+
 WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 # A character used in this many transliterated names the model learned from is name-like: in
 # Chinese `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
@@ -81,7 +83,8 @@ class NameMatcher:
         rules = self.family
         if rules.ignorable(target):
             return 0.0
-        if rules.by_sound and rules.sounds_like(rules.base_forms(target), english):
+        if rules.by_sound and not _LATIN.search(target) and rules.sounds_like(
+                rules.base_forms(target), english):  # a Latin copy is compared by spelling
             return 1.0
         latin = self.latin(target)
         best = orthographic(english, latin, rules.abjad, rules.syllabic)
