@@ -26,7 +26,7 @@ class Hangul(Family):
         consonants or more) their consonants in order, with what Hangul writes with one letter
         folded (b and v, p and f, j and z, r and l, and voicing, which initial letters do not
         keep: `김`, gim, is Kim)."""
-        readings = [r for f in forms for r in self.sound_readings(f)]
+        readings = self.read_out(forms)
         keys = {hangul_fold(sound_key(r)) for r in readings}
         wanted = {hangul_fold(k) for k in english_keys(english, True)
                   | {sound_key(plain(english))}}

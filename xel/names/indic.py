@@ -215,7 +215,7 @@ class Indic(Family):
         writes none (Tamil), and the clusters Dravidian languages break with a vowel
         (`tiramp`, Trump) read whole."""
         fold = unvoiced if self.code in UNVOICED else _same
-        readings = [r for f in forms for r in self.sound_readings(f)]
+        readings = self.read_out(forms)
         if len(english) >= 2 and plain(english) in readings:
             return True
         keys = {fold(sound_key(r)) for r in readings}

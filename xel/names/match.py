@@ -84,7 +84,7 @@ class NameMatcher:
         if rules.ignorable(target):
             return 0.0
         if rules.by_sound and not _LATIN.search(target) and rules.sounds_like(
-                rules.base_forms(target), english):  # a Latin copy is compared by spelling
+                rules.forms_of(target), english):  # a Latin copy is compared by spelling
             return 1.0
         latin = self.latin(target)
         best = orthographic(english, latin, rules.abjad, rules.syllabic)
@@ -106,8 +106,8 @@ class NameMatcher:
         Jerard) and their readings by sound (Uzbek `Kromvel` as kromwel), where the family
         undoes affixes: a name is anchored on the word that writes it with its endings."""
         rules = self.family
-        forms = rules.base_forms(target)[1:]
-        readings = [r for form in rules.base_forms(target) for r in rules.sound_readings(form)]
+        forms = rules.forms_of(target)[1:]
+        readings = rules.read_out(rules.forms_of(target))
         return [orthographic(english, text, rules.abjad, rules.syllabic)
                 for text in [*(self.latin(f) for f in forms), *readings]]
 

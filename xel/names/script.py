@@ -168,6 +168,8 @@ class Family:
         self.lang = lang
         self.code = lang.split("-")[0]
         self.unspaced = unspaced
+        self._readings: dict[str, list[str]] = {}
+        self._forms: dict[str, list[str]] = {}
 
     @property
     def model_key(self) -> str | None:
@@ -277,11 +279,27 @@ class Family:
         (`xel.names.sound`), where the family writes names by sound (Greek, Bulgarian)."""
         return []
 
+    def forms_of(self, word: str) -> list[str]:
+        """`base_forms`, each word's worked out once per family."""
+        if word not in self._forms:
+            self._forms[word] = self.base_forms(word)
+        return self._forms[word]
+
+    def read_out(self, forms: Sequence[str]) -> list[str]:
+        """The sound readings of every form, each form read once per family (projection asks
+        about one word for every English token)."""
+        out = []
+        for form in forms:
+            if form not in self._readings:
+                self._readings[form] = self.sound_readings(form)
+            out += self._readings[form]
+        return out
+
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """A projected part (its base forms) reads by sound as an English token
         (`xel.names.sound`), by the family's `sound_readings`, or reads as its very letters;
         where only consonants agree, at least `sound_consonants` of them, in order."""
-        readings = [r for form in forms for r in self.sound_readings(form)]
+        readings = self.read_out(forms)
         if len(english) >= 2 and plain(english) in readings:  # `ኡን`, un: letter for letter
             return True
         return bool(readings) and sounds_alike(readings, english, self.sound_consonants,

@@ -12,6 +12,7 @@ compare a projection with the name it was aligned to, never to search for a name
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -30,6 +31,7 @@ def plain(text: str) -> str:
     return "".join(ch for ch in folded if "a" <= ch <= "z")
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def sound_key(text: str) -> str:
     """The key two writings of a name by sound share (`Kavanaugh`, `kavano`: kavan)."""
     out = plain(text)
@@ -39,7 +41,8 @@ def sound_key(text: str) -> str:
     return re.sub(r"(.)\1+", r"\1", out)
 
 
-def english_keys(token: str, non_rhotic: bool = False) -> set[str]:
+@functools.lru_cache(maxsize=1 << 16)
+def english_keys(token: str, non_rhotic: bool = False) -> frozenset[str]:
     """The keys of an English token; `ch` is k in `Michael`, ch in `Charles`; `g` before e
     and i is j in `Gerrard`; a final `gh` is silent, or g as other languages read it
     (`Kavanaugh`, `कवानौघ`), between vowels g (`Gallagher`); with `non_rhotic`, an `r` after a
@@ -47,9 +50,9 @@ def english_keys(token: str, non_rhotic: bool = False) -> set[str]:
     `ޖެރާޑް`, jerad: Gerrard; Korean `마크`, mak: Mark)."""
     text = plain(token)
     soft_g = re.sub(r"g(?=[eiy])", "j", text)
-    keys = {sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
+    keys = frozenset({sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
             sound_key(re.sub(r"gh$", "g", text)),
-            sound_key(re.sub(r"(?<=[aeiou])gh(?=[aeiou])", "g", text))}
+            sound_key(re.sub(r"(?<=[aeiou])gh(?=[aeiou])", "g", text))})
     return keys | {sound_key(_NON_RHOTIC.sub("", soft_g))} if non_rhotic else keys
 
 

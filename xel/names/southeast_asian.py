@@ -66,7 +66,7 @@ class SoutheastAsian(Family):
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """A reading of the part and the English token share their folded sound key, or
         (three consonants or more) their consonants in order."""
-        keys = {sound_key(folded(r)) for f in forms for r in self.sound_readings(f)}
+        keys = {sound_key(folded(r)) for r in self.read_out(forms)}
         wanted = {sound_key(folded(k)) for k in english_keys(english, True) | {plain(english)}}
         wanted |= {sound_key(folded(plain(english)))}
         wanted = {k for k in wanted if len(consonants(k)) >= 2}
