@@ -12,6 +12,7 @@ from xel.names.ethiopic import latin_readings as ethiopic
 from xel.names.families import family
 from xel.names.hangul import loanword_readings
 from xel.names.indic import readings, syllables
+from xel.names.match import NameMatcher
 
 
 def test_an_inherent_vowel_is_unsaid_where_hindi_leaves_it() -> None:
@@ -86,3 +87,12 @@ def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
 ])
 def test_endings_and_prepositions_come_off(lang: str, word: str, base: str) -> None:
     assert base in family(lang).base_forms(word)
+
+
+@pytest.mark.parametrize(("lang", "run_on"), [("lao", "Fordເ"), ("mya", "Fordအ")])
+def test_a_latin_name_run_into_the_next_word_is_not_read_by_sound(lang: str,
+                                                                  run_on: str) -> None:
+    """NTREX's Lao and Burmese write `Christine Blasey Ford ເ...`: the name is the Latin word,
+    not the Latin word with the letter after it."""
+    matcher = NameMatcher(lang, None, 0.75)
+    assert matcher.score("ford", run_on) < matcher.score("ford", "Ford") == 1.0

@@ -19,6 +19,9 @@ from xel.names.script import WHOLE_NAME_MIN, Family, Span, orthographic, to_lati
 from xel.names.transliterate import LanguageModels
 
 _LATIN = regex.compile(r"\p{Latin}")
+# A Latin letter beside a letter of another script: a Latin name run into the next word of an
+# unspaced script (`Fordເ`), which is no reading of the name.
+_MIXED = regex.compile(r"\p{Latin}.*[^\p{Latin}\P{L}]|[^\p{Latin}\P{L}].*\p{Latin}")
 
 WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 # A character used in this many transliterated names the model learned from is name-like: in
@@ -107,7 +110,7 @@ class NameMatcher:
         undoes affixes: a name is anchored on the word that writes it with its endings."""
         rules = self.family
         forms = rules.forms_of(target)[1:]
-        readings = rules.read_out(rules.forms_of(target))
+        readings = [] if _MIXED.search(target) else rules.read_out(rules.forms_of(target))
         return [orthographic(english, text, rules.abjad, rules.syllabic)
                 for text in [*(self.latin(f) for f in forms), *readings]]
 
