@@ -48,6 +48,7 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("sin", "ඩොනල්ඩ් ට්‍රම්ප්", "Donald Trump"), ("amh", "ኪም ጆንግ-ኡን", "Kim Jong-un"),
     ("amh", "የትራምፕ", "Trump"), ("kat", "ჰოლტის", "Holt"), ("kat", "ფორდი", "Ford"),
     ("hye", "Ջերարդին", "Gerrard"), ("div", "ޖޯންސް", "Jones"),
+    ("pan", "ਡੋਨਾਲਡ ਟਰੰਪ", "Donald Trump"),  # Gurmukhi: clusters without a virama, tippi
     # Korean: clusters broken by `ㅡ`, a final `ㅅ` as t, names run together.
     ("kor", "스캇", "Scott"), ("kor", "캐버노", "Kavanaugh"), ("kor", "블레이지", "Blasey"),
     ("kor", "김정은", "Kim Jong-un"), ("kor", "왈리드 알무알렘", "Walid al-Moualem"),
@@ -75,6 +76,7 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("bel", "Джасціна", "Jason"), ("srp", "Дoнaлдa", "Ronald"), ("kor", "김", "Kim Jong-un"),
     ("kor", "토마스", "Tom Watson"), ("kor", "펜스", "Rose"), ("lav", "Maikam", "Mark"),
     ("tha", "ทรัมป์", "Donald Trump"), ("tha", "โทมัส", "James"),
+    ("pan", "ਡੋਨਾਲਡ ਟਰੰਪ", "Ronald Reagan"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0

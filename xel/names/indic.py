@@ -40,6 +40,8 @@ _RESPELT = {
     "Mlym": (("ൺ", "ണ്"), ("ൻ", "ന്"), ("ർ", "ര്"), ("ൽ", "ല്"), ("ൾ", "ള്"), ("ൿ", "ക്"),
              ("റ്റ", "ട്ട"), ("ന്റ", "ന്ട"), ("‌", ""), ("‍", "")),
     "Taml": (("ஃப", "ப"), ("ஃ", ""), ("‌", ""), ("‍", "")),
+    # Gurmukhi's tippi is a nasal as bindi is (`ਟਰੰਪ`, Trump); addak doubles the next letter.
+    "Guru": (("ੰ", "ਂ"), ("ੱ", "")),
 }
 
 # Devanagari, read as an English name would be spelt: consonants, vowel letters, vowel signs.
@@ -67,6 +69,9 @@ _LABIAL_NASAL = regex.compile(r"n(?=[pbmvw])")  # a nasal sign before p is m (`�
 
 # Languages whose speakers leave the inherent vowel unsaid at a word's end and between a vowel
 # and a full syllable; Dravidian languages and Sinhala say it (or add u), Bengali says o.
+# Scripts that write English consonant clusters as plain letters, each with its inherent vowel
+# (Gurmukhi seldom writes a virama): the vowels are read as unsaid too.
+_NO_VIRAMA = {"Guru"}
 SCHWA_DELETING = {"hin", "mar", "nep", "guj", "pan", "ben", "asm", "ori", "ory", "snd"}
 # One letter for a voiced and a voiceless consonant: names compare with voicing folded.
 UNVOICED = {"tam"}
@@ -169,6 +174,12 @@ def _schwa_deleted(parts: list[tuple[str, str, bool]]) -> list[tuple[str, str, b
     return out
 
 
+def _unsaid(parts: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:
+    """Every inherent vowel unsaid but a nasalized one, as names are read where the script
+    writes clusters without a virama (Gurmukhi `ਡੋਨਾਲਡ`, donald; `ਟਰੰਪ`, tramp)."""
+    return [(c, "" if inherent and v == "a" else v, inherent) for c, v, inherent in parts]
+
+
 def readings(token: str, script: str, deletes_schwa: bool) -> list[str]:
     """Latin readings of a name token, the usual one first: as the language says it, then
     with every inherent vowel; each also with the other sounds its letters write for English
@@ -179,6 +190,8 @@ def readings(token: str, script: str, deletes_schwa: bool) -> list[str]:
     if not parts:
         return []
     spoken = [_schwa_deleted(parts), parts] if deletes_schwa else [parts, _schwa_deleted(parts)]
+    if script in _NO_VIRAMA:
+        spoken.insert(0, _unsaid(parts))
     found = [_LABIAL_NASAL.sub("m", "".join(c + v for c, v, _ in form)) for form in spoken]
     for pattern, sound in _OTHER_SOUNDS:
         found += [pattern.sub(sound, text) for text in found if pattern.search(text)]
