@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xel.names.script import Family, to_latin
-from xel.names.sound import consonants, english_keys, plain, sound_key
+from xel.names.sound import alike_when_folded
 
 
 class Hangul(Family):
@@ -26,15 +26,7 @@ class Hangul(Family):
         consonants or more) their consonants in order, with what Hangul writes with one letter
         folded (b and v, p and f, j and z, r and l, and voicing, which initial letters do not
         keep: `김`, gim, is Kim)."""
-        readings = self.read_out(forms)
-        keys = {hangul_fold(sound_key(r)) for r in readings}
-        wanted = {hangul_fold(k) for k in english_keys(english, True)
-                  | {sound_key(plain(english))}}
-        wanted = {k for k in wanted if len(consonants(k)) >= 2}
-        if keys & wanted:
-            return True
-        skeletons = {consonants(k) for k in keys}
-        return any(consonants(w) in skeletons for w in wanted if len(consonants(w)) >= 3)
+        return alike_when_folded(self.read_out(forms), english, hangul_fold)
 
     def readings(self, piece: str) -> list[tuple[str, Callable[[str], str]]]:
         """Korean names are romanized many ways (Kim, Gim): compared on one key."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import regex
 
 from xel.names.script import Family, transliterator
-from xel.names.sound import consonants, english_keys, plain, sound_key
+from xel.names.sound import alike_when_folded, plain
 
 # Scripts ICU converts to Devanagari letter for letter; Sinhala, which ICU does not, by
 # `_SINHALA`.
@@ -231,13 +231,7 @@ class Indic(Family):
         readings = self.read_out(forms)
         if len(english) >= 2 and plain(english) in readings:
             return True
-        keys = {fold(sound_key(r)) for r in readings}
-        wanted = {fold(k) for k in english_keys(english, True) | {sound_key(plain(english))}}
-        wanted = {k for k in wanted if len(consonants(k)) >= 2}
-        if keys & wanted:
-            return True
-        skeletons = {consonants(k) for k in keys}
-        return any(consonants(w) in skeletons for w in wanted if len(consonants(w)) >= 3)
+        return alike_when_folded(readings, english, fold)
 
 
 def _same(key: str) -> str:

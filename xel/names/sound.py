@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
 
 _VOWELS = re.compile(r"[aeiouyw]+")
 _NON_RHOTIC = re.compile(r"(?<=[aeiou])r+(?![aeiouy])")
@@ -71,3 +72,16 @@ def sounds_alike(readings: list[str], english: str, skeleton_from: int = 3,
     return any(k in wanted for k in keys) or any(
         consonants(k) == consonants(w) for k in keys for w in wanted
         if len(consonants(w)) >= skeleton_from)
+
+
+def alike_when_folded(readings: list[str], english: str, fold: Callable[[str], str]) -> bool:
+    """`sounds_alike` for scripts that write several English sounds with one letter: keys
+    compared after `fold` makes those sounds one (Tamil and Hangul voicing, Hangul b and v),
+    an `r` after a vowel taken as unsaid too, and three consonants in order enough."""
+    keys = {fold(sound_key(r)) for r in readings}
+    wanted = {fold(k) for k in english_keys(english, True) | {sound_key(plain(english))}}
+    wanted = {k for k in wanted if len(consonants(k)) >= 2}
+    if keys & wanted:
+        return True
+    skeletons = {consonants(k) for k in keys}
+    return any(consonants(w) in skeletons for w in wanted if len(consonants(w)) >= 3)
