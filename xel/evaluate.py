@@ -29,7 +29,6 @@ from xel.align import ALIGN_CODE, LEARNED, Links, aer, align, check_line_aligned
 from xel.config import Config
 from xel.corpus import read_source
 from xel.errors import XelError
-from xel.names.agree import parts as name_parts
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.match import NameMatcher
 from xel.names.transliterate import models_for
@@ -39,7 +38,7 @@ from xel.store import Store
 from xel.textfile import iter_lines
 from xel.tokenizers import tokenizer_for
 from xel.translate import translate
-from xel.triage import TRIAGE_CODE, accept_round_trip
+from xel.triage import TRIAGE_CODE, accept_round_trip, prepare_round_trip
 
 CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
 
@@ -353,9 +352,7 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
         if own:
             db.close()
     models = models_for(lang, config)
-    if models is not None:  # decoded in one batch, as triage does, not a program run a name
-        models.prepare(english={t for o in outcomes for t in name_key(o.english).split()},
-                       parts={p for name in names for p in name_parts(name)})
+    prepare_round_trip(models, [o.english for o in outcomes], names)
     accepted = [o for o in outcomes if o.predicted and accept_round_trip(
         o.predicted, o.english, answers[o.predicted].text, lang, config.triage, models).accepted]
     right = sum(o.category == "fully correct" for o in accepted)

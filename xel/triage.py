@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,6 +147,15 @@ def accept_round_trip(projection: str, english: str, back: str, lang: str, confi
                                      f"{threshold:.3g}: {found.why or 'parts do not pair up'}")
 
 
+def prepare_round_trip(models: LanguageModels | None, english: Iterable[str],
+                       projections: Iterable[str]) -> None:
+    """Decode in one batch what `accept_round_trip` will ask the models about (the English
+    names' tokens, the projections' parts), rather than a program run a name."""
+    if models is not None:
+        models.prepare(english={t for name in english for t in name_key(name).split()},
+                       parts={p for name in projections for p in parts(name)})
+
+
 def surname_of(projection: str, english: str, forms: Sequence[str], before: str) -> str | None:
     """The collection's full writing of the name whose last part the projection is, where
     the sentence writes that part alone (`川普` for Donald Trump where the collection also
@@ -200,9 +209,7 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
     names = sorted({f[0] for f in located.values() if f})
     answers, backend = translate(store, names, lang, config) if names else ({}, "")
     models = models_for(lang, config)
-    if models is not None:
-        models.prepare(english={t for q in queries for t in name_key(q["name"]).split()},
-                       parts={p for name in names for p in parts(name)})
+    prepare_round_trip(models, [q["name"] for q in queries], names)
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM triage WHERE lang = ?", (lang,))
