@@ -60,6 +60,16 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     # Thai, a letter under the silencer said or not; Khmer without spaces.
     ("tha", "โรเบิร์ต มูลเลอร์", "Robert Mueller"), ("tha", "เจฟ เฟล็ก", "Jeff Flake"),
     ("khm", "ស្កត់ភីតមែន", "Scott Pittman"),
+    # Syllables closed on one consonant (Trump as tram), Lao vowels written before their
+    # consonant and `ຣ` as r, Khmer `ហ្វ` for gh (NTREX).
+    ("khm", "ដូណាល់ត្រាំ", "Donald Trump"), ("khm", "គីម ជុងអ៊ុន", "Kim Jong Un"),
+    ("khm", "ប្រ៊ែត ខាវ៉ាណាហ្វ", "Brett Kavanaugh"),
+    ("lao", "ໂດ\u200bນາ\u200bລ ທ\u200bຣ້ຳ", "Donald Trump"),
+    # Dzongkha: syllables read out letter by letter, the retroflex `ཀྲ` for t, `དྲ` for d.
+    ("dzo", "དྲོ་ནལ་ཀྲམ", "Donald Trump"), ("dzo", "ཀིམ་ཇོང་ཨུན", "Kim Jong Un"),
+    ("dzo", "ཀྲོ་མི", "Tommy"), ("dzo", "ཇི་རརཌ", "Gerrard"),
+    # Burmese (Zawgyi, NTREX) says every final stop alike and every final nasal alike.
+    ("mya", "ေဒၚနယ္ထရန္", "Donald Trump"), ("mya", "ေဝးလစ္", "Walid"),
     # A name written as one word spells the English parts together.
     ("hin", "वालिद अल-मौलेम", "Walid al-Moualem"),
 ])
@@ -77,6 +87,9 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("kor", "토마스", "Tom Watson"), ("kor", "펜스", "Rose"), ("lav", "Maikam", "Mark"),
     ("tha", "ทรัมป์", "Donald Trump"), ("tha", "โทมัส", "James"),
     ("pan", "ਡੋਨਾਲਡ ਟਰੰਪ", "Ronald Reagan"),
+    ("khm", "ត្រាំ", "Donald Trump"), ("khm", "គីម", "Tim"), ("lao", "ຄິມ ຈອງ ອຸນ", "Kim Jong Nam"),
+    ("dzo", "ཀྲམཔ", "Donald Trump"), ("dzo", "བཀོད", "Bart"), ("dzo", "ཀིམ", "Kate"),
+    ("mya", "ထရန္႔", "Tom"), ("mya", "ေဝးလစ္", "Wallace"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0

@@ -7,7 +7,7 @@ import pytest
 from xel.config import TokenizeConfig
 from xel.errors import XelError
 from xel.registry import tokenizers
-from xel.tokenizers import tokenizer_for, tokenizer_name, word_spans
+from xel.tokenizers import tokenizer_for, tokenizer_name, whole_clusters, word_spans
 
 
 def words(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -91,3 +91,42 @@ def test_janome_spans_are_morphemes_with_offsets() -> None:
     assert "豊臣" in pieces and "秀吉" in pieces and "、" in pieces
     assert all(text[a:b].strip() == text[a:b] and a < b for a, b in spans)
     assert tok("") == []
+
+
+def test_zero_width_space_separates_syllables() -> None:
+    # NTREX's Lao writes U+200B between the syllables of `ໂດນາລ` (Donald).
+    text = "ໂດ\u200bນາ\u200bລ ທ\u200bຣ້ຳ"
+    assert words(text, word_spans(text)) == ["ໂດ", "ນາ", "ລ", "ທ", "ຣ້ຳ"]
+
+
+def test_tibetan_syllables_leave_out_tsheg_and_shad() -> None:
+    # Dzongkha (NTREX): `... ཀིམ་ཇོང་ཨུན་དང་ ... ཀྲམཔ་གིས་ ... ཨིན་མས།`
+    text = "འགོ་ཁྲིདཔ་ཀིམ་ཇོང་ཨུན་དང་ ཀྲམཔ་གིས་ ༡༢ ཨིན་མས།"
+    assert tokenizer_name("dzo", TokenizeConfig()) == "tibetan-syllables"
+    assert tokenizer_name("bod", TokenizeConfig(scripts={})) == "sentencepiece"
+    tokenize = tokenizer_for("dzo", [], TokenizeConfig())
+    assert words(text, tokenize(text)) == ["འགོ", "ཁྲིདཔ", "ཀིམ", "ཇོང", "ཨུན", "དང", "ཀྲམཔ",
+                                           "གིས", "༡༢", "ཨིན", "མས"]
+    # Tibetan (NTREX) writes a Latin name onto its case ending.
+    text = "Glenn Middletonཡིས་Kim"
+    assert words(text, tokenize(text)) == ["Glenn", "Middleton", "ཡིས", "Kim"]
+
+
+@pytest.mark.parametrize(("lang", "text", "cut", "whole"), [
+    # A piece starting with a vowel sign, a Khmer subscript after its coeng.
+    ("khm", "សំដៅថ្លែង", ["ស", "ំដៅ", "ថ", "្លែង"], ["សំដៅ", "ថ្លែង"]),
+    # Thai: a vowel written before its consonant, and `า` after it (a letter, not a mark).
+    ("tha", "เมริการณ์", ["เ", "มริ", "ก", "ารณ์"], ["เมริ", "การณ์"]),
+    # Zawgyi Burmese (NTREX): the killed consonant ends the syllable before it; ya-pin `်` is
+    # Zawgyi's medial, not Unicode's killer, where the word has Zawgyi's killer `္`.
+    ("mya", "ထိပ္ကင္ဂ်ံဳ", ["ထိ", "ပ္", "ကင္", "ဂ်ံဳ"], ["ထိပ္", "ကင္", "ဂ်ံဳ"]),
+    # Unicode Burmese: `မြန်မာ` cut before the killed `န်`.
+    ("mya", "မြန်မာ", ["မြ", "န်", "မာ"], ["မြန်", "မာ"]),
+])
+def test_learned_pieces_never_split_a_written_syllable(lang: str, text: str, cut: list[str],
+                                                         whole: list[str]) -> None:
+    spans, at = [], 0
+    for piece in cut:
+        spans.append((at, at + len(piece)))
+        at += len(piece)
+    assert words(text, whole_clusters(text, spans)) == whole

@@ -177,6 +177,9 @@ class TokenizeConfig(Section):
     # Japanese: Janome's morphemes align better than learned pieces (docs/quality.md).
     languages: dict[str, str] = Field(default_factory=lambda: {"jpn": "janome"},
                                       description="code -> tokenizer")
+    # Tibetan syllables are its words' parts, marked by the tsheg (docs/quality.md).
+    scripts: dict[str, str] = Field(default_factory=lambda: {"Tibt": "tibetan-syllables"},
+                                    description="ISO 15924 script -> tokenizer")
     sentencepiece_vocab: int = Field(4000, ge=100)
     # Long pieces learned from ~2k sentences fuse names with their titles (`美國總統川普`).
     sentencepiece_max_piece: int = Field(4, ge=1)

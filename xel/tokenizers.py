@@ -16,7 +16,7 @@ import regex
 
 from xel.config import TokenizeConfig
 from xel.errors import XelError
-from xel.languages import is_unspaced
+from xel.languages import is_unspaced, language
 from xel.registry import tokenizers
 
 Span = tuple[int, int]
@@ -25,8 +25,9 @@ Tokenizer = Callable[[str], list[Span]]
 # A word is a run of letters, combining marks (Devanagari vowel signs, Arabic harakat), digits
 # and the joiners that shape letters inside a word (ZWJ in Sinhala `ක්‍රිස්`, ZWNJ in Persian);
 # every other non-space character is a token of its own.
+# A zero-width space (Lao and Khmer put one between syllables) separates as a space does.
 _WORD = regex.compile(r"(?:[\p{L}\p{M}\p{N}_]|(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}]))+"
-                      r"|[^\s\p{L}\p{M}\p{N}_]")
+                      r"|[^\s\u200b\p{L}\p{M}\p{N}_]")
 # Characters of scripts written without spaces: only runs of these go to a learned segmenter,
 # so a Latin name inside Chinese text stays one token.
 UNSPACED = regex.compile(
@@ -71,11 +72,26 @@ def sentencepiece(texts: Sequence[str], config: TokenizeConfig) -> Tokenizer:
             if not UNSPACED.search(word):
                 spans.append((start, end))
                 continue
-            pieces = _locate(word, processor.encode(word, out_type=str))
+            pieces = whole_clusters(word, _locate(word, processor.encode(word, out_type=str)))
             spans.extend((start + s, start + e) for s, e in pieces)
         return spans
 
     return tokenize
+
+
+# Tibetan writes a tsheg after every syllable and a shad after a clause; words are one to a few
+# syllables, which a few thousand sentences are too few to learn.
+# A Latin name is written onto a Tibetan case ending (`Glenn Middletonཡིས`): scripts part words.
+_TIBETAN_SYLLABLE = regex.compile(r"(?:(?=\p{Tibetan})[\p{L}\p{M}\p{N}\u0f35\u0f37\u0f39])+"
+                                  r"|(?:(?!\p{Tibetan})[\p{L}\p{M}\p{N}_])+"
+                                  r"|[^\s\u0f0b-\u0f14\p{L}\p{M}\p{N}_]")
+
+
+@tokenizers.register("tibetan-syllables")
+def tibetan_syllables(texts: Sequence[str], config: TokenizeConfig) -> Tokenizer:
+    """Tibetan and Dzongkha syllables, the tsheg and shad left out of every token (a learned
+    piece may begin with a tsheg or cross it: `་ནང་ལུ་`). Needs no training."""
+    return lambda text: [m.span() for m in _TIBETAN_SYLLABLE.finditer(text)]
 
 
 @tokenizers.register("jieba")
@@ -131,6 +147,34 @@ def _locate(text: str, pieces: list[str]) -> list[Span]:
     return spans
 
 
+# Where a learned piece may not end: before a combining mark (`ស` + `ំដៅ`) or a Thai or Lao vowel
+# letter written after its consonant (`ก` + `ารณ์`), before a Burmese consonant its killer sign
+# ends the syllable with (`အ` + `မ္`; Zawgyi's killer is Unicode's virama, and Unicode's killer
+# Zawgyi's medial ya, so that one counts only in words without the other), after a Khmer coeng
+# (`ថ` + `្លែង`) and after a vowel written before its consonant (Thai and Lao `เ`, `ໂ`;
+# Zawgyi Burmese `ေ`, `ျ`).
+_GLUED_AFTER = regex.compile(r"[\u17d2\u0e40-\u0e44\u0ec0-\u0ec4\u1031\u103b\u107e-\u1084]$")
+_GLUED_BEFORE = regex.compile(r"^(?:[\p{M}\u0e30\u0e32\u0e33\u0e45\u0eb0\u0eb2\u0eb3]"
+                              r"|\p{Myanmar}\u1039)")
+_UNICODE_KILLED = regex.compile(r"^\p{Myanmar}\u103a")
+
+
+def whole_clusters(text: str, spans: list[Span]) -> list[Span]:
+    """Pieces joined where a cut would split a written syllable: a letter from its marks, a
+    subscript consonant or a vowel written before its consonant from the rest."""
+    out: list[Span] = []
+    unicode_burmese = "\u1039" not in text
+    for start, end in spans:
+        piece = text[start:end]
+        glued = (_GLUED_BEFORE.match(piece) or _GLUED_AFTER.search(text[out[-1][0]:start])
+                 or (unicode_burmese and _UNICODE_KILLED.match(piece))) if out else False
+        if glued and out[-1][1] == start:
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
 def word_spans_from(text: str, pos: int) -> list[Span]:
     return [(s + pos, e + pos) for s, e in word_spans(text[pos:])]
 
@@ -147,6 +191,8 @@ def tokenizer_name(lang: str, config: TokenizeConfig) -> str:
     """The configured tokenizer of a language: per-language choice, else by script."""
     if lang in config.languages:
         return config.languages[lang]
+    if language(lang).script in config.scripts:
+        return config.scripts[language(lang).script]
     return config.unspaced if is_unspaced(lang) else config.default
 
 

@@ -103,7 +103,7 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
             if found[0] < 1.0 and scorer is not None and (
                     rules.reads_latin or not is_latin(pieces[k])):
                 found = max(found, scorer(forms[k], run))
-            if found[0] < 1.0 and rules.sounds_like(forms[k], "".join(run)):
+            if found[0] < 1.0 and rules.sounds_like(forms[k], " ".join(run)):
                 found = (1.0, f"{pieces[k]}≈{'+'.join(run)} (by sound)")
             if found[0] < 1.0 and len(run) == 1 and rules.han and reads_as(pieces[k], run[0]):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (in Mandarin)")

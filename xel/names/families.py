@@ -25,6 +25,7 @@ from xel.names.myanmar import Myanmar
 from xel.names.script import Abjad, Family
 from xel.names.southeast_asian import SoutheastAsian
 from xel.names.thaana import Thaana
+from xel.names.tibetan import Tibetan
 from xel.names.tifinagh import Tifinagh
 
 FAMILIES: dict[str, type[Family]] = {
@@ -35,7 +36,7 @@ FAMILIES: dict[str, type[Family]] = {
     **dict.fromkeys(("Deva", "Beng", "Gujr", "Guru", "Orya", "Taml", "Telu", "Knda", "Mlym",
                      "Sinh"), Indic),
     "Geor": Georgian, "Armn": Armenian, "Ethi": Ethiopic, "Tfng": Tifinagh, "Mymr": Myanmar,
-    "Thai": SoutheastAsian, "Laoo": SoutheastAsian, "Khmr": SoutheastAsian,
+    "Thai": SoutheastAsian, "Laoo": SoutheastAsian, "Khmr": SoutheastAsian, "Tibt": Tibetan,
 }
 
 

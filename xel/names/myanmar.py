@@ -4,7 +4,12 @@ first made Unicode (ICU's `Zawgyi-my`), then read in Latin (`Myanmar-Latin`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import regex
+
 from xel.names.script import Family, transliterator
+from xel.names.sound import closed_alike
 
 # Zawgyi writes the killed consonant with the stacking sign U+1039 where Unicode has U+103A.
 _ZAWGYI_ASAT = "\u1039"
@@ -40,3 +45,14 @@ class Myanmar(Family):
 
     def sound_readings(self, token: str) -> list[str]:
         return latin_readings(token)
+
+    def sounds_like(self, forms: Sequence[str], english: str) -> bool:
+        """By sound, syllables closed on one consonant (`ထရန္`, taran: Trump), which Burmese
+        says as a glottal stop or a nasal (`ေဝးလစ္`, wailit: Walid)."""
+        return closed_alike(self.read_out(forms), english, final_stops)
+
+
+def final_stops(text: str) -> str:
+    """A syllable's final stop as t and final nasal as n, as Burmese says all of them alike."""
+    text = regex.sub(r"(?<=[aeiouwy])[tdkgpb](?=[^aeiouwy]|$)", "t", text)
+    return regex.sub(r"(?<=[aeiouwy])(?:ng|[nm])(?=[^aeiouwy]|$)", "n", text)

@@ -13,6 +13,7 @@ compare a projection with the name it was aligned to, never to search for a name
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -45,16 +46,50 @@ def sound_key(text: str) -> str:
 @functools.lru_cache(maxsize=1 << 16)
 def english_keys(token: str, non_rhotic: bool = False) -> frozenset[str]:
     """The keys of an English token; `ch` is k in `Michael`, ch in `Charles`; `g` before e
-    and i is j in `Gerrard`; a final `gh` is silent, or g as other languages read it
-    (`Kavanaugh`, `कवानौघ`), between vowels g (`Gallagher`); with `non_rhotic`, an `r` after a
-    vowel unsaid, as in British English, which some scripts' transcriptions follow (Dhivehi
-    `ޖެރާޑް`, jerad: Gerrard; Korean `마크`, mak: Mark)."""
+    and i is j in `Gerrard`; a final `gh` is silent, g as other languages read it
+    (`Kavanaugh`, `कवानौघ`) or f as in `tough` (Khmer `ខាវ៉ាណាហ្វ`), between vowels g
+    (`Gallagher`); with `non_rhotic`, an `r` after a vowel unsaid, as in British English,
+    which some scripts' transcriptions follow (Dhivehi `ޖެރާޑް`, jerad: Gerrard; Korean `마크`,
+    mak: Mark)."""
     text = plain(token)
     soft_g = re.sub(r"g(?=[eiy])", "j", text)
     keys = frozenset({sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
-            sound_key(re.sub(r"gh$", "g", text)),
+            sound_key(re.sub(r"gh$", "g", text)), sound_key(re.sub(r"gh$", "f", text)),
             sound_key(re.sub(r"(?<=[aeiou])gh(?=[aeiou])", "g", text))})
     return keys | {sound_key(_NON_RHOTIC.sub("", soft_g))} if non_rhotic else keys
+
+
+def finals_reduced(key: str) -> str:
+    """A sound key whose final consonants are one: scripts that end a syllable on one consonant
+    write `Trump` as tram and `Donald` as donal."""
+    return re.sub(r"(?<=a[^a])[^a]+$", "", key)
+
+
+def closed_keys(english: str, fold: Callable[[str], str] = str) -> set[str]:
+    """Keys of English tokens (a run joined by spaces) as scripts that close a syllable on one
+    consonant write them: each token's final consonants one, or not (`Donald Trump`, Khmer
+    `ដូណាល់ត្រាំ`: donal tram), after `fold` makes one what the script writes with one letter."""
+    per_token = []
+    for token in english.split():
+        keys = {sound_key(fold(k)) for k in english_keys(token, True) | {plain(token)}}
+        per_token.append(keys | {finals_reduced(k) for k in keys})
+    return {re.sub(r"(.)\1+", r"\1", "".join(combo)) for combo in itertools.product(*per_token)}
+
+
+def closed_alike(readings: list[str], english: str, fold: Callable[[str], str] = str) -> bool:
+    """A reading of a projected part, its final consonants one or not, has a key of the
+    English run as a script of closed syllables writes it (`closed_keys`), or (three or more)
+    its consonants in order; a reading that is the token's very letters agrees too (`អ៊ុន`,
+    un)."""
+    if len(english) >= 2 and plain(english) in readings:
+        return True
+    keys = {sound_key(fold(r)) for r in readings}
+    keys |= {finals_reduced(k) for k in keys}
+    wanted = {k for k in closed_keys(english, fold) if len(consonants(k)) >= 2}
+    if keys & wanted:
+        return True
+    skeletons = {consonants(k) for k in keys}
+    return any(consonants(w) in skeletons for w in wanted if len(consonants(w)) >= 3)
 
 
 def consonants(key: str) -> str:

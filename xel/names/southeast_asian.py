@@ -12,7 +12,7 @@ import icu
 import regex
 
 from xel.names.script import Family, transliterator
-from xel.names.sound import consonants, english_keys, plain, sound_key
+from xel.names.sound import closed_alike
 from xel.names.translit import romanize
 
 # A Thai consonant (with its vowel sign) under the silencer `์`, and ICU's letters for the
@@ -41,11 +41,21 @@ def _thai(token: str) -> str:
     return text
 
 
+# Vowels Lao writes before the consonant they follow (`ໂດ`, do), which uroman reads in the
+# order written (`od`); Lao `ຣ` is r in names (`ທຣ້ຳ`, Trump), which uroman reads l.
+_LAO_BEFORE = regex.compile(r"([\u0ec0-\u0ec4])([\u0e81-\u0eae\u0edc-\u0edf])")
+# Khmer `អ` and Lao `ອ` carry a vowel (uroman's q, or nothing), `ហ្វ` is f; c is ch or j.
+_URO_LETTERS = ((r"q", ""), (r"hv", "f"), (r"kh", "k"), (r"ph", "p"), (r"th", "t"),
+                (r"c(?!h)", "ch"), (r"ae", "e"))
+
+
 def uroman_readings(token: str) -> list[str]:
     """A Lao or Khmer word romanized, without uroman's separators, aspirates as plain stops,
     and without the vowel uroman gives a final consonant (`ប្រ៊ែត`, braeta: Brett)."""
-    text = regex.sub(r"[^a-z]", "", romanize(token))
-    text = text.replace("kh", "k").replace("ph", "p").replace("th", "t")
+    token = _LAO_BEFORE.sub(r"\2\1", token.replace("\u200b", ""))
+    text = regex.sub(r"[^a-z]", "", romanize(token.replace("\u0ea3", "\u0e23")))
+    for old, new in _URO_LETTERS:
+        text = regex.sub(old, new, text)
     return list(dict.fromkeys([text, regex.sub(r"(?<=[^aeiou])[aeo]$", "", text)]))
 
 
@@ -64,13 +74,6 @@ class SoutheastAsian(Family):
         return [r for r in readings if r]
 
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
-        """A reading of the part and the English token share their folded sound key, or
-        (three consonants or more) their consonants in order."""
-        keys = {sound_key(folded(r)) for r in self.read_out(forms)}
-        wanted = {sound_key(folded(k)) for k in english_keys(english, True) | {plain(english)}}
-        wanted |= {sound_key(folded(plain(english)))}
-        wanted = {k for k in wanted if len(consonants(k)) >= 2}
-        if keys & wanted:
-            return True
-        skeletons = {consonants(k) for k in keys}
-        return any(consonants(w) in skeletons for w in wanted if len(consonants(w)) >= 3)
+        """By sound, syllables closed on one consonant (`ត្រាំ`, tram: Trump), a few sounds
+        written with one letter (`folded`)."""
+        return closed_alike(self.read_out(forms), english, folded)
