@@ -12,7 +12,7 @@ import yaml
 from xel.config import Config, ProjectConfig, load_config
 from xel.errors import XelError
 from xel.names.match import NameMatcher
-from xel.names.script import orthographic
+from xel.names.script import orthographic, whole_characters
 from xel.ner import DDL as NER_DDL
 from xel.pipeline import STAGES, languages, run, signature
 from xel.project import Pair, make_matcher, project_mention, rank_projections
@@ -303,7 +303,6 @@ def test_katakana_names_are_taken_whole() -> None:
 
 
 def test_a_letter_is_never_cut_from_its_combining_marks() -> None:
-    from xel.names.script import whole_characters
 
     text = "โดนัลด์ ทรัมป์"
     assert whole_characters(text, 3, 14) == (2, 14)  # the piece began with the vowel sign ั
@@ -490,3 +489,37 @@ def test_characters_aligned_with_common_english_words_are_claimed() -> None:
     pair = Pair(src, words, tgt, pieces, {(1, 0), (2, 1), (4, 1), (6, 3)})
     assert claimed_characters(pair, [2, 3, 4], 2, 5) == frozenset({0, 1})
     assert claimed_characters(pair, [6], 6, 9) == frozenset({0, 1})  # not 紀淑望: a name's
+
+
+def test_unspaced_name_grown_to_the_aligned_pieces_of_its_missing_part() -> None:
+    # Dzongkha (NTREX): Donald is `དྲོ་ལནདྲ`, which does not read as Donald; the aligner gave
+    # `ལནདྲ` to another word. Trump matches by sound; Donald's side is filled to the alignment.
+    text = "སྲིད་བློན་དྲོ་ལནདྲ་ཀྲམཔ་གཉིས་ཀྱི་ཞལ་འཛོམས"
+    tokens = ["སྲིད", "བློན", "དྲོ", "ལནདྲ", "ཀྲམཔ", "གཉིས", "ཀྱི", "ཞལ", "འཛོམས"]
+    links = {(0, 2), (1, 4), (2, 3), (3, 7)}
+    p = pair("Donald Trump and the summit", text, links, tokens)
+    assert project(p, "Donald Trump", "dzo") == "དྲོ་ལནདྲ་ཀྲམཔ"
+    # Nothing is missing after Trump: the piece aligned after it stays out.
+    p = pair("Donald Trump and the summit", text, links | {(1, 5)}, tokens)
+    assert project(p, "Donald Trump", "dzo") == "དྲོ་ལནདྲ་ཀྲམཔ"
+    # Never across punctuation.
+    text = "དྲོ། ཀྲམཔ་གཉིས"
+    p = pair("Donald Trump and", text, {(0, 0), (1, 2)}, ["དྲོ", "།", "ཀྲམཔ", "གཉིས"])
+    assert project(p, "Donald Trump", "dzo") == "ཀྲམཔ"
+
+
+def test_a_title_before_the_name_is_left_out() -> None:
+    # Khmer (NTREX): `លោក ដូណាល់ត្រាំ`, Mr Donald Trump, the title aligned with Donald.
+    text = "ដោយលោក គីម ជុងអ៊ុន និងលោក ដូណាល់ត្រាំ នៅ"
+    tokens = ["ដោយ", "លោក", "គីម", "ជុង", "អ៊ុន", "និង", "លោក", "ដូ", "ណាល់", "ត្រាំ", "នៅ"]
+    p = pair("by Kim Jong Un and Donald Trump at", text,
+             {(0, 0), (1, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (5, 7), (6, 9)}, tokens)
+    assert project(p, "Donald Trump", "khm", PAPER) == "លោក ដូណាល់ត្រាំ"
+    assert project(p, "Donald Trump", "khm") == "ដូណាល់ត្រាំ"
+    assert project(p, "Kim Jong Un", "khm") == "គីម ជុងអ៊ុន"
+
+
+def test_a_zawgyi_vowel_written_before_its_consonant_begins_the_name() -> None:
+    text = "ႏွင့္ ေဒၚနယ္ထရန္႔တို႔"  # NTREX: `ေ` is a spacing mark after a space
+    start = text.index("ေ")
+    assert whole_characters(text, start, len(text))[0] == start

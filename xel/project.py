@@ -197,7 +197,11 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     if span is None:
         return Projected(None, None, "none", aligned)
     if matched and count < len(english):
-        span = _extend(pair, matched, targets, outside, stops, len(english), matcher)
+        if matcher is not None and matcher.family.unspaced and matcher.family.by_sound:
+            span = _fill_to_alignment(pair, matched, targets, _missing_sides(
+                matcher.matches(english, pair.tgt_text, pair.tgt), matched), len(english))
+        else:
+            span = _extend(pair, matched, targets, outside, stops, len(english), matcher)
     if config.trim:
 
         def is_name(token: str) -> bool:
@@ -385,6 +389,42 @@ def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[i
                 first, last = min(first, k), max(last, k)
                 grown = True
                 break
+    return first, last
+
+
+# Learned pieces of unspaced scripts are syllables or parts of words: an English token is
+# written with up to this many (Khmer `ដូ` `ណាល់`, Donald).
+PIECES_PER_TOKEN = 3
+
+
+def _missing_sides(found: list[list[tuple[int, int, float]]], span: tuple[int, int]
+                   ) -> tuple[bool, bool]:
+    """Whether English tokens before the first and after the last one matched inside `span`
+    are missing from it (names keep their order: Donald is before Trump)."""
+    inside = [any(span[0] <= a and b <= span[1] for a, b, _ in f) for f in found]
+    if not any(inside):
+        return False, False
+    first = inside.index(True)
+    last = len(inside) - 1 - inside[::-1].index(True)
+    return first > 0, last < len(inside) - 1
+
+
+def _fill_to_alignment(pair: Pair, span: tuple[int, int], targets: set[int],
+                       sides: tuple[bool, bool], n_english: int) -> tuple[int, int]:
+    """In unspaced scripts that write names by sound, a partial match grown on the side where
+    English tokens are missing to the farthest piece aligned with the mention, taking in the
+    pieces between (which the aligner may have given other words: `དྲོ་ལནདྲ་ཀྲམཔ`, Donald
+    Trump), never across punctuation and within `PIECES_PER_TOKEN` pieces per English token."""
+    first, last = span
+    limit = PIECES_PER_TOKEN * n_english
+    before, after = sides
+    for k in sorted(targets):
+        if before and k < first and last - k < limit and all(
+                _is_word(pair, j) for j in range(k, first)):
+            first = k
+        if after and k > last and k - first < limit and all(
+                _is_word(pair, j) for j in range(last + 1, k + 1)):
+            last = k
     return first, last
 
 

@@ -91,8 +91,10 @@ def skeleton(word: str) -> str:
 
 
 def whole_characters(text: str, start: int, end: int) -> Span:
-    """Never cut a letter from its combining marks (a learned Thai piece may begin with `ั`)."""
-    while start > 0 and unicodedata.category(text[start])[0] == "M":
+    """Never cut a letter from its combining marks (a learned Thai piece may begin with `ั`);
+    a mark after a space begins the word (Zawgyi Burmese writes `ေ` before its consonant)."""
+    while start > 0 and unicodedata.category(text[start])[0] == "M" \
+            and not text[start - 1].isspace():
         start -= 1
     while end < len(text) and unicodedata.category(text[end])[0] == "M":
         end += 1
@@ -163,6 +165,9 @@ class Family:
     # prefixes: isiXhosa `uTrump`, `kukaKavanaugh`), tried longest first, where the family can
     # tell where they end (`prefix_ends`).
     prefixes: dict[str, tuple[str, ...]] = {}
+    # Per language: titles written before a name and aligned with it, which the name leaves
+    # out (Khmer `លោក ដូណាល់ត្រាំ`, Mr Donald Trump), tried longest first.
+    titles: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, lang: str, unspaced: bool) -> None:
         self.lang = lang
@@ -334,10 +339,21 @@ class Family:
         """Leave clitics written onto the name out of its span."""
         if not english:
             return start, end
+        start += self.title(text[start:end])
         start += self.proclitic(text[start:end], english[0], matcher)
         start += self.prefix(text[start:end], english[0], matcher)
         end -= self.enclitic(text[start:end], english[-1], matcher)
         return start, end
+
+    def title(self, text: str) -> int:
+        """Length of a title the span starts with, and the space after it, where a name
+        follows it."""
+        for title in sorted(self.titles.get(self.code, ()), key=len, reverse=True):
+            if text.startswith(title):
+                rest = text[len(title):]
+                name = rest.lstrip(" \u200b")
+                return len(text) - len(name) if name else 0
+        return 0
 
     def proclitic(self, text: str, first_english: str, matcher: Scorer) -> int:
         """1 where the name starts with a proclitic that spells the name worse than without it."""

@@ -67,7 +67,11 @@ def folded(key: str) -> str:
 
 class SoutheastAsian(Family):
     name = "southeast_asian"
+    by_sound = True
     non_rhotic = True
+    titles = {"khm": ("លោកស្រី", "លោក", "អ្នកស្រី", "អ្នកនាង", "កញ្ញា"),
+              "lao": ("ທ່ານນາງ", "ທ່ານ", "ນາງ", "ທ້າວ"),
+              "tha": ("นางสาว", "นาย", "นาง", "คุณ")}
 
     def sound_readings(self, token: str) -> list[str]:
         readings = thai_readings(token) if self.code == "tha" else uroman_readings(token)
