@@ -68,6 +68,10 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     # Dzongkha: syllables read out letter by letter, the retroflex `ཀྲ` for t, `དྲ` for d.
     ("dzo", "དྲོ་ནལ་ཀྲམ", "Donald Trump"), ("dzo", "ཀིམ་ཇོང་ཨུན", "Kim Jong Un"),
     ("dzo", "ཀྲོ་མི", "Tommy"), ("dzo", "ཇི་རརཌ", "Gerrard"),
+    # Final consonants written as syllables with i, s before a consonant as `ཨིསི`, v as b.
+    ("dzo", "བེ་རེཀྲི་ཀེ་བ་ནའུ", "Brett Kavanaugh"), ("dzo", "ཨིསི་ཀོཀྲི་རོ་བིན་སན", "Scott Robinson"),
+    # Tibetan (NTREX) writes names as Chinese does, a Mandarin syllable each (特朗普, 卡瓦诺).
+    ("bod", "ཐེ་རོན་ཕུས", "Trump"), ("bod", "པུའུ་ལུའེ་ཐེ·ཁ་ཝ་ནུའོ", "Brett Kavanaugh"),
     # Burmese (Zawgyi, NTREX) says every final stop alike and every final nasal alike.
     ("mya", "ေဒၚနယ္ထရန္", "Donald Trump"), ("mya", "ေဝးလစ္", "Walid"),
     # A name written as one word spells the English parts together.
@@ -89,6 +93,8 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("pan", "ਡੋਨਾਲਡ ਟਰੰਪ", "Ronald Reagan"),
     ("khm", "ត្រាំ", "Donald Trump"), ("khm", "គីម", "Tim"), ("lao", "ຄິມ ຈອງ ອຸນ", "Kim Jong Nam"),
     ("dzo", "ཀྲམཔ", "Donald Trump"), ("dzo", "བཀོད", "Bart"), ("dzo", "ཀིམ", "Kate"),
+    ("bod", "ཐེ་རོན་ཕུས", "Tom"), ("bod", "ཐུའོ་མ་སི", "Thomas Bjorn"),
+    ("dzo", "རི་ཡོང", "Ri Yong Ho"), ("dzo", "དོན་ལུ་", "Donald"),  # a part; `for` (don lu)
     ("mya", "ထရန္႔", "Tom"), ("mya", "ေဝးလစ္", "Wallace"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:

@@ -86,7 +86,14 @@ def reads_as(piece: str, token: str, to_the_end: bool = False) -> bool:
     """True when the Chinese piece's syllables stand, in order, for the English token's
     consonants (see the module docstring); `to_the_end`: the last one written too (`马希尔`
     for Maher, where `马希` leaves the weak r out)."""
-    sounds = syllables(piece)
+    return syllables_read_as(syllables(piece), token, to_the_end)
+
+
+def syllables_read_as(sounds: Sequence[tuple[str, bool]], token: str,
+                      to_the_end: bool = False) -> bool:
+    """`reads_as` for Mandarin syllables however written: (initial class, ends in a nasal)
+    each, as `syllables` gives them (Tibetan writes Chinese transliterations syllable by
+    syllable: `xel.names.tibetan`)."""
     english = consonants(token)
     if not sounds or len(english) < 2 or len(sounds) < vowel_groups(token):
         return False

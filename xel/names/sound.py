@@ -65,31 +65,47 @@ def finals_reduced(key: str) -> str:
     return re.sub(r"(?<=a[^a])[^a]+$", "", key)
 
 
-def closed_keys(english: str, fold: Callable[[str], str] = str) -> set[str]:
+def _vowels_as_one(text: str) -> str:
+    """A token's letters, every vowel run one `a`, nothing else changed (`Ho`: ha): what is left
+    of a token whose sound key has no consonant (a silent h)."""
+    return _VOWELS.sub("a", plain(text))
+
+
+def closed_keys(english: str, fold: Callable[[str], str] = str) -> tuple[set[str], set[str]]:
     """Keys of English tokens (a run joined by spaces) as scripts that close a syllable on one
-    consonant write them: each token's final consonants one, or not (`Donald Trump`, Khmer
-    `ដូណាល់ត្រាំ`: donal tram), after `fold` makes one what the script writes with one letter."""
-    per_token = []
+    consonant write them: each token's final consonants one (`Donald Trump`, Khmer
+    `ដូណាល់ត្រាំ`: donal tram), after `fold` makes one what the script writes with one letter;
+    and the keys with every final kept. A token whose key has no consonant keeps its `h`
+    (`Ri Yong Ho`), so that a name without it is not the name."""
+    full, closed = [], []
     for token in english.split():
         keys = {sound_key(fold(k)) for k in english_keys(token, True) | {plain(token)}}
-        per_token.append(keys | {finals_reduced(k) for k in keys})
-    return {re.sub(r"(.)\1+", r"\1", "".join(combo)) for combo in itertools.product(*per_token)}
+        if not any(consonants(k) for k in keys):
+            keys = {_vowels_as_one(fold(plain(token)))}
+        full.append(keys)
+        closed.append(keys | {finals_reduced(k) for k in keys})
+
+    def joined(per_token: list[set[str]]) -> set[str]:
+        return {re.sub(r"(.)\1+", r"\1", "".join(c)) for c in itertools.product(*per_token)}
+
+    return joined(closed), joined(full)
 
 
 def closed_alike(readings: list[str], english: str, fold: Callable[[str], str] = str) -> bool:
     """A reading of a projected part, its final consonants one or not, has a key of the
-    English run as a script of closed syllables writes it (`closed_keys`), or (three or more)
-    its consonants in order; a reading that is the token's very letters agrees too (`អ៊ុន`,
-    un)."""
+    English run as a script of closed syllables writes it (`closed_keys`), or its consonants
+    in order: three or more of its full key, four or more of a closed one; a reading that is the token's very letters agrees
+    too (`អ៊ុន`, un)."""
     if len(english) >= 2 and plain(english) in readings:
         return True
-    keys = {sound_key(fold(r)) for r in readings}
+    keys = {sound_key(fold(r)) for r in readings} | {_vowels_as_one(fold(r)) for r in readings}
     keys |= {finals_reduced(k) for k in keys}
-    wanted = {k for k in closed_keys(english, fold) if len(consonants(k)) >= 2}
-    if keys & wanted:
+    closed, full = closed_keys(english, fold)
+    if keys & {k for k in closed if len(consonants(k)) >= 2}:
         return True
     skeletons = {consonants(k) for k in keys}
-    return any(consonants(w) in skeletons for w in wanted if len(consonants(w)) >= 3)
+    return any(consonants(w) in skeletons for w in full if len(consonants(w)) >= 3) or any(
+        consonants(w) in skeletons for w in closed if len(consonants(w)) >= 4)
 
 
 def consonants(key: str) -> str:

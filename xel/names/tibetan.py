@@ -3,7 +3,9 @@ the letters stacked on it, a vowel sign or the vowel `a` it carries, then final 
 Dzongkha writes English names by sound (`ཀྲམཔ`, Trump; `བེརཊ`, Brett), English t and d with
 the retroflex stacks `ཀྲ`, `དྲ` and letters `ཊ`, `ཌ`, which may or may not say their r. A
 syllable is read out letter by letter; ICU has no Tibetan romanization, and uroman's puts the
-carried vowel after the wrong letter (`krmap`)."""
+carried vowel after the wrong letter (`krmap`). Tibetan writes a foreign name as Chinese does,
+a Mandarin syllable each (`ཐེ་རོན་ཕུས`, 特朗普, Trump; `ཁ་ཝ་ནུའོ`, 卡瓦诺, Kavanaugh), so its
+syllables are also read as Mandarin ones (`xel.names.mandarin`)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from collections.abc import Sequence
 
 import regex
 
+from xel.names.mandarin import syllables_read_as
 from xel.names.script import Family
 from xel.names.sound import closed_alike
 
@@ -27,7 +30,7 @@ _VOWELS = {"\u0f71": "a", "\u0f72": "i", "\u0f74": "u", "\u0f7a": "e", "\u0f7c":
            "\u0f7b": "ai", "\u0f7d": "au", "\u0f80": "i", "\u0f73": "i", "\u0f75": "u"}
 _SYLLABLE_BREAK = regex.compile(r"[\u0f0b-\u0f14\s\u00b7\p{Pd}]+")
 # The retroflex stacks as English writes them: t, d or tr, dr (`ཀྲམ`, tram; `དྲོ`, do).
-_STACKS = regex.compile(r"^(?:kr|tr|gr|dr)")
+_STACKS = regex.compile(r"(?:^|(?<=[aeiou]))(?:kr|tr|gr|dr)")
 _AS_ENGLISH = {"kr": ("tr", "t"), "tr": ("tr", "t"), "gr": ("dr", "d"), "dr": ("dr", "d")}
 
 
@@ -52,19 +55,70 @@ def syllable_reading(syllable: str) -> str:
     return "".join(out)
 
 
+# Dzongkha writes a consonant English ends a syllable with as a syllable of its own with the
+# vowel i (`བེ་རེཀྲི`, be-re-tri: Brett; `ཐོ་མསི`, Thomas), and an s before a consonant as
+# `ཨིསི` (`ཨིསི་ཀོཀྲི`, is-ko-tri: Scott).
+_FINAL = regex.compile(r"(?<=[aeiou][a-z]*)((?:[kgtd]r|[kgtdszfbp]|sh|ts|ch))i$")
+_S_BEFORE = regex.compile(r"^isi?$")
+
+
 def tibetan_readings(token: str) -> list[str]:
     """A word read syllable by syllable, a retroflex stack with its r said (`tramp`) or not
-    (`do`): all said, none said, and d unsaid with t said (`དྲོ་ནལ་ཀྲམ`, donaltram)."""
+    (`do`): all said, none said, and d unsaid with t said (`དྲོ་ནལ་ཀྲམ`, donaltram); each
+    also with the vowel of final consonants written as syllables left out (`beret`)."""
     syllables = [syllable_reading(s) for s in _SYLLABLE_BREAK.split(token) if s]
 
-    def read(said_t: bool, said_d: bool) -> str:
+    def read(said_t: bool, said_d: bool, finals: bool) -> str:
         def english(m: regex.Match[str]) -> str:
             said, unsaid = _AS_ENGLISH[m[0]]
             return said if (said_t if said.startswith("t") else said_d) else unsaid
-        return "".join(_STACKS.sub(english, s) for s in syllables)
+        out = []
+        for k, syllable in enumerate(syllables):
+            if finals and k == 0 and len(syllables) > 1 and _S_BEFORE.match(syllable):
+                syllable = "s"
+            elif finals:
+                syllable = _FINAL.sub(r"\1", syllable)
+            out.append(_STACKS.sub(english, syllable))
+        return "".join(out)
 
-    return [r for r in dict.fromkeys([read(True, True), read(False, False), read(True, False)])
+    said = [(True, True), (False, False), (True, False)]
+    return [r for r in dict.fromkeys(read(t, d, f) for f in (False, True) for t, d in said)
             if r]
+
+
+# Tibetan letters as the initials of the Mandarin syllables they write, in the classes of
+# `xel.names.mandarin` (`ཀྲ` zh, `ཅ` j, `ཚ` c, `ཞ` r, `ཧྥ` f); vowel carriers have none.
+_MANDARIN = {"ཀ": "K", "ཁ": "K", "ག": "K", "ཅ": "C", "ཆ": "C", "ཇ": "C", "ཙ": "C", "ཚ": "C",
+             "ཛ": "C", "ཏ": "T", "ཐ": "T", "ད": "T", "པ": "P", "ཕ": "P", "བ": "P", "ཧ": "K",
+             "ཤ": "S", "ས": "S", "ཟ": "S", "ཞ": "L", "ལ": "L", "ར": "L", "མ": "M", "ན": "N",
+             "ཉ": "N", "ཝ": "W", "ཡ": "", "ཨ": "", "འ": "", "ང": ""}
+
+
+def mandarin_syllables(token: str) -> tuple[tuple[str, bool], ...]:
+    """Per syllable, the Mandarin initial's class and whether it ends in a nasal (`རོན`: L,
+    yes); () where a syllable does not begin with a letter."""
+    out = []
+    for syllable in (s for s in _SYLLABLE_BREAK.split(token) if s):
+        root = syllable[0]
+        if root not in _MANDARIN:
+            return ()
+        initial = _MANDARIN[root]
+        stacked = syllable[1:2]
+        if stacked == "\u0fb2" and initial in "KT":  # `ཀྲ`, `ཁྲ`: zh, ch
+            initial = "C"
+        elif root == "ཧ" and stacked == "\u0fa5":  # `ཧྥ`: f
+            initial = "F"
+        out.append((initial, syllable.endswith(("ན", "ང"))))
+    return tuple(out)
+
+
+def reads_as_mandarin(sounds: Sequence[tuple[str, bool]], english: Sequence[str]) -> bool:
+    """The syllables split, in order, into runs that each read as the next English token."""
+    if not english:
+        return not sounds
+    return any(syllables_read_as(sounds[:k], english[0])
+               and reads_as_mandarin(sounds[k:], english[1:])
+               for k in range(1, len(sounds) - len(english) + 2))
 
 
 class Tibetan(Family):
@@ -76,5 +130,13 @@ class Tibetan(Family):
         return tibetan_readings(token)
 
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
-        """By sound, syllables closed on one consonant (`ཀྲམ`, tram: Trump)."""
-        return closed_alike(self.read_out(forms), english)
+        """By sound, syllables closed on one consonant (`ཀྲམ`, tram: Trump), v written b
+        (`ཀེ་བ་ནའུ`, Kavanaugh); in Tibetan, also as Mandarin syllables."""
+        if closed_alike(self.read_out(forms), english, v_as_b):
+            return True
+        return self.code == "bod" and any(
+            reads_as_mandarin(mandarin_syllables(form), english.split()) for form in forms)
+
+
+def v_as_b(text: str) -> str:
+    return text.replace("v", "b")
