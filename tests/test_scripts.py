@@ -94,6 +94,7 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("khm", "ត្រាំ", "Donald Trump"), ("khm", "គីម", "Tim"), ("lao", "ຄິມ ຈອງ ອຸນ", "Kim Jong Nam"),
     ("dzo", "ཀྲམཔ", "Donald Trump"), ("dzo", "བཀོད", "Bart"), ("dzo", "ཀིམ", "Kate"),
     ("bod", "ཐེ་རོན་ཕུས", "Tom"), ("bod", "ཐུའོ་མ་སི", "Thomas Bjorn"),
+    ("bod", "ཀྲེང་ཨེན་དང་ཐེ་རོན་ཕུས", "Donald Trump"),  # (Kim Jong-)un and Trump
     ("dzo", "རི་ཡོང", "Ri Yong Ho"), ("dzo", "དོན་ལུ་", "Donald"),  # a part; `for` (don lu)
     ("mya", "ထရန္႔", "Tom"), ("mya", "ေဝးလစ္", "Wallace"),
 ])
@@ -117,3 +118,11 @@ def test_a_latin_name_run_into_the_next_word_is_not_read_by_sound(lang: str,
     not the Latin word with the letter after it."""
     matcher = NameMatcher(lang, None, 0.75)
     assert matcher.score("ford", run_on) < matcher.score("ford", "Ford") == 1.0
+
+
+def test_a_tibetan_case_particle_after_a_name_is_left_out() -> None:
+    # NTREX Tibetan: `ཏུའོ་ལི་མོང་ཅ་ཡིས`, Dolly Menga with the ergative particle.
+    text = "ཏུའོ་ལི་མོང་ཅ་ཡིས་བཤད"
+    matcher = NameMatcher("bod", None, 0.75)
+    start, end = family("bod").edges(text, 0, text.index("་བཤད"), ["dolly", "menga"], matcher)
+    assert text[start:end] == "ཏུའོ་ལི་མོང་ཅ"

@@ -112,6 +112,12 @@ def mandarin_syllables(token: str) -> tuple[tuple[str, bool], ...]:
     return tuple(out)
 
 
+# Case particles and `དང` (and), written as syllables after a name (`ཏུའོ་ལི་མོང་ཅ་ཡིས`,
+# Dolly Menga + ergative): never a syllable of a name.
+PARTICLES = ("ཀྱིས", "གྱིས", "ཡིས", "གིས", "ཀྱི", "གྱི", "ཡི", "གི", "འི", "དང", "ནས", "ལས",
+             "ལུ", "ཀྱང", "ཡང")
+
+
 def reads_as_mandarin(sounds: Sequence[tuple[str, bool]], english: Sequence[str]) -> bool:
     """The syllables split, in order, into runs that each read as the next English token."""
     if not english:
@@ -125,6 +131,7 @@ class Tibetan(Family):
     name = "tibetan"
     by_sound = True
     non_rhotic = True
+    enclitics = tuple("\u0f0b" + p for p in PARTICLES)
 
     def sound_readings(self, token: str) -> list[str]:
         return tibetan_readings(token)
@@ -135,7 +142,8 @@ class Tibetan(Family):
         if closed_alike(self.read_out(forms), english, v_as_b):
             return True
         return self.code == "bod" and any(
-            reads_as_mandarin(mandarin_syllables(form), english.split()) for form in forms)
+            reads_as_mandarin(mandarin_syllables(form), english.split()) for form in forms
+            if not set(_SYLLABLE_BREAK.split(form)) & set(PARTICLES))
 
 
 def v_as_b(text: str) -> str:
