@@ -126,3 +126,13 @@ def test_a_tibetan_case_particle_after_a_name_is_left_out() -> None:
     matcher = NameMatcher("bod", None, 0.75)
     start, end = family("bod").edges(text, 0, text.index("་བཤད"), ["dolly", "menga"], matcher)
     assert text[start:end] == "ཏུའོ་ལི་མོང་ཅ"
+
+
+@pytest.mark.parametrize(("text", "english", "name"), [
+    ("ဘရတ္ကန္ဗာ့ေနာ့ႏွင့္", ["brett", "kavanaugh"], "ဘရတ္ကန္ဗာ့ေနာ့"),  # and (Zawgyi)
+    ("သမၼတေဒၚနယ္ထရန္", ["donald", "trump"], "ေဒၚနယ္ထရန္"),  # President
+])
+def test_burmese_particles_and_titles_are_left_out(text: str, english: list[str],
+                                                   name: str) -> None:
+    start, end = family("mya").edges(text, 0, len(text), english, NameMatcher("mya", None, 0.75))
+    assert text[start:end] == name

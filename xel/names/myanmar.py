@@ -42,6 +42,11 @@ class Myanmar(Family):
     name = "myanmar"
     by_sound = True
     non_rhotic = True
+    # Particles written onto a name's last syllable (`ကာဗန္ေနာ့ႏွင့္`, Kavanaugh and), in
+    # Zawgyi and in Unicode: and, the object and subject markers, of, plural; titles written
+    # before it (`သမၼတေဒၚနယ္ထရန္`, President Donald Trump; U; minister).
+    enclitics = ("ႏွင့္", "နှင့်", "ကို", "သည္", "သည်", "၏", "တို႔", "တို့", "ရဲ႕", "ရဲ့")
+    titles = {"mya": ("သမၼတ", "သမ္မတ", "ဦး", "ဝန္ႀကီး", "ဝန်ကြီး")}
 
     def sound_readings(self, token: str) -> list[str]:
         return latin_readings(token)
