@@ -94,8 +94,8 @@ def closed_keys(english: str, fold: Callable[[str], str] = str) -> tuple[set[str
 def closed_alike(readings: list[str], english: str, fold: Callable[[str], str] = str) -> bool:
     """A reading of a projected part, its final consonants one or not, has a key of the
     English run as a script of closed syllables writes it (`closed_keys`), or its consonants
-    in order: three or more of its full key, four or more of a closed one; a reading that is the token's very letters agrees
-    too (`អ៊ុន`, un)."""
+    in order: three or more of its full key, four or more of a closed one; a reading that is
+    the token's very letters agrees too (`អ៊ុន`, un)."""
     if len(english) >= 2 and plain(english) in readings:
         return True
     keys = {sound_key(fold(r)) for r in readings} | {_vowels_as_one(fold(r)) for r in readings}
