@@ -71,12 +71,15 @@ def _vowels_as_one(text: str) -> str:
     return _VOWELS.sub("a", plain(text))
 
 
-def closed_keys(english: str, fold: Callable[[str], str] = str) -> tuple[set[str], set[str]]:
+@functools.lru_cache(maxsize=1 << 14)
+def closed_keys(english: str, fold: Callable[[str], str] = str
+                ) -> tuple[frozenset[str], frozenset[str]]:
     """Keys of English tokens (a run joined by spaces) as scripts that close a syllable on one
     consonant write them: each token's final consonants one (`Donald Trump`, Khmer
     `ដូណាល់ត្រាំ`: donal tram), after `fold` makes one what the script writes with one letter;
     and the keys with every final kept. A token whose key has no consonant keeps its `h`
-    (`Ri Yong Ho`), so that a name without it is not the name."""
+    (`Ri Yong Ho`), so that a name without it is not the name. Cached: projection asks for
+    every English token against every piece of a sentence."""
     full, closed = [], []
     for token in english.split():
         keys = {sound_key(fold(k)) for k in english_keys(token, True) | {plain(token)}}
@@ -85,8 +88,9 @@ def closed_keys(english: str, fold: Callable[[str], str] = str) -> tuple[set[str
         full.append(keys)
         closed.append(keys | {finals_reduced(k) for k in keys})
 
-    def joined(per_token: list[set[str]]) -> set[str]:
-        return {re.sub(r"(.)\1+", r"\1", "".join(c)) for c in itertools.product(*per_token)}
+    def joined(per_token: list[set[str]]) -> frozenset[str]:
+        return frozenset(re.sub(r"(.)\1+", r"\1", "".join(c))
+                         for c in itertools.product(*per_token))
 
     return joined(closed), joined(full)
 
