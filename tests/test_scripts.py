@@ -70,10 +70,24 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("dzo", "ཀྲོ་མི", "Tommy"), ("dzo", "ཇི་རརཌ", "Gerrard"),
     # Final consonants written as syllables with i, s before a consonant as `ཨིསི`, v as b.
     ("dzo", "བེ་རེཀྲི་ཀེ་བ་ནའུ", "Brett Kavanaugh"), ("dzo", "ཨིསི་ཀོཀྲི་རོ་བིན་སན", "Scott Robinson"),
+    # A retroflex stack after a final (`བརཀྲི`, bart), finals said voiceless (`ཀྲེག`, trek).
+    ("dzo", "རོ་བརཀྲི་མུ་ལར", "Robert Mueller"), ("dzo", "ཀྲེག་པ་ལིན", "Track Palin"),
+    ("dzo", "ཇིམ་ཕུའུ་རེག", "Jim Furyk"),
     # Tibetan (NTREX) writes names as Chinese does, a Mandarin syllable each (特朗普, 卡瓦诺).
     ("bod", "ཐེ་རོན་ཕུས", "Trump"), ("bod", "པུའུ་ལུའེ་ཐེ·ཁ་ཝ་ནུའོ", "Brett Kavanaugh"),
+    # `ཕ` as pu or fu (杰夫 jie fu), `ཧྲ` sha, a prefix letter unsaid (`དབྱི`, 伊 yi), a final
+    # `ར` as 尔 er, one-consonant tokens as a syllable (梅 May, 浩 Ho), the article unwritten.
+    ("bod", "ཅེ་ཕུའུ་ཕུའུ་ལའེ་ཁེས", "Jeff Flake"), ("bod", "ཐེ་ལེ་ཧྲ་མའེ", "Theresa May"),
+    ("bod", "ཀེ་ཨོར་ཅི་དབྱི་ཝན་ནོ་ཧྥུའུ", "Gjorge Ivanov"), ("bod", "ལི་ཡུང་ཧའོ", "Ri Yong Ho"),
+    ("bod", "ཝ་ལི་ཏེ་·མུའུ་ཨ་ལི་མུའུ", "Walid al-Moualem"),
     # Burmese (Zawgyi, NTREX) says every final stop alike and every final nasal alike.
     ("mya", "ေဒၚနယ္ထရန္", "Donald Trump"), ("mya", "ေဝးလစ္", "Walid"),
+    # Read out for names (not as ICU's MLCTS: `ဂ်ိဳကို`, gyaoko), Zawgyi and Unicode alike;
+    # medial y of `ဂျ` as j, a final `စ်` as t, the creaky tone as a final stop (`စကော့`, Scott).
+    ("mya", "ဂ်ိဳကို ဝီဒိုဒို", "Joko Widodo"), ("mya", "ဂျိုကို ဝီဒိုဒို", "Joko Widodo"),
+    ("mya", "ဘရတ္ ကာဗန္ေနာ့", "Brett Kavanaugh"), ("mya", "စေကာ့ ပစ္မန္း", "Scott Pittman"),
+    ("mya", "ဂ်က္စတင္ ေသာမတ္စ္", "Justin Thomas"), ("mya", "ကင္ဂ်ဳံအြန္း", "Kim Jong-un"),
+    ("mya", "ဆာရာေပါလင္း", "Sarah Palin"),
     # A name written as one word spells the English parts together.
     ("hin", "वालिद अल-मौलेम", "Walid al-Moualem"),
 ])
@@ -96,7 +110,11 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("bod", "ཐེ་རོན་ཕུས", "Tom"), ("bod", "ཐུའོ་མ་སི", "Thomas Bjorn"),
     ("bod", "ཀྲེང་ཨེན་དང་ཐེ་རོན་ཕུས", "Donald Trump"),  # (Kim Jong-)un and Trump
     ("dzo", "རི་ཡོང", "Ri Yong Ho"), ("dzo", "དོན་ལུ་", "Donald"),  # a part; `for` (don lu)
+    ("bod", "ལི་ཡུང་ཧའོ", "Ri Yong Nam"), ("bod", "ཐེ་ལེ་ཧྲ་མའེ", "Theresa Lee"),
+    ("bod", "མའེ", "May"),  # one syllable is a name only beside others that read
     ("mya", "ထရန္႔", "Tom"), ("mya", "ေဝးလစ္", "Wallace"),
+    ("mya", "ေရာဘင္ဆမ္", "Scott Robinson"), ("mya", "ဂါရီဟို", "Gary Holt"),  # a part each
+    ("mya", "ဂ်ိဳကို", "George"), ("dzo", "ཀྲེག", "Greg"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0
@@ -131,6 +149,7 @@ def test_a_tibetan_case_particle_after_a_name_is_left_out() -> None:
 @pytest.mark.parametrize(("text", "english", "name"), [
     ("ဘရတ္ကန္ဗာ့ေနာ့ႏွင့္", ["brett", "kavanaugh"], "ဘရတ္ကန္ဗာ့ေနာ့"),  # and (Zawgyi)
     ("သမၼတေဒၚနယ္ထရန္", ["donald", "trump"], "ေဒၚနယ္ထရန္"),  # President
+    ("ေဒၚနယ္ ထရမ္ပ္ႏွင့္", ["donald", "trump"], "ေဒၚနယ္ ထရမ္ပ္"),  # and (NTREX)
 ])
 def test_burmese_particles_and_titles_are_left_out(text: str, english: list[str],
                                                    name: str) -> None:

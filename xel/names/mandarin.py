@@ -82,6 +82,12 @@ def vowel_groups(token: str) -> int:
     return len(re.findall(r"[aeiouy]+", text))
 
 
+def stands_for(initial: str, english: str) -> bool:
+    """A syllable's initial (one class, or several a script does not tell apart: Tibetan `ཕ`
+    writes both pu and fu) stands for an English consonant class."""
+    return any(i == english or (i, english) in _SAME for i in initial)
+
+
 def reads_as(piece: str, token: str, to_the_end: bool = False) -> bool:
     """True when the Chinese piece's syllables stand, in order, for the English token's
     consonants (see the module docstring); `to_the_end`: the last one written too (`马希尔`
@@ -115,7 +121,7 @@ def syllables_read_as(sounds: Sequence[tuple[str, bool]], token: str,
             if extra > 1 or (j == 0 and skipped and skipped[0] not in _WEAK):
                 break  # at most one strong consonant unwritten, never the first
             c = english[k]
-            ends = [k + 1] if c == initial or (initial, c) in _SAME else []
+            ends = [k + 1] if stands_for(initial, c) else []
             if initial == "C" and english[k:k + 2] in ("TL", "KL"):
                 ends.append(k + 2)  # `克` ke for Cl-, `特` te for Tl-
             for after in ends if initial else []:

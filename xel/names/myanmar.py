@@ -1,41 +1,90 @@
 """Myanmar (Burmese): English names are written by sound (`ဘရတ်`, Brett), b for v (`ကာဗန်နော့`,
-Kavanaugh), and NTREX writes Burmese in the Zawgyi encoding rather than Unicode, so a token is
-first made Unicode (ICU's `Zawgyi-my`), then read in Latin (`Myanmar-Latin`)."""
+Kavanaugh), and NTREX writes Burmese in the Zawgyi encoding rather than Unicode, so a token that
+Google's Zawgyi detector (`myanmartools`) finds Zawgyi is first made Unicode (ICU's `Zawgyi-my`).
+It is then read out for names: ICU's romanization (MLCTS) writes how a Burmese word is spelled
+(`ပ်`, ut; `ဂျ`, gy), while a name is a consonant each, its vowel, its final (`ထရမ်ပ်`, taramp)."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Sequence
 
 import regex
+from myanmartools import ZawgyiDetector
 
 from xel.names.script import Family, transliterator
 from xel.names.sound import closed_alike
 
-# Zawgyi writes the killed consonant with the stacking sign U+1039 where Unicode has U+103A.
-_ZAWGYI_ASAT = "\u1039"
+
+@functools.cache
+def _zawgyi_detector() -> ZawgyiDetector:
+    return ZawgyiDetector()
 
 
-def unicode_burmese(token: str) -> str:
-    """The token in Unicode Burmese: Zawgyi text converted, Unicode text as it is."""
-    if _ZAWGYI_ASAT in token and "\u103a" not in token:
-        return str(transliterator("Zawgyi-my").transliterate(token))
-    return token
+@functools.lru_cache(maxsize=1 << 14)
+def unicode_burmese(token: str) -> tuple[str, ...]:
+    """The token in Unicode Burmese: Zawgyi text converted, Unicode text as it is, and a token
+    either encoding could have written (`စေကာ့`: Unicode seka, Zawgyi `စကော့`, Scott) both ways."""
+    zawgyi = _zawgyi_detector().get_zawgyi_probability(token)
+    converted = str(transliterator("Zawgyi-my").transliterate(token))
+    if zawgyi > 0.9:
+        return (converted,)
+    return tuple(dict.fromkeys((token, converted))) if zawgyi > 0.1 else (token,)
 
 
-# ICU writes Burmese as MLCTS does; English names read: aspirates as plain consonants, `c` as s,
-# long and nasal vowels plain (`ခရစ္စတင္း`, hkaraithcatainn: karitsatin, Christine).
-_PLAIN = (("hk", "k"), ("hp", "p"), ("ht", "t"), ("hs", "s"), ("hm", "m"), ("hn", "n"),
-          ("hl", "l"), ("bh", "b"), ("c", "s"), ("aa", "a"), ("ai", "i"), ("nn", "n"))
+# Consonants as English names use them (aspirates plain, `ဖ` ph, `သ` th); `အ` carries a vowel.
+_CONSONANTS = dict(zip(
+    "ကခဂဃငစဆဇဈညဋဌဍဎဏတထဒဓနပဖဗဘမယရလဝသဟဠအဣဤဥဦဧဩဪ",
+    ["k", "k", "g", "g", "ng", "s", "s", "z", "z", "ny", "t", "t", "d", "d", "n", "t", "t", "d",
+     "d", "n", "p", "ph", "b", "b", "m", "y", "r", "l", "w", "th", "h", "l", "", "i", "i", "u",
+     "u", "e", "o", "o"], strict=True))
+_CLUSTER = regex.compile(r"([\u1000-\u102a\u103f])([\u102b-\u103e]*)")
+_VOWEL_SIGNS = regex.compile(r"[\u102b-\u1032]")
+_KILLED = ("\u103a", "\u1039")  # asat; virama (the next consonant stacked under it)
+# A final ယ် says e or l (`ကယ်လီ`, Kelly; `ဒေါ်နယ်`, Donald), and the creaky tone ့ may stand
+# for a final stop English writes (`စကော့`, Scott) or not (`ကာဗန်နော့`, Kavanaugh):
+# placeholders `latin_readings` says both ways. A final စ် is t (`ပစ်မန်း`, Pittman; `ေဝးလစ္`,
+# Walid, not Wallace) but after another final, s (`သောမတ်စ်`, Thomas).
+_FINAL_Y, _FINAL_S, _CREAKY = "\x00", "\x01", "\x02"
+_FINALS = {"ယ": _FINAL_Y, "စ": _FINAL_S}
+_SAID = {_FINAL_Y: ("", "l"), _CREAKY: ("", "t")}
+_S_AFTER_FINAL = regex.compile(r"(?<=[^aeiou\x00-\x02])\x01")
+
+
+def cluster_reading(base: str, marks: str) -> str:
+    """One consonant with its medials and vowel: `ဂျို` jo, `ဘ` ba, `တ်` t (killed: a final)."""
+    letter = _CONSONANTS[base]
+    if "\u103b" in marks:  # medial y: `ဂျ` j, `ချ` ch
+        letter = {"ဂ": "j", "ခ": "ch"}.get(base, letter + "y")
+    letter += "r" * ("\u103c" in marks) + "w" * ("\u103d" in marks)
+    if "\u103e" in marks and base == "ရ":
+        letter = "sh"
+    vowels = "".join(_VOWEL_SIGNS.findall(marks))
+    if not vowels and any(k in marks for k in _KILLED):
+        return _FINALS.get(base, letter)
+    if "\u1031" in vowels and ("\u102c" in vowels or "\u102b" in vowels) or (
+            "\u102d" in vowels and "\u102f" in vowels):
+        vowel = "o"
+    else:
+        vowel = next((v for sign, v in (("\u1031", "e"), ("\u1032", "e"), ("\u102c", "a"),
+                                        ("\u102b", "a"), ("\u102d", "i"), ("\u102e", "i"),
+                                        ("\u102f", "u"), ("\u1030", "u")) if sign in vowels), "a")
+    return letter + vowel + "n" * ("\u1036" in marks) + _CREAKY * ("\u1037" in marks)
 
 
 def latin_readings(token: str) -> list[str]:
-    """Latin readings of a Burmese token, then with b as v (Burmese has no v)."""
-    text = transliterator("Myanmar-Latin; Latin-ASCII; Lower").transliterate(
-        unicode_burmese(token))
-    text = "".join(ch for ch in text if ch.isalpha())
-    for written, said in _PLAIN:
-        text = text.replace(written, said)
-    return list(dict.fromkeys([text, text.replace("b", "v")]))
+    """Latin readings of a Burmese token, each final that says two things said both ways."""
+    readings = []
+    for text in unicode_burmese(token):
+        read = "".join(cluster_reading(*m) for m in _CLUSTER.findall(text))
+        read = _S_AFTER_FINAL.sub("s", read).replace(_FINAL_S, "t")
+        for said in itertools.product(*(_SAID[p] for p in _SAID if p in read)):
+            out = read
+            for placeholder, sound in zip((p for p in _SAID if p in read), said, strict=True):
+                out = out.replace(placeholder, sound)
+            readings.append(out)
+    return [r for r in dict.fromkeys(readings) if r]
 
 
 class Myanmar(Family):
@@ -53,11 +102,14 @@ class Myanmar(Family):
 
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """By sound, syllables closed on one consonant (`ထရန္`, taran: Trump), which Burmese
-        says as a glottal stop or a nasal (`ေဝးလစ္`, wailit: Walid)."""
-        return closed_alike(self.read_out(forms), english, final_stops)
+        says as a glottal stop or a nasal (`ေဝးလစ္`, wailit: Walid); v written b."""
+        return closed_alike(self.read_out(forms), english, lambda text: final_stops(
+            text.replace("v", "b")))
 
 
 def final_stops(text: str) -> str:
-    """A syllable's final stop as t and final nasal as n, as Burmese says all of them alike."""
+    """A syllable's final stop as t and final nasal as n, as Burmese says all of them alike;
+    ng as n anywhere (`ဂျုံ`, jun: Jong)."""
     text = regex.sub(r"(?<=[aeiouwy])[tdkgpb](?=[^aeiouwy]|$)", "t", text)
-    return regex.sub(r"(?<=[aeiouwy])(?:ng|[nm])(?=[^aeiouwy]|$)", "n", text)
+    text = regex.sub(r"(?<=[aeiouwy])(?:ng|[nm])(?=[^aeiouwy]|$)", "n", text)
+    return text.replace("ng", "n")

@@ -379,7 +379,8 @@ class Family:
 
     def enclitic(self, text: str, last_english: str, matcher: Scorer) -> int:
         """Length of a particle ending the name unless the name is clearly spelled better with it
-        (`멘가` is Menga, not `멘` + `가`)."""
+        (`멘가` is Menga, not `멘` + `가`); in scripts written by sound, also where the name
+        without it sounds like the English (`ထရမ္ပ္ႏွင့္`, Trump and)."""
         words = text.split()
         if not words:
             return 0
@@ -389,7 +390,8 @@ class Family:
             if word.endswith(particle) and stem:
                 if matcher.score(last_english, stem) >= matcher.score(last_english, word) - 0.1:
                     return len(particle)
-                return 0
+                return len(particle) if self.by_sound and self.sounds_like([stem],
+                                                                             last_english) else 0
         return 0
 
     def characters(self, text: str, start: int, end: int, english: Sequence[str],

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import regex
 
-from xel.names.mandarin import syllables_read_as
+from xel.names.mandarin import consonants, stands_for, syllables_read_as
 from xel.names.script import Family
 from xel.names.sound import closed_alike
 
@@ -29,8 +29,11 @@ _SUBJOINED = {chr(ord(ch) + 0x50): latin for ch, latin in _LETTERS.items()} | {
 _VOWELS = {"\u0f71": "a", "\u0f72": "i", "\u0f74": "u", "\u0f7a": "e", "\u0f7c": "o",
            "\u0f7b": "ai", "\u0f7d": "au", "\u0f80": "i", "\u0f73": "i", "\u0f75": "u"}
 _SYLLABLE_BREAK = regex.compile(r"[\u0f0b-\u0f14\s\u00b7\p{Pd}]+")
-# The retroflex stacks as English writes them: t, d or tr, dr (`ཀྲམ`, tram; `དྲོ`, do).
-_STACKS = regex.compile(r"(?:^|(?<=[aeiou]))(?:kr|tr|gr|dr)")
+# The retroflex stacks as English writes them: t, d or tr, dr (`ཀྲམ`, tram; `དྲོ`, do), also
+# after a final (`བརཀྲི`, bart: Robert; `ལནདྲ`, land: Donald).
+_STACKS = regex.compile(r"kr|tr|gr|dr")
+# Finals are said voiceless: `ཀྲེག`, trek (Track), `ཕུའུ་རེག`, fu-rek (Furyk).
+_VOICELESS = {"ག": "k", "བ": "p", "ད": "t"}
 _AS_ENGLISH = {"kr": ("tr", "t"), "tr": ("tr", "t"), "gr": ("dr", "d"), "dr": ("dr", "d")}
 
 
@@ -49,7 +52,11 @@ def syllable_reading(syllable: str) -> str:
             if k > 0 and not voweled:
                 out.append("a")
                 voweled = True
-            out.append(_LETTERS[ch])
+                out.append(_LETTERS[ch])
+            elif voweled and syllable[k + 1:k + 2] not in _SUBJOINED:
+                out.append(_VOICELESS.get(ch, _LETTERS[ch]))
+            else:
+                out.append(_LETTERS[ch])
     if not voweled and out:
         out.append("a")
     return "".join(out)
@@ -87,28 +94,36 @@ def tibetan_readings(token: str) -> list[str]:
 
 
 # Tibetan letters as the initials of the Mandarin syllables they write, in the classes of
-# `xel.names.mandarin` (`ཀྲ` zh, `ཅ` j, `ཚ` c, `ཞ` r, `ཧྥ` f); vowel carriers have none.
+# `xel.names.mandarin` (`ཀྲ` zh, `ཅ` j, `ཚ` c, `ཞ` r, `ཧྥ` f, `ཧྲ` sh, `ཕ` p or f: `ཕུའུ` is
+# 普 pu in Simpson, 夫 fu in Jeff); vowel carriers and `ཡ` have none.
 _MANDARIN = {"ཀ": "K", "ཁ": "K", "ག": "K", "ཅ": "C", "ཆ": "C", "ཇ": "C", "ཙ": "C", "ཚ": "C",
-             "ཛ": "C", "ཏ": "T", "ཐ": "T", "ད": "T", "པ": "P", "ཕ": "P", "བ": "P", "ཧ": "K",
+             "ཛ": "C", "ཏ": "T", "ཐ": "T", "ད": "T", "པ": "P", "ཕ": "PF", "བ": "P", "ཧ": "K",
              "ཤ": "S", "ས": "S", "ཟ": "S", "ཞ": "L", "ལ": "L", "ར": "L", "མ": "M", "ན": "N",
              "ཉ": "N", "ཝ": "W", "ཡ": "", "ཨ": "", "འ": "", "ང": ""}
+_STACKED = {("ཀ", "\u0fb2"): "C", ("ཁ", "\u0fb2"): "C", ("ཏ", "\u0fb2"): "C",
+            ("ཐ", "\u0fb2"): "C", ("ཧ", "\u0fb2"): "S", ("ཧ", "\u0fa5"): "F", ("བ", "\u0fb1"): ""}
+# A prefix letter, unsaid, before a root that carries a vowel or a stack (`དབྱི`, 伊 yi;
+# `གཡོད`, 约 yue); `འ` after a letter lengthens its vowel (`མའེ`, 梅 mei).
+_PREFIXES = "གདབམའ"
+_MARKS = regex.compile(r"[\u0f71-\u0fbc]")
 
 
 def mandarin_syllables(token: str) -> tuple[tuple[str, bool], ...]:
     """Per syllable, the Mandarin initial's class and whether it ends in a nasal (`རོན`: L,
-    yes); () where a syllable does not begin with a letter."""
+    yes), and a final `ར` as a syllable of its own (`ཀེར`, 格尔 ge er); () where a syllable
+    does not begin with a letter."""
     out = []
     for syllable in (s for s in _SYLLABLE_BREAK.split(token) if s):
+        if (len(syllable) > 2 and syllable[0] in _PREFIXES and syllable[1] in _MANDARIN
+                and syllable[1] != "འ" and _MARKS.match(syllable[2])):
+            syllable = syllable[1:]
         root = syllable[0]
         if root not in _MANDARIN:
             return ()
-        initial = _MANDARIN[root]
-        stacked = syllable[1:2]
-        if stacked == "\u0fb2" and initial in "KT":  # `ཀྲ`, `ཁྲ`: zh, ch
-            initial = "C"
-        elif root == "ཧ" and stacked == "\u0fa5":  # `ཧྥ`: f
-            initial = "F"
+        initial = _STACKED.get((root, syllable[1:2]), _MANDARIN[root])
         out.append((initial, syllable.endswith(("ན", "ང"))))
+        if len(syllable) > 2 and syllable.endswith("ར"):
+            out.append(("L", False))
     return tuple(out)
 
 
@@ -118,13 +133,27 @@ PARTICLES = ("ཀྱིས", "གྱིས", "ཡིས", "གིས", "ཀྱ�
              "ལུ", "ཀྱང", "ཡང")
 
 
-def reads_as_mandarin(sounds: Sequence[tuple[str, bool]], english: Sequence[str]) -> bool:
-    """The syllables split, in order, into runs that each read as the next English token."""
+def reads_as_mandarin(sounds: Sequence[tuple[str, bool]], english: Sequence[str],
+                      several: bool | None = None) -> bool:
+    """The syllables split, in order, into runs that each read as the next English token; in
+    a name of `several` tokens, a token of one consonant (`May`, `Ho`) as one syllable."""
+    several = len(english) > 1 if several is None else several
     if not english:
         return not sounds
-    return any(syllables_read_as(sounds[:k], english[0])
-               and reads_as_mandarin(sounds[k:], english[1:])
+    return any((syllables_read_as(sounds[:k], english[0])
+                or (k == 1 and several and one_syllable(sounds[0], english[0])))
+               and reads_as_mandarin(sounds[k:], english[1:], several)
                for k in range(1, len(sounds) - len(english) + 2))
+
+
+def one_syllable(sound: tuple[str, bool], token: str) -> bool:
+    """A syllable is an English token of one consonant (or none): that consonant its initial,
+    a final n or ng its nasal (`ཡུང`, 勇 yong: Yong)."""
+    token = regex.sub(r"ng$", "n", token.lower())
+    english = consonants(regex.sub(r"n$", "", token))
+    initial, nasal = sound
+    return len(english) <= 1 and nasal == token.endswith(("n", "m")) and (
+        stands_for(initial, english) if english else not initial)
 
 
 class Tibetan(Family):
@@ -142,8 +171,15 @@ class Tibetan(Family):
         if closed_alike(self.read_out(forms), english, v_as_b):
             return True
         return self.code == "bod" and any(
-            reads_as_mandarin(mandarin_syllables(form), english.split()) for form in forms
-            if not set(_SYLLABLE_BREAK.split(form)) & set(PARTICLES))
+            reads_as_mandarin(mandarin_syllables(form), unwritten_articles(english))
+            for form in forms if not set(_SYLLABLE_BREAK.split(form)) & set(PARTICLES))
+
+
+def unwritten_articles(english: str) -> list[str]:
+    """The tokens of an English name Chinese writes: not the Arabic article (`al-Moualem`,
+    穆阿利姆 mu a li mu)."""
+    tokens = english.split()
+    return [t for t in tokens if t.lower() not in ("al", "el")] if len(tokens) > 1 else tokens
 
 
 def v_as_b(text: str) -> str:
