@@ -64,6 +64,11 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     # consonant and `ຣ` as r, Khmer `ហ្វ` for gh (NTREX).
     ("khm", "ដូណាល់ត្រាំ", "Donald Trump"), ("khm", "គីម ជុងអ៊ុន", "Kim Jong Un"),
     ("khm", "ប្រ៊ែត ខាវ៉ាណាហ្វ", "Brett Kavanaugh"),
+    # Khmer read letter by letter: a bare consonant after an open syllable a final (`ថម`, tom),
+    # `ហ្វ` f, subscript r said last, a silent-marked letter said (NTREX, unspaced).
+    ("khm", "ថមមីហ្វ្លីតវូត", "Tommy Fleetwood"), ("khm", "ថៃហ្គើរវូតស៍", "Tiger Woods"),
+    ("khm", "ហ្រ្វ៊ែនស៊ីស្កូម៉ូលីណារី", "Francesco Molinari"),
+    ("khm", "ដាស់ស្ទីនចនសុន", "Dustin Johnson"),
     ("lao", "ໂດ\u200bນາ\u200bລ ທ\u200bຣ້ຳ", "Donald Trump"),
     # Dzongkha: syllables read out letter by letter, the retroflex `ཀྲ` for t, `དྲ` for d.
     ("dzo", "དྲོ་ནལ་ཀྲམ", "Donald Trump"), ("dzo", "ཀིམ་ཇོང་ཨུན", "Kim Jong Un"),
@@ -106,6 +111,7 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("tha", "ทรัมป์", "Donald Trump"), ("tha", "โทมัส", "James"),
     ("pan", "ਡੋਨਾਲਡ ਟਰੰਪ", "Ronald Reagan"),
     ("khm", "ត្រាំ", "Donald Trump"), ("khm", "គីម", "Tim"), ("lao", "ຄິມ ຈອງ ອຸນ", "Kim Jong Nam"),
+    ("khm", "ហ្វ្លីតវូត", "Tommy Fleetwood"), ("khm", "ថមមីហ្វ្លីតវូត", "Tommy Lee"),
     ("dzo", "ཀྲམཔ", "Donald Trump"), ("dzo", "བཀོད", "Bart"), ("dzo", "ཀིམ", "Kate"),
     ("bod", "ཐེ་རོན་ཕུས", "Tom"), ("bod", "ཐུའོ་མ་སི", "Thomas Bjorn"),
     ("bod", "ཀྲེང་ཨེན་དང་ཐེ་རོན་ཕུས", "Donald Trump"),  # (Kim Jong-)un and Trump

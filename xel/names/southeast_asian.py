@@ -59,10 +59,48 @@ def uroman_readings(token: str) -> list[str]:
     return list(dict.fromkeys([text, regex.sub(r"(?<=[^aeiou])[aeo]$", "", text)]))
 
 
+# Khmer letters as English names use them: consonants (aspirates plain; `អ` carries a vowel),
+# independent vowels, dependent vowels; `ហ` over a subscript voices it (`ហ្គ` g, `ហ្វ` f).
+_KHMER_CONSONANTS = dict(zip(
+    "កខគឃងចឆជឈញដឋឌឍណតថទធនបផពភមយរលវឝឞសហឡអឣឤឥឦឧឨឩឪឫឬឭឮឯឰឱឲឳ",
+    ["k", "k", "k", "k", "ng", "ch", "ch", "ch", "ch", "ny", "d", "t", "d", "t", "n", "t", "t",
+     "t", "t", "n", "b", "p", "p", "p", "m", "y", "r", "l", "v", "s", "s", "s", "h", "l", "",
+     "a", "a", "i", "i", "u", "u", "u", "u", "r", "r", "l", "l", "e", "ai", "o", "o", "au"],
+    strict=True))
+_KHMER_VOWELS = dict(zip("ាិីឹឺុូួើឿៀេែៃោៅ", ["a", "i", "i", "e", "e", "u", "u", "ua", "ae", "ea",
+                                              "ie", "e", "ae", "ai", "ao", "au"], strict=True))
+_KHMER_CLUSTER = regex.compile(r"([\u1780-\u17b3])((?:\u17d2[\u1780-\u17a2])*)([\u17b6-\u17dd]*)")
+
+
+def khmer_reading(token: str) -> str:
+    """A Khmer word read out for names: each consonant cluster with its vowel, or, bare, as a
+    final after an open syllable (`ថម`, tom) and with the vowel it carries otherwise (`ប្យន`,
+    byan; a register sign says it carries one: `យ៉ន`, yon); a letter marked silent is a final
+    English writes (`វូតស៍`, vuts: Woods); `ំ` m, the robat `៌` r (`ថមមីហ្វ្លីតវូត`,
+    tammiflitvut: Tommy Fleetwood)."""
+    out, open_syllable = [], False
+    for base, subscripts, marks in _KHMER_CLUSTER.findall(token):
+        below = sorted(subscripts[1::2], key=lambda ch: ch == "រ")  # `ហ្រ្វ`: f, then r
+        said = "".join(_KHMER_CONSONANTS[ch] for ch in [base, *below])
+        if base == "ហ" and below:
+            said = "f" + said[2:] if below[0] == "វ" else said[1:]
+        vowel = "".join(_KHMER_VOWELS.get(ch, "") for ch in marks)
+        if (not vowel and open_syllable and not below
+                and not set(marks) & {"\u17c9", "\u17ca"}) or "\u17cd" in marks:
+            out.append(said)
+            open_syllable = False
+            continue
+        vowel = vowel or ("" if "\u17cb" in marks else "a")
+        out.append(said + vowel + "m" * ("\u17c6" in marks) + "r" * ("\u17cc" in marks))
+        open_syllable = bool(vowel) and "\u17c6" not in marks
+    return "".join(out)
+
+
 def folded(key: str) -> str:
     """What these scripts write with one letter made one: voicing of g, j, z (`ก`, `จ`, `ซ`),
-    v as w (`ว`), which the sound key then takes for a vowel."""
-    return key.translate(str.maketrans("gjzv", "kssw"))
+    and of a final d (`វូតស៍`, Woods), v as w (`ว`), which the sound key then takes for a
+    vowel."""
+    return regex.sub(r"d(?![aeiouyw])", "t", key.translate(str.maketrans("gjzv", "kssw")))
 
 
 class SoutheastAsian(Family):
@@ -75,7 +113,9 @@ class SoutheastAsian(Family):
 
     def sound_readings(self, token: str) -> list[str]:
         readings = thai_readings(token) if self.code == "tha" else uroman_readings(token)
-        return [r for r in readings if r]
+        if self.code == "khm":
+            readings.append(khmer_reading(token))
+        return [r for r in dict.fromkeys(readings) if r]
 
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """By sound, syllables closed on one consonant (`ត្រាំ`, tram: Trump), a few sounds
