@@ -69,7 +69,7 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("khm", "ថមមីហ្វ្លីតវូត", "Tommy Fleetwood"), ("khm", "ថៃហ្គើរវូតស៍", "Tiger Woods"),
     ("khm", "ហ្រ្វ៊ែនស៊ីស្កូម៉ូលីណារី", "Francesco Molinari"),
     ("khm", "ដាស់ស្ទីនចនសុន", "Dustin Johnson"),
-    ("lao", "ໂດ\u200bນາ\u200bລ ທ\u200bຣ້ຳ", "Donald Trump"),
+    ("lao", "ໂດ\u200bນາ\u200bລ ທ\u200bຣ້ຳ", "Donald Trump"), ("lao", "ຄິມ ຈອງ ອຸນ", "Kim Jong-un"),
     # Dzongkha: syllables read out letter by letter, the retroflex `ཀྲ` for t, `དྲ` for d.
     ("dzo", "དྲོ་ནལ་ཀྲམ", "Donald Trump"), ("dzo", "ཀིམ་ཇོང་ཨུན", "Kim Jong Un"),
     ("dzo", "ཀྲོ་མི", "Tommy"), ("dzo", "ཇི་རརཌ", "Gerrard"),

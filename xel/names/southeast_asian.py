@@ -44,6 +44,8 @@ def _thai(token: str) -> str:
 # Vowels Lao writes before the consonant they follow (`ໂດ`, do), which uroman reads in the
 # order written (`od`); Lao `ຣ` is r in names (`ທຣ້ຳ`, Trump), which uroman reads l.
 _LAO_BEFORE = regex.compile(r"([\u0ec0-\u0ec4])([\u0e81-\u0eae\u0edc-\u0edf])")
+# Lao `ອ` begins a word that begins with a vowel (`ອຸນ`, un), which uroman reads o.
+_LAO_CARRIER = regex.compile(r"^\u0ead(?=[\u0eb0-\u0ebc])")
 # Khmer `អ` and Lao `ອ` carry a vowel (uroman's q, or nothing), `ហ្វ` is f; c is ch or j.
 _URO_LETTERS = ((r"q", ""), (r"hv", "f"), (r"kh", "k"), (r"ph", "p"), (r"th", "t"),
                 (r"c(?!h)", "ch"), (r"ae", "e"))
@@ -53,6 +55,7 @@ def uroman_readings(token: str) -> list[str]:
     """A Lao or Khmer word romanized, without uroman's separators, aspirates as plain stops,
     and without the vowel uroman gives a final consonant (`ប្រ៊ែត`, braeta: Brett)."""
     token = _LAO_BEFORE.sub(r"\2\1", token.replace("\u200b", ""))
+    token = _LAO_CARRIER.sub("", token)
     text = regex.sub(r"[^a-z]", "", romanize(token.replace("\u0ea3", "\u0e23")))
     for old, new in _URO_LETTERS:
         text = regex.sub(old, new, text)
