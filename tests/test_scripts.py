@@ -77,7 +77,8 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("dzo", "བེ་རེཀྲི་ཀེ་བ་ནའུ", "Brett Kavanaugh"), ("dzo", "ཨིསི་ཀོཀྲི་རོ་བིན་སན", "Scott Robinson"),
     # A retroflex stack after a final (`བརཀྲི`, bart), finals said voiceless (`ཀྲེག`, trek).
     ("dzo", "རོ་བརཀྲི་མུ་ལར", "Robert Mueller"), ("dzo", "ཀྲེག་པ་ལིན", "Track Palin"),
-    ("dzo", "ཇིམ་ཕུའུ་རེག", "Jim Furyk"),
+    ("dzo", "ཇིམ་ཕུའུ་རེག", "Jim Furyk"), ("dzo", "ཨི་ལི་ཛི་བིཀྲི་ཝ་རན", "Elizabeth Warren"),
+    ("dzo", "པེ་ཀྲིག་རིཊ", "Patrick Reed"),
     # Tibetan (NTREX) writes names as Chinese does, a Mandarin syllable each (特朗普, 卡瓦诺).
     ("bod", "ཐེ་རོན་ཕུས", "Trump"), ("bod", "པུའུ་ལུའེ་ཐེ·ཁ་ཝ་ནུའོ", "Brett Kavanaugh"),
     # `ཕ` as pu or fu (杰夫 jie fu), `ཧྲ` sha, a prefix letter unsaid (`དབྱི`, 伊 yi), a final

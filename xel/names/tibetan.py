@@ -17,10 +17,11 @@ from xel.names.mandarin import consonants, stands_for, syllables_read_as
 from xel.names.script import Family
 from xel.names.sound import closed_alike
 
+# Letters as English names use them (`ཛ`, dz, writes English z: `ཨི་ལི་ཛི་བིཀྲི`, Elizabeth).
 _LETTERS = dict(zip(
     "ཀཁགངཅཆཇཉཏཐདནཔཕབམཙཚཛཝཞཟའཡརལཤསཧཨཊཋཌཎཥཪ",
     ["k", "k", "g", "ng", "ch", "ch", "j", "ny", "t", "t", "d", "n", "p", "f", "b", "m", "ts",
-     "ts", "dz", "w", "zh", "z", "", "y", "r", "l", "sh", "s", "h", "", "t", "t", "d", "n", "sh",
+     "ts", "z", "w", "zh", "z", "", "y", "r", "l", "sh", "s", "h", "", "t", "t", "d", "n", "sh",
      "r"], strict=True))
 # Subjoined letters are the letters' codes plus 0x50; a stacked ya, ra, la, wa has its own form.
 _SUBJOINED = {chr(ord(ch) + 0x50): latin for ch, latin in _LETTERS.items()} | {
@@ -63,9 +64,9 @@ def syllable_reading(syllable: str) -> str:
 
 
 # Dzongkha writes a consonant English ends a syllable with as a syllable of its own with the
-# vowel i (`བེ་རེཀྲི`, be-re-tri: Brett; `ཐོ་མསི`, Thomas), and an s before a consonant as
+# vowel i (`བེ་རེཀྲི`, be-re-tri: Brett; `ཐོ་མསི`, Thomas; `དྲི་ནི`, Dianne), and an s before a consonant as
 # `ཨིསི` (`ཨིསི་ཀོཀྲི`, is-ko-tri: Scott).
-_FINAL = regex.compile(r"(?<=[aeiou][a-z]*)((?:[kgtd]r|[kgtdszfbp]|sh|ts|ch))i$")
+_FINAL = regex.compile(r"(?<=[aeiou][a-z]*)((?:[kgtd]r|[kgtdszfbpnlmr]|sh|ts|ch))i$")
 _S_BEFORE = regex.compile(r"^isi?$")
 
 
@@ -168,7 +169,7 @@ class Tibetan(Family):
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """By sound, syllables closed on one consonant (`ཀྲམ`, tram: Trump), v written b
         (`ཀེ་བ་ནའུ`, Kavanaugh); in Tibetan, also as Mandarin syllables."""
-        if closed_alike(self.read_out(forms), english, v_as_b):
+        if closed_alike(self.read_out(forms), english, folded):
             return True
         return self.code == "bod" and any(
             reads_as_mandarin(mandarin_syllables(form), unwritten_articles(english))
@@ -182,5 +183,7 @@ def unwritten_articles(english: str) -> list[str]:
     return [t for t in tokens if t.lower() not in ("al", "el")] if len(tokens) > 1 else tokens
 
 
-def v_as_b(text: str) -> str:
-    return text.replace("v", "b")
+def folded(text: str) -> str:
+    """v as b, and a final d as t: Dzongkha writes English v with `བ` and a final d with `ཊ`
+    (`པེ་ཀྲིག་རིཊ`, Patrick Reed)."""
+    return regex.sub(r"d(?![aeiouyw])", "t", text.replace("v", "b"))
