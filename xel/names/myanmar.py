@@ -103,8 +103,12 @@ class Myanmar(Family):
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """By sound, syllables closed on one consonant (`ထရန္`, taran: Trump), which Burmese
         says as a glottal stop or a nasal (`ေဝးလစ္`, wailit: Walid); v written b."""
-        return closed_alike(self.read_out(forms), english, lambda text: final_stops(
-            text.replace("v", "b")))
+        return closed_alike(self.read_out(forms), english, folded)
+
+
+def folded(text: str) -> str:
+    """v as b (Burmese has no v), then `final_stops`."""
+    return final_stops(text.replace("v", "b"))
 
 
 def final_stops(text: str) -> str:
