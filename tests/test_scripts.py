@@ -136,6 +136,19 @@ def test_endings_and_prepositions_come_off(lang: str, word: str, base: str) -> N
     assert base in family(lang).base_forms(word)
 
 
+@pytest.mark.parametrize(("lang", "block"), [("mya", range(0x1000, 0x10a0)),
+                                             ("khm", range(0x1780, 0x1800)),
+                                             ("dzo", range(0x0f00, 0x1000))])
+def test_every_letter_of_a_script_is_read_without_error(lang: str, block: range) -> None:
+    """Corpus text holds letters names never use (Burmese `ဉ`, NTREX): each letter alone,
+    after a consonant and before one, is read out without raising."""
+    rules = family(lang)
+    consonant = chr(block.start + (0x1a if lang == "khm" else 0))
+    for code in block:
+        for text in (chr(code), consonant + chr(code), chr(code) + consonant):
+            assert isinstance(rules.sound_readings(text), list)
+
+
 @pytest.mark.parametrize(("lang", "run_on"), [("lao", "Fordເ"), ("mya", "Fordအ")])
 def test_a_latin_name_run_into_the_next_word_is_not_read_by_sound(lang: str,
                                                                   run_on: str) -> None:

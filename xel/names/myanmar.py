@@ -35,10 +35,10 @@ def unicode_burmese(token: str) -> tuple[str, ...]:
 
 # Consonants as English names use them (aspirates plain, `ဖ` ph, `သ` th); `အ` carries a vowel.
 _CONSONANTS = dict(zip(
-    "ကခဂဃငစဆဇဈညဋဌဍဎဏတထဒဓနပဖဗဘမယရလဝသဟဠအဣဤဥဦဧဩဪ",
-    ["k", "k", "g", "g", "ng", "s", "s", "z", "z", "ny", "t", "t", "d", "d", "n", "t", "t", "d",
-     "d", "n", "p", "ph", "b", "b", "m", "y", "r", "l", "w", "th", "h", "l", "", "i", "i", "u",
-     "u", "e", "o", "o"], strict=True))
+    "ကခဂဃငစဆဇဈဉညဋဌဍဎဏတထဒဓနပဖဗဘမယရလဝသဟဠအဣဤဥဦဧဩဪဿ",
+    ["k", "k", "g", "g", "ng", "s", "s", "z", "z", "ny", "ny", "t", "t", "d", "d", "n", "t",
+     "t", "d", "d", "n", "p", "ph", "b", "b", "m", "y", "r", "l", "w", "th", "h", "l", "", "i",
+     "i", "u", "u", "e", "o", "o", "s"], strict=True))
 _CLUSTER = regex.compile(r"([\u1000-\u102a\u103f])([\u102b-\u103e]*)")
 _VOWEL_SIGNS = regex.compile(r"[\u102b-\u1032]")
 _KILLED = ("\u103a", "\u1039")  # asat; virama (the next consonant stacked under it)
@@ -54,7 +54,7 @@ _S_AFTER_FINAL = regex.compile(r"(?<=[^aeiou\x00-\x02])\x01")
 
 def cluster_reading(base: str, marks: str) -> str:
     """One consonant with its medials and vowel: `ဂျို` jo, `ဘ` ba, `တ်` t (killed: a final)."""
-    letter = _CONSONANTS[base]
+    letter = _CONSONANTS.get(base, "")
     if "\u103b" in marks:  # medial y: `ဂျ` j, `ချ` ch
         letter = {"ဂ": "j", "ခ": "ch"}.get(base, letter + "y")
     letter += "r" * ("\u103c" in marks) + "w" * ("\u103d" in marks)

@@ -84,7 +84,7 @@ def khmer_reading(token: str) -> str:
     out, open_syllable = [], False
     for base, subscripts, marks in _KHMER_CLUSTER.findall(token):
         below = sorted(subscripts[1::2], key=lambda ch: ch == "រ")  # `ហ្រ្វ`: f, then r
-        said = "".join(_KHMER_CONSONANTS[ch] for ch in [base, *below])
+        said = "".join(_KHMER_CONSONANTS.get(ch, "") for ch in [base, *below])
         if base == "ហ" and below:
             said = "f" + said[2:] if below[0] == "វ" else said[1:]
         vowel = "".join(_KHMER_VOWELS.get(ch, "") for ch in marks)
