@@ -4,6 +4,8 @@ Kurdish and Uyghur write every vowel and case endings onto names (`فۆردەو�
 
 from __future__ import annotations
 
+import itertools
+
 from xel.names.script import Family, harmony
 
 # Letters other languages add to the Arabic alphabet, as Arabic writes the sounds of English
@@ -88,17 +90,22 @@ class Arabic(Family):
 
     def sound_readings(self, token: str) -> list[str]:
         """Urdu, Sindhi and Pashto write English names by sound, mostly without short vowels
-        (`ٹرمپ`, `ٽرمپ`); Kurdish and Uyghur by sound with every vowel (`جەرارد`, `جونسون`);
-        Arabic's are left to its model."""
+        (`ٹرمپ`, `ٽرمپ`), each `و` v or a vowel; Kurdish and Uyghur by sound with every vowel
+        (`جەرارد`, `جونسون`); Arabic's are left to its model."""
         if self.code in FULL_VOWELS:
             return list(dict.fromkeys("".join(FULL_VOWELS_LATIN.get(ch, "") if ch != "و" else w
                                               for ch in token) for w in ("u", "w")))
         table = BY_SOUND.get(self.code)
         if table is None:
             return []
-        return list(dict.fromkeys("".join(table.get(ch, "" if ch in VOWEL_LETTERS else ch)
-                                          if ch != "و" else w for ch in token)
-                                  for w in ("u", "v")))
+        letters = [table.get(ch, "" if ch in VOWEL_LETTERS else ch) for ch in token]
+        waws = [k for k, ch in enumerate(token) if ch == "و"][:4]
+        readings = []
+        for said in itertools.product("uv", repeat=len(waws)):  # `ایوانوف`: ivanof
+            for k, w in zip(waws, said, strict=True):
+                letters[k] = w
+            readings.append("".join(letters))
+        return list(dict.fromkeys(readings))
 
     @property
     def sound_consonants(self) -> int:
