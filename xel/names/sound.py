@@ -100,8 +100,8 @@ def closed_keys(english: str, fold: Callable[[str], str] = str
 def closed_alike(readings: list[str], english: str, fold: Callable[[str], str] = str) -> bool:
     """A reading of a projected part, its final consonants one or not, has a key of the
     English run as a script of closed syllables writes it (`closed_keys`), or its consonants
-    in order: three or more of its full key, four or more of a closed one; a reading that is
-    the token's very letters agrees too (`អ៊ុន`, un)."""
+    in order (`skeleton`): three or more of its full key, four or more of a closed one; a
+    reading that is the token's very letters agrees too (`អ៊ុន`, un)."""
     if len(english) >= 2 and plain(english) in readings:
         return True
     keys = {sound_key(fold(r)) for r in readings} | {_vowels_as_one(fold(r)) for r in readings}
@@ -109,9 +109,16 @@ def closed_alike(readings: list[str], english: str, fold: Callable[[str], str] =
     closed, full = closed_keys(english, fold)
     if keys & {k for k in closed if len(consonants(k)) >= 2}:
         return True
-    skeletons = {consonants(k) for k in keys}
-    return any(consonants(w) in skeletons for w in full if len(consonants(w)) >= 3) or any(
-        consonants(w) in skeletons for w in closed if len(consonants(w)) >= 4)
+    skeletons = {skeleton(k) for k in keys}
+    return any(skeleton(w) in skeletons for w in full if len(consonants(w)) >= 3) or any(
+        skeleton(w) in skeletons for w in closed if len(consonants(w)) >= 4)
+
+
+def skeleton(key: str) -> tuple[bool, str]:
+    """A key's consonants, and whether it begins with a vowel: a reading that has a name's
+    consonants but not its first vowel has lost a syllable (`ལི་ཛི་བིཀྲི`, lizibit, is not
+    Elizabeth; Burmese `ဆင္းစ္`, sins, not Wayde Sims, whose w and y are vowels to the key)."""
+    return key.startswith("a"), consonants(key)
 
 
 def consonants(key: str) -> str:

@@ -100,10 +100,10 @@ def khmer_reading(token: str) -> str:
 
 
 def folded(key: str) -> str:
-    """What these scripts write with one letter made one: voicing of g, j, z (`ก`, `จ`, `ซ`),
-    and of a final d (`វូតស៍`, Woods), v as w (`ว`), which the sound key then takes for a
-    vowel."""
-    return regex.sub(r"d(?![aeiouyw])", "t", key.translate(str.maketrans("gjzv", "kssw")))
+    """What these scripts write with one letter made one: voicing of g, j, z, d (`ก`, `จ`,
+    `ซ`; Khmer `ត` for a final d, `វូតស៍`, Woods), v as w (`ว`), which the sound key then
+    takes for a vowel."""
+    return key.translate(str.maketrans("gjzvd", "ksswt"))
 
 
 class SoutheastAsian(Family):

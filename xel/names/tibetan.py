@@ -33,8 +33,9 @@ _SYLLABLE_BREAK = regex.compile(r"[\u0f0b-\u0f14\s\u00b7\p{Pd}]+")
 # The retroflex stacks as English writes them: t, d or tr, dr (`ཀྲམ`, tram; `དྲོ`, do), also
 # after a final (`བརཀྲི`, bart: Robert; `ལནདྲ`, land: Donald).
 _STACKS = regex.compile(r"kr|tr|gr|dr")
-# Finals are said voiceless: `ཀྲེག`, trek (Track), `ཕུའུ་རེག`, fu-rek (Furyk).
-_VOICELESS = {"ག": "k", "བ": "p", "ད": "t"}
+# Finals g and d are said voiceless: `ཀྲེག`, trek (Track), `ཕུའུ་རེག`, fu-rek (Furyk); a final
+# `བ` writes English v (`ཟོ་རན་ཟེབ`, Zoran Zaev), so it stays b.
+_VOICELESS = {"ག": "k", "ད": "t"}
 _AS_ENGLISH = {"kr": ("tr", "t"), "tr": ("tr", "t"), "gr": ("dr", "d"), "dr": ("dr", "d")}
 
 
@@ -184,6 +185,7 @@ def unwritten_articles(english: str) -> list[str]:
 
 
 def folded(text: str) -> str:
-    """v as b, and a final d as t: Dzongkha writes English v with `བ` and a final d with `ཊ`
-    (`པེ་ཀྲིག་རིཊ`, Patrick Reed)."""
-    return regex.sub(r"d(?![aeiouyw])", "t", text.replace("v", "b"))
+    """v as b, and d as t: Dzongkha writes English v with `བ` and d with `ཊ` as well as `ཌ`
+    (`པེ་ཀྲིག་རིཊ`, Patrick Reed); the name's parts are read together and English's token by
+    token, so a fold must not depend on where a letter stands."""
+    return text.translate(str.maketrans("vd", "bt"))
