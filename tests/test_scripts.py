@@ -79,6 +79,7 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("dzo", "རོ་བརཀྲི་མུ་ལར", "Robert Mueller"), ("dzo", "ཀྲེག་པ་ལིན", "Track Palin"),
     ("dzo", "ཇིམ་ཕུའུ་རེག", "Jim Furyk"), ("dzo", "ཨི་ལི་ཛི་བིཀྲི་ཝ་རན", "Elizabeth Warren"),
     ("dzo", "པེ་ཀྲིག་རིཊ", "Patrick Reed"), ("dzo", "ཟོ་རན་ཟེབ", "Zoran Zaev"),
+    ("dzo", "ཨེས་ཀོཊ་པིཊ་མཱེན", "Scott Pittman"), ("tha", "ไทเกอร์ วูดส์", "Tiger Woods"),
     ("dzo", "ཝ་ལིགྲི་ཨོལ་མའུ་ལེམ", "Walid al-Moualem"),
     # Tibetan (NTREX) writes names as Chinese does, a Mandarin syllable each (特朗普, 卡瓦诺).
     ("bod", "ཐེ་རོན་ཕུས", "Trump"), ("bod", "པུའུ་ལུའེ་ཐེ·ཁ་ཝ་ནུའོ", "Brett Kavanaugh"),

@@ -101,9 +101,9 @@ def khmer_reading(token: str) -> str:
 
 def folded(key: str) -> str:
     """What these scripts write with one letter made one: voicing of g, j, z, d (`ก`, `จ`,
-    `ซ`; Khmer `ត` for a final d, `វូតស៍`, Woods), v as w (`ว`), which the sound key then
-    takes for a vowel."""
-    return key.translate(str.maketrans("gjzvd", "ksswt"))
+    `ซ`; Khmer `ត` for d, `ភែធធ្រីគរីដ`, Patrick Reed), v as w (`ว`), which the sound key
+    then takes for a vowel; ds stays (`วูดส์`, Woods: the key would make ts one s)."""
+    return regex.sub(r"d(?!s)", "t", key.translate(str.maketrans("gjzv", "kssw")))
 
 
 class SoutheastAsian(Family):

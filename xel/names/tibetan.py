@@ -65,10 +65,10 @@ def syllable_reading(syllable: str) -> str:
 
 
 # Dzongkha writes a consonant English ends a syllable with as a syllable of its own with the
-# vowel i (`བེ་རེཀྲི`, be-re-tri: Brett; `ཐོ་མསི`, Thomas; `དྲི་ནི`, Dianne), and an s before a consonant as
-# `ཨིསི` (`ཨིསི་ཀོཀྲི`, is-ko-tri: Scott).
+# vowel i (`བེ་རེཀྲི`, be-re-tri: Brett; `ཐོ་མསི`, Thomas; `དྲི་ནི`, Dianne), and an s before a
+# consonant as `ཨིསི` or `ཨེས` (`ཨིསི་ཀོཀྲི`, is-ko-tri; `ཨེས་ཀོཊ`, es-kot: Scott).
 _FINAL = regex.compile(r"(?<=[aeiou][a-z]*)((?:[kgtd]r|[kgtdszfbpnlmr]|sh|ts|ch))i$")
-_S_BEFORE = regex.compile(r"^isi?$")
+_S_BEFORE = regex.compile(r"^[aei]si?$")
 
 
 def tibetan_readings(token: str) -> list[str]:
@@ -186,6 +186,7 @@ def unwritten_articles(english: str) -> list[str]:
 
 def folded(text: str) -> str:
     """v as b, and d as t: Dzongkha writes English v with `བ` and d with `ཊ` as well as `ཌ`
-    (`པེ་ཀྲིག་རིཊ`, Patrick Reed); the name's parts are read together and English's token by
-    token, so a fold must not depend on where a letter stands."""
-    return text.translate(str.maketrans("vd", "bt"))
+    (`པེ་ཀྲིག་རིཊ`, Patrick Reed), but not in ds, which the key would make one s; the name's
+    parts are read together and English's token by token, so a fold must not depend on where
+    a letter stands in a word."""
+    return regex.sub(r"d(?!s)", "t", text.replace("v", "b"))
