@@ -100,10 +100,16 @@ def khmer_reading(token: str) -> str:
 
 
 def folded(key: str) -> str:
-    """What these scripts write with one letter made one: voicing of g, j, z, d (`ก`, `จ`,
-    `ซ`; Khmer `ត` for d, `ភែធធ្រីគរីដ`, Patrick Reed), v as w (`ว`), which the sound key
-    then takes for a vowel; ds stays (`วูดส์`, Woods: the key would make ts one s)."""
-    return regex.sub(r"d(?!s)", "t", key.translate(str.maketrans("gjzv", "kssw")))
+    """What these scripts write with one letter made one: voicing of g, j, z (`ก`, `จ`, `ซ`),
+    v as w (`ว`), which the sound key then takes for a vowel."""
+    return key.translate(str.maketrans("gjzv", "kssw"))
+
+
+def folded_dt(key: str) -> str:
+    """`folded`, and d as t: Lao and Khmer write an English d with the letter they say t at the
+    end of a syllable (Lao `ເບ​ຣັດ`, Brett; Khmer `ភែធធ្រីគរីដ`, Patrick Reed, `វូតស៍`, Woods),
+    where Thai keeps them apart (`วูดส์`)."""
+    return folded(key).replace("d", "t")
 
 
 class SoutheastAsian(Family):
@@ -123,4 +129,5 @@ class SoutheastAsian(Family):
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """By sound, syllables closed on one consonant (`ត្រាំ`, tram: Trump), a few sounds
         written with one letter (`folded`)."""
-        return closed_alike(self.read_out(forms), english, folded)
+        return closed_alike(self.read_out(forms), english,
+                            folded if self.code == "tha" else folded_dt)
