@@ -385,8 +385,8 @@ def test_names_written_by_sound_find_entities_by_their_sound(lang: str, name: st
     assert found[0].entity.kb_id == kb_id and found[0].why[0]["via"] == "sound"
     agreement = index.agreement(name)
     assert agreement(next(e for e in SoundKb.ENTITIES if e.kb_id == kb_id)) == (
-        1.0 if kb_id != "T" or " " in name else 2 / 3)  # Trump alone: a part missing
-    assert agreement(KbEntity("X", "Angela Merkel")) == 0.0
+        (1.0, 1.0) if kb_id != "T" or " " in name else (1.0, 0.5))  # Trump alone
+    assert agreement(KbEntity("X", "Angela Merkel")) == (0.0, 0.0)
 
 
 def test_a_name_sounds_like_entities_by_each_of_its_parts() -> None:
@@ -396,8 +396,9 @@ def test_a_name_sounds_like_entities_by_each_of_its_parts() -> None:
     assert [f.entity.kb_id for f in index.find("माइक पोम्पिओ", 3)] == ["O", "P", "E"]
     assert [f.why[0]["parts"] for f in index.find("माइक पोम्पिओ", 3)] == [2, 1, 1]
     agreement = index.agreement("माइक पोम्पिओ")
-    assert [agreement(e) for e in SoundKb.ENTITIES if e.kb_id in "OPE"] == [0.5, 1.0, 0.5]
-    assert index.agreement("किम जोंग")(SoundKb.ENTITIES[8]) == 4 / 5  # Kim Jong(-un): un missing
+    assert [agreement(e) for e in SoundKb.ENTITIES if e.kb_id in "OPE"] == [
+        (0.5, 0.5), (1.0, 1.0), (0.5, 0.5)]
+    assert index.agreement("किम जोंग")(SoundKb.ENTITIES[8]) == (1.0, 2 / 3)  # Kim Jong(-un)
 
 
 def test_latin_words_are_read_by_sound_only_in_languages_written_in_latin() -> None:
@@ -405,18 +406,18 @@ def test_latin_words_are_read_by_sound_only_in_languages_written_in_latin() -> N
     word in a Thai text is the English name copied, left to its spelling."""
     assert sound_index("lav").find("Maikam Pensam", 1)[0].entity.kb_id == "P"
     assert sound_index("tha").find("Mike Pence", 1) == []
-    assert sound_index("tha").agreement("Mike Pence")(SoundKb.ENTITIES[3]) == 0.0
+    assert sound_index("tha").agreement("Mike Pence")(SoundKb.ENTITIES[3]) == (0.0, 0.0)
 
 
 def test_initials_and_numerals_are_not_sounds_of_a_name() -> None:
     """`Thomas J. Rooney` has no token `jrooney` for Hindi `जॉर्न` (Bjørn, NTREX) to sound
-    like, and `Justin II` is Justin."""
+    like, and `Justin II` is Justin, though the numeral is a word the query leaves out."""
     kb = SoundKb()
     people = [KbEntity("R", "Thomas J. Rooney"), KbEntity("J", "Justin II")]
     index = SoundIndex(kb, NameSounds.over(people), "hin")  # type: ignore[arg-type]
     assert [f.entity.kb_id for f in index.find("थोमस जॉर्न", 3)] == ["R"]
-    assert index.agreement("थोमस जॉर्न")(people[0]) == 2 / 4
-    assert index.agreement("जस्टिन")(people[1]) == 1.0
+    assert index.agreement("थोमस जॉर्न")(people[0]) == (0.5, 1 / 3)
+    assert index.agreement("जस्टिन")(people[1]) == (1.0, 0.5)
 
 
 def test_names_not_written_by_sound_are_left_to_the_readings() -> None:
@@ -424,22 +425,23 @@ def test_names_not_written_by_sound_are_left_to_the_readings() -> None:
     their candidates keep the order they had."""
     assert sound_index("deu").find("Donald Trump", 3) == []
     assert sound_index("zho-TW").find("唐納·川普", 3) == []
-    assert sound_index("deu").agreement("Donald Trump")(SoundKb.ENTITIES[0]) == 0.0
+    assert sound_index("deu").agreement("Donald Trump")(SoundKb.ENTITIES[0]) == (0.0, 0.0)
 
 
 def test_candidates_that_sound_like_the_name_come_before_those_better_spelled() -> None:
     """The shipped models read Amharic `ትራምፕ` (Trump, NTREX) as `Teramepe`, spelled more
     like Mike Pence's and the Pompeos' names than like any Trump's: by sound, the Trumps come
-    first, and the `sound` feature says why."""
+    first, and the `sound` features say why."""
     index, kb = sound_index("amh"), SoundKb()
     found = {e.kb_id: Found(e) for e in SoundKb.ENTITIES}
     spelled = named(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
-                    lambda entity: 0.0, lambda entity: 0.0)
+                    lambda entity: 0.0, lambda entity: (0.0, 0.0))
     assert {kb_id for kb_id, *_ in spelled} <= {"P", "O", "E"}
     rows = named(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
                  lambda entity: 0.0, index.agreement("ትራምፕ"))
     assert [kb_id for kb_id, *_ in rows] == ["T", "I"]
-    assert [sound for *_, sound in rows] == [2 / 3, 2 / 3] and FEATURES[-1] == "sound"
+    assert [sound for *_, sound in rows] == [(1.0, 0.5), (1.0, 0.5)]
+    assert FEATURES[-2:] == ("sound", "sound_cover")
 
 
 @pytest.mark.parametrize(("text", "span", "full"), [

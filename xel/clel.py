@@ -52,7 +52,7 @@ from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
 FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "context",
-            "context_share", "spelling", "sound")
+            "context_share", "spelling", "sound", "sound_cover")
 WORD = re.compile(r"\w+")
 Lexicon = dict[str, list[tuple[str, float]]]
 
@@ -369,6 +369,10 @@ def runs(tokens: Sequence[str]) -> dict[str, frozenset[int]]:
     return found
 
 
+# The share of a query's parts that sound like an entity's name, and of its words they cover.
+Sound = tuple[float, float]
+
+
 @dataclass(frozen=True)
 class NameSounds:
     """The KB's English name tokens (and runs of them, `runs`) by their loose keys, and the
@@ -435,39 +439,39 @@ class SoundIndex:
                                               k))[:limit]
         return [Found(entities[k], [{"via": "sound", "parts": count[k]}]) for k in ranked]
 
-    def agreement(self, name: str) -> Callable[[KbEntity], float]:
-        """How much of the name and of an entity's name (or alias) sound alike: the query's
-        parts that sound like a token (or run of tokens) of it and the tokens they cover, as
-        a share of both names' parts and tokens, so that a missing or extra part costs
-        (`ትራምፕ`, Trump, agrees with Donald Trump 2/3); 0 where the family reads none out."""
+    def agreement(self, name: str) -> Callable[[KbEntity], Sound]:
+        """How much of the name and of an entity's name (or alias) sound alike: the share of
+        the query's parts that sound like a token (or run of tokens) of it, and the share of
+        its words they cover. Apart, because a part heard nowhere in a name says more than a
+        word of it the query leaves out (`Justin Rose` is not Justin II; `ትራምፕ`, Trump alone,
+        is Donald Trump): (0, 0) where the family reads none out."""
         heard = [self.heard(p) for p in self.parts(name)]
         if not any(heard):
-            return lambda entity: 0.0
+            return lambda entity: (0.0, 0.0)
 
-        def agreement(entity: KbEntity) -> float:
-            best = 0.0
+        def agreement(entity: KbEntity) -> Sound:
+            best = (0.0, 0.0)
             for form in (entity.name, *entity.aliases):
-                tokens = sound_tokens(form)
-                spans = runs(tokens)
-                matched = [[spans[t] for t in tokens_heard if t in spans]
-                           for tokens_heard in heard]
+                spans = runs(sound_tokens(form))
+                matched = [[spans[t] for t in tokens if t in spans] for tokens in heard]
                 covered = set().union(*(span for m in matched for span in m))
-                best = max(best, (sum(map(bool, matched)) + len(covered))
-                           / (len(heard) + len(tokens)))
+                words = len(ENGLISH_TOKEN.findall(form))
+                best = max(best, (sum(map(bool, matched)) / len(heard),
+                                  len(covered) / words if words else 0.0), key=sum)
             return best
 
         return agreement
 
 
-Named = list[tuple[str, list[float], float, float]]  # kb id, name features, spelling, sound
+Named = list[tuple[str, list[float], float, Sound]]  # kb id, name features, spelling, sound
 
 
 def named(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limit: int,
-          spelled: Callable[[KbEntity], float], sounded: Callable[[KbEntity], float]) -> Named:
+          spelled: Callable[[KbEntity], float], sounded: Callable[[KbEntity], Sound]) -> Named:
     """The `limit` best candidates, exact matches first, then those whose name agrees best
-    with the query's, by spelling (`name_similarity`) or by sound (`sounded`), with what the
-    name alone says of them (every feature but context's: the same for every query of one
-    name, so it is worked out once per name)."""
+    with the query's, by spelling (`name_similarity`) or by sound (`sounded`, its two shares'
+    mean), with what the name alone says of them (every feature but context's: the same for
+    every query of one name, so it is worked out once per name)."""
     rows = []
     for kb_id, f in found.items():
         forms = (f.entity.name, *f.entity.aliases)
@@ -476,7 +480,7 @@ def named(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limi
         rows.append((kb_id, [max(sims), sims[0], float(bool(exact)),
                              1.0 / (1 + min(exact)) if exact else 0.0,
                              kb.prior(f.entity.popularity), 0.0], sounded(f.entity)))
-    rows.sort(key=lambda r: (-r[1][2], -max(r[1][0], r[2]), -r[1][4], r[0]))
+    rows.sort(key=lambda r: (-r[1][2], -max(r[1][0], sum(r[2]) / 2), -r[1][4], r[0]))
     rows = rows[:limit]
     by_prior = sorted(range(len(rows)), key=lambda k: -rows[k][1][4])
     for rank, k in enumerate(by_prior, start=1):
@@ -491,7 +495,7 @@ def features(candidates: Named, found: dict[str, Found], context: Mapping[str, f
     query's document (`context`) matches each description, raw and as a share of the best."""
     raw = [bm25.score(context, found[kb_id].entity.description) for kb_id, *_ in candidates]
     best = max(raw, default=0.0)
-    rows = [[*values, math.log1p(r), r / best if best > 0 else 0.0, spelling, sound]
+    rows = [[*values, math.log1p(r), r / best if best > 0 else 0.0, spelling, *sound]
             for (_, values, spelling, sound), r in zip(candidates, raw, strict=True)]
     return [kb_id for kb_id, *_ in candidates], np.array(rows, dtype=float).reshape(
         len(rows), len(FEATURES))
@@ -621,7 +625,7 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
         lm.prepare(english={t for f in found.values() for c in f.values()
                             for t in ENGLISH_TOKEN.findall(c.entity.name)})
     by_name = {k: named(kb, k[1:], f, config.candidates, spelling(lm, k[0]),
-                        by_sound.agreement(k[0]) if by_sound else lambda entity: 0.0)
+                        by_sound.agreement(k[0]) if by_sound else lambda entity: (0.0, 0.0))
                for k, f in found.items()}
     contexts = {doc: translate(words.get(doc, []), lexicon) for doc in {r.doc_id for r in mine}}
     examples = []
