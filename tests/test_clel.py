@@ -19,12 +19,16 @@ from typer.testing import CliRunner
 
 from xel.build import build
 from xel.clel import (
+    FEATURES,
     Example,
+    NameSounds,
     QueryRecord,
     ReadingIndex,
+    SoundIndex,
     clel_run,
     fit,
     learn_lexicon,
+    named,
     read_records,
     train_documents,
     translate,
@@ -34,7 +38,7 @@ from xel.clel import (
 from xel.config import Config
 from xel.errors import XelError
 from xel.export import Slices, query_slices
-from xel.kb import KbEntity, KnowledgeBase
+from xel.kb import Found, KbEntity, KnowledgeBase
 from xel.names.english import name_key
 from xel.names.transliterate import MODELS, best_first, language_models
 from xel.pipeline import run
@@ -334,6 +338,110 @@ def test_han_names_find_entities_by_their_korean_reading() -> None:
     assert [f.entity.kb_id for f in index.find("金正恩")] == ["K1"]
     assert index.find("唐納") == []
     assert ReadingIndex(Entities(), "deu").find("Kim Jong-un") == []  # type: ignore[arg-type]
+
+
+class SoundKb:
+    """What `SoundIndex` reads of a KB: its entities, and the prior of a popularity."""
+
+    ENTITIES = [KbEntity("T", "Donald Trump", popularity=1000.0),
+                KbEntity("U", "Donald Tusk", popularity=300.0),
+                KbEntity("I", "Ivanka Trump", popularity=200.0),
+                KbEntity("P", "Mike Pence", popularity=400.0),
+                KbEntity("O", "Mike Pompeo", popularity=300.0),
+                KbEntity("E", "Ellen Pompeo", popularity=100.0),
+                KbEntity("G", "Steven Gerrard", popularity=200.0),
+                KbEntity("J", "Boris Johnson", popularity=500.0),
+                KbEntity("K", "Kim Jong-un", popularity=600.0),
+                KbEntity("S", "Steven Spielberg", popularity=700.0)]
+
+    def entities(self) -> list[KbEntity]:
+        return self.ENTITIES
+
+    def prior(self, popularity: float | None) -> float:
+        return (popularity or 0.0) / 1000
+
+
+def sound_index(lang: str) -> SoundIndex:
+    kb = SoundKb()
+    return SoundIndex(kb, NameSounds.over(kb.entities()), lang)  # type: ignore[arg-type]
+
+
+# NTREX's own spellings (its Marathi, Gujarati, Bengali, Amharic, Thai and Korean text),
+# which the transliteration models read loosely (Marathi `डोनाल्ड ट्रम्प`: Dnierldda Ttrampa).
+@pytest.mark.parametrize(("lang", "name", "kb_id"), [
+    ("mar", "डोनाल्ड ट्रम्प", "T"),
+    ("mar", "स्टीव्हन गेरार्डच्या", "G"),  # with its ending: Gerrard's
+    ("guj", "બોરિસ જોહ્નસને", "J"),  # with its ending
+    ("ben", "মাইক পেন্স", "P"),
+    ("amh", "ማይክ ፖምፒዬ", "O"),
+    ("amh", "ትራምፕ", "T"),  # Trump alone: the most popular Trump
+    ("tha", "ทรัมป์", "T"),
+    ("kor", "김정은", "K"),  # one word for three English tokens
+])
+def test_names_written_by_sound_find_entities_by_their_sound(lang: str, name: str,
+                                                            kb_id: str) -> None:
+    index = sound_index(lang)
+    found = index.find(name, 3)
+    assert found[0].entity.kb_id == kb_id and found[0].why[0]["via"] == "sound"
+    agreement = index.agreement(name)
+    assert agreement(next(e for e in SoundKb.ENTITIES if e.kb_id == kb_id)) == (
+        (1.0, 1.0) if kb_id != "T" or " " in name else (1.0, 0.5))  # Trump alone
+    assert agreement(KbEntity("X", "Angela Merkel")) == (0.0, 0.0)
+
+
+def test_a_name_sounds_like_entities_by_each_of_its_parts() -> None:
+    """Both parts of `माइक पोम्पिओ` (Hindi, NTREX) sound like Mike Pompeo, one like Ellen
+    Pompeo or Mike Pence: the entity that has both comes first, then the more popular."""
+    index = sound_index("hin")
+    assert [f.entity.kb_id for f in index.find("माइक पोम्पिओ", 3)] == ["O", "P", "E"]
+    assert [f.why[0]["parts"] for f in index.find("माइक पोम्पिओ", 3)] == [2, 1, 1]
+    agreement = index.agreement("माइक पोम्पिओ")
+    assert [agreement(e) for e in SoundKb.ENTITIES if e.kb_id in "OPE"] == [
+        (0.5, 0.5), (1.0, 1.0), (0.5, 0.5)]
+    assert index.agreement("किम जोंग")(SoundKb.ENTITIES[8]) == (1.0, 2 / 3)  # Kim Jong(-un)
+
+
+def test_latin_words_are_read_by_sound_only_in_languages_written_in_latin() -> None:
+    """Latvian respells English names (`Maikam Pensam`, NTREX: Mike Pence, dative); a Latin
+    word in a Thai text is the English name copied, left to its spelling."""
+    assert sound_index("lav").find("Maikam Pensam", 1)[0].entity.kb_id == "P"
+    assert sound_index("tha").find("Mike Pence", 1) == []
+    assert sound_index("tha").agreement("Mike Pence")(SoundKb.ENTITIES[3]) == (0.0, 0.0)
+
+
+def test_initials_and_numerals_are_not_sounds_of_a_name() -> None:
+    """`Thomas J. Rooney` has no token `jrooney` for Hindi `जॉर्न` (Bjørn, NTREX) to sound
+    like, and `Justin II` is Justin, though the numeral is a word the query leaves out."""
+    kb = SoundKb()
+    people = [KbEntity("R", "Thomas J. Rooney"), KbEntity("J", "Justin II")]
+    index = SoundIndex(kb, NameSounds.over(people), "hin")  # type: ignore[arg-type]
+    assert [f.entity.kb_id for f in index.find("थोमस जॉर्न", 3)] == ["R"]
+    assert index.agreement("थोमस जॉर्न")(people[0]) == (0.5, 1 / 3)
+    assert index.agreement("जस्टिन")(people[1]) == (1.0, 0.5)
+
+
+def test_names_not_written_by_sound_are_left_to_the_readings() -> None:
+    """Scripts whose family reads nothing out by sound (German, Chinese) find nothing so, and
+    their candidates keep the order they had."""
+    assert sound_index("deu").find("Donald Trump", 3) == []
+    assert sound_index("zho-TW").find("唐納·川普", 3) == []
+    assert sound_index("deu").agreement("Donald Trump")(SoundKb.ENTITIES[0]) == (0.0, 0.0)
+
+
+def test_candidates_that_sound_like_the_name_come_before_those_better_spelled() -> None:
+    """The shipped models read Amharic `ትራምፕ` (Trump, NTREX) as `Teramepe`, spelled more
+    like Mike Pence's and the Pompeos' names than like any Trump's: by sound, the Trumps come
+    first, and the `sound` features say why."""
+    index, kb = sound_index("amh"), SoundKb()
+    found = {e.kb_id: Found(e) for e in SoundKb.ENTITIES}
+    spelled = named(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
+                    lambda entity: 0.0, lambda entity: (0.0, 0.0))
+    assert {kb_id for kb_id, *_ in spelled} <= {"P", "O", "E"}
+    rows = named(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
+                 lambda entity: 0.0, index.agreement("ትራምፕ"))
+    assert [kb_id for kb_id, *_ in rows] == ["T", "I"]
+    assert [sound for *_, sound in rows] == [(1.0, 0.5), (1.0, 0.5)]
+    assert FEATURES[-2:] == ("sound", "sound_cover")
 
 
 @pytest.mark.parametrize(("text", "span", "full"), [

@@ -3,9 +3,12 @@ Table 6 system, learned from the collection itself.
 
 Per language: candidates from the KB by the name's English readings (the shipped
 transliteration models' n-best, endings undone; ICU romanization too) against KB names and
-aliases, exactly and fuzzily; features for name similarity, popularity and context (the query
-document's words put into English with a lexicon learned from the collection's own eflomal
-alignments, then BM25 against the candidate's KB description); a logistic regression over
+aliases, exactly and fuzzily, and, where the script family reads names out by sound
+(`xel.names`: Indic, Ethiopic, Georgian, Thaana, ...), by how the name's parts sound against
+the KB names' tokens (`SoundIndex`); features for name similarity (by spelling and by sound),
+popularity and context (the query document's words put into English with a lexicon learned
+from the collection's own eflomal alignments, then BM25 against the candidate's KB
+description); a logistic regression over
 candidates learned on the train partition; the regularization and the NIL threshold (the best
 candidate's probability below it answers NIL) chosen on devtest.
 
@@ -36,10 +39,12 @@ from xel.config import BaselineConfig, Config
 from xel.corpus import document_text, sentences, source_language
 from xel.errors import XelError
 from xel.export import collection_folder
-from xel.kb import Found, KbEntity, KnowledgeBase
+from xel.kb import Found, KbEntity, KnowledgeBase, fragments
+from xel.languages import language
 from xel.link import name_similarity
 from xel.names.families import family
 from xel.names.script import SEPARATORS, is_latin
+from xel.names.sound import consonants, english_keys, plain, sound_key
 from xel.names.transliterate import LanguageModels, language_models
 from xel.project import iter_pairs
 from xel.score import NIL, baseline_run, latin
@@ -47,7 +52,7 @@ from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
 FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "context",
-            "context_share", "spelling")
+            "context_share", "spelling", "sound", "sound_cover")
 WORD = re.compile(r"\w+")
 Lexicon = dict[str, list[tuple[str, float]]]
 
@@ -325,14 +330,148 @@ class ReadingIndex:
                 for e in self._index(fold).get(reading, [])]
 
 
-Named = list[tuple[str, list[float], float]]  # kb id, name features, spelling
+# What the script families write with one letter, made one (voicing, b/v/p/f, s/z/j, r/l:
+# `xel.names.indic.unvoiced`, `xel.names.hangul.hangul_fold`): a key looser than any family's
+# own, so that a token a family says a reading sounds like is found under the reading's key.
+_LOOSE = str.maketrans("gdbjzvfr", "ktpssppl")
+_LATIN = regex.compile(r"\p{Latin}")
+
+
+def loose_key(text: str) -> str:
+    """The consonants of a Latin text's sound key with `_LOOSE`'s sounds made one (`Trump`,
+    `tramp`: tlmp)."""
+    return consonants(sound_key(text)).translate(_LOOSE)
+
+
+def token_keys(token: str) -> set[str]:
+    """The loose keys an English name token is looked up by: of each of its English keys, and
+    of its spelling with v as w (Thai, Lao and Khmer write v as w, a vowel to the key)."""
+    spelt = plain(token)
+    keys = {*english_keys(token, True), sound_key(spelt), sound_key(spelt.replace("v", "w"))}
+    return {k for key in keys if (k := consonants(key).translate(_LOOSE))}
+
+
+def sound_tokens(name: str) -> list[str]:
+    """An English name's tokens as sound keys read them: its fragments (`xel.kb.fragments`),
+    without initials, generational suffixes and designations (`Thomas J. Rooney` is not
+    `jrooney`, which sounds like Hindi `जॉर्न`, Bjørn; `Justin II` is Justin)."""
+    return [plain(token) for token, _ in fragments(name)]
+
+
+def runs(tokens: Sequence[str]) -> dict[str, frozenset[int]]:
+    """Every run of consecutive tokens, written together, with the tokens it covers (`Kim Jong
+    un`: kim, kimjong, kimjongun, jong, ...): a script may write several English tokens as
+    one word (`김정은`), an unspaced one a whole name."""
+    found: dict[str, frozenset[int]] = {}
+    for i in range(len(tokens)):
+        for j in range(i + 1, len(tokens) + 1):
+            found.setdefault("".join(tokens[i:j]), frozenset(range(i, j)))
+    return found
+
+
+# The share of a query's parts that sound like an entity's name, and of its words they cover.
+Sound = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class NameSounds:
+    """The KB's English name tokens (and runs of them, `runs`) by their loose keys, and the
+    entities each names: built once per KB, read by every language's `SoundIndex`."""
+
+    by_key: dict[str, frozenset[str]]
+    named_by: dict[str, tuple[KbEntity, ...]]
+
+    @classmethod
+    def over(cls, entities: Iterable[KbEntity]) -> NameSounds:
+        by_key: dict[str, set[str]] = defaultdict(set)
+        named_by: dict[str, list[KbEntity]] = defaultdict(list)
+        for entity in entities:
+            for token in {t for form in (entity.name, *entity.aliases)
+                          for t in runs(sound_tokens(form))}:
+                named_by[token].append(entity)
+                for key in token_keys(token):
+                    by_key[key].add(token)
+        return cls({k: frozenset(v) for k, v in by_key.items()},
+                   {k: tuple(v) for k, v in named_by.items()})
+
+
+class SoundIndex:
+    """KB entities by how their English names sound (`xel.names.sound`), for languages whose
+    script family reads a written name out by sound (`Family.sound_readings`: Hindi
+    `डोनाल्ड ट्रम्प`, donald tramp), where the transliteration models read such names
+    loosely. A query part's readings look English name tokens up by a loose key; the family's
+    own `sounds_like` says which of them the part sounds like."""
+
+    def __init__(self, kb: KnowledgeBase, sounds: NameSounds, lang: str) -> None:
+        self.kb, self.sounds, self.family = kb, sounds, family(lang)
+        self.latin_script = language(lang).script == "Latn"
+        self._heard: dict[str, frozenset[str]] = {}
+
+    def heard(self, part: str) -> frozenset[str]:
+        """The KB's English name tokens (and runs of them) a query part sounds like, as its
+        family compares them, the part's endings and prefixes undone (`Family.forms_of`). A
+        Latin word in another script is a copy of the English name, left to its spelling, as
+        projection leaves it (`xel.names.match`): read by sound, Thai `Allan McGregor` named
+        Woody Allen."""
+        if not self.latin_script and _LATIN.search(part):
+            return frozenset()
+        if part not in self._heard:
+            forms = self.family.forms_of(part)
+            readings = self.family.read_out(forms)
+            near = {t for r in readings for t in self.sounds.by_key.get(loose_key(r), ())}
+            self._heard[part] = frozenset(t for t in near if self.family.sounds_like(forms, t))
+        return self._heard[part]
+
+    def parts(self, name: str) -> list[str]:
+        return [p for p in SEPARATORS.split(name) if p]
+
+    def find(self, name: str, limit: int) -> list[Found]:
+        """The `limit` entities the most parts of the name sound like a token of, the more
+        popular first among equals (`why`: via sound, how many parts)."""
+        heard = [self.heard(p) for p in self.parts(name)]
+        count: Counter[str] = Counter()
+        entities: dict[str, KbEntity] = {}
+        for tokens in heard:
+            ids = {e.kb_id: e for t in tokens for e in self.sounds.named_by.get(t, ())}
+            count.update(ids.keys())
+            entities.update(ids)
+        ranked = sorted(count, key=lambda k: (-count[k], -self.kb.prior(entities[k].popularity),
+                                              k))[:limit]
+        return [Found(entities[k], [{"via": "sound", "parts": count[k]}]) for k in ranked]
+
+    def agreement(self, name: str) -> Callable[[KbEntity], Sound]:
+        """How much of the name and of an entity's name (or alias) sound alike: the share of
+        the query's parts that sound like a token (or run of tokens) of it, and the share of
+        its words they cover. Apart, because a part heard nowhere in a name says more than a
+        word of it the query leaves out (`Justin Rose` is not Justin II; `ትራምፕ`, Trump alone,
+        is Donald Trump): (0, 0) where the family reads none out."""
+        heard = [self.heard(p) for p in self.parts(name)]
+        if not any(heard):
+            return lambda entity: (0.0, 0.0)
+
+        def agreement(entity: KbEntity) -> Sound:
+            best = (0.0, 0.0)
+            for form in (entity.name, *entity.aliases):
+                spans = runs(sound_tokens(form))
+                matched = [[spans[t] for t in tokens if t in spans] for tokens in heard]
+                covered = set().union(*(span for m in matched for span in m))
+                words = len(ENGLISH_TOKEN.findall(form))
+                best = max(best, (sum(map(bool, matched)) / len(heard),
+                                  len(covered) / words if words else 0.0), key=sum)
+            return best
+
+        return agreement
+
+
+Named = list[tuple[str, list[float], float, Sound]]  # kb id, name features, spelling, sound
 
 
 def named(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limit: int,
-          spelled: Callable[[KbEntity], float]) -> Named:
-    """The `limit` best candidates, exact matches first, then the best-named, with what the
-    name alone says of them (every feature but context's: the same for every query of one
-    name, so it is worked out once per name)."""
+          spelled: Callable[[KbEntity], float], sounded: Callable[[KbEntity], Sound]) -> Named:
+    """The `limit` best candidates, exact matches first, then those whose name agrees best
+    with the query's, by spelling (`name_similarity`) or by sound (`sounded`, its two shares'
+    mean), with what the name alone says of them (every feature but context's: the same for
+    every query of one name, so it is worked out once per name)."""
     rows = []
     for kb_id, f in found.items():
         forms = (f.entity.name, *f.entity.aliases)
@@ -340,24 +479,25 @@ def named(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limi
         exact = [w["reading"] for w in f.why if w.get("via") == "exact"]
         rows.append((kb_id, [max(sims), sims[0], float(bool(exact)),
                              1.0 / (1 + min(exact)) if exact else 0.0,
-                             kb.prior(f.entity.popularity), 0.0]))
-    rows.sort(key=lambda r: (-r[1][2], -r[1][0], -r[1][4], r[0]))
+                             kb.prior(f.entity.popularity), 0.0], sounded(f.entity)))
+    rows.sort(key=lambda r: (-r[1][2], -max(r[1][0], sum(r[2]) / 2), -r[1][4], r[0]))
     rows = rows[:limit]
     by_prior = sorted(range(len(rows)), key=lambda k: -rows[k][1][4])
     for rank, k in enumerate(by_prior, start=1):
         rows[k][1][5] = 1.0 / rank
-    return [(kb_id, values, spelled(found[kb_id].entity)) for kb_id, values in rows]
+    return [(kb_id, values, spelled(found[kb_id].entity), sound)
+            for kb_id, values, sound in rows]
 
 
 def features(candidates: Named, found: dict[str, Found], context: Mapping[str, float],
              bm25: Bm25) -> tuple[list[str], np.ndarray]:
     """The candidates' feature rows (columns: `FEATURES`): their name's, then how well the
     query's document (`context`) matches each description, raw and as a share of the best."""
-    raw = [bm25.score(context, found[kb_id].entity.description) for kb_id, _, _ in candidates]
+    raw = [bm25.score(context, found[kb_id].entity.description) for kb_id, *_ in candidates]
     best = max(raw, default=0.0)
-    rows = [[*values, math.log1p(r), r / best if best > 0 else 0.0, spelling]
-            for (_, values, spelling), r in zip(candidates, raw, strict=True)]
-    return [kb_id for kb_id, _, _ in candidates], np.array(rows, dtype=float).reshape(
+    rows = [[*values, math.log1p(r), r / best if best > 0 else 0.0, spelling, *sound]
+            for (_, values, spelling, sound), r in zip(candidates, raw, strict=True)]
+    return [kb_id for kb_id, *_ in candidates], np.array(rows, dtype=float).reshape(
         len(rows), len(FEATURES))
 
 
@@ -450,7 +590,7 @@ class ClelRun:
 
 def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord], lang: str,
                  source: str, config: BaselineConfig, models: Path | None, bm25: Bm25,
-                 documents: set[str]) -> list[Example]:
+                 documents: set[str], sounds: NameSounds) -> list[Example]:
     """Candidates and features of a language's queries, its context read through a lexicon
     learned from `documents` (train documents only)."""
     mine = [r for r in records if r.lang == lang]
@@ -471,18 +611,21 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
         texts[qid] = list(dict.fromkeys([*texts[qid][:1], *more[:2], *texts[qid][1:],
                                          *more[2:]]))
     by_reading = ReadingIndex(kb, lang)
+    by_sound = SoundIndex(kb, sounds, lang) if lang != source else None
     key = {r.id: (r.name, *texts[r.id]) for r in mine}  # queries of one key share candidates
     found: dict[tuple[str, ...], dict[str, Found]] = {}
     for r in mine:
         if key[r.id] not in found:
             found[key[r.id]] = gather(kb, texts[r.id])
-            for f in by_reading.find(r.name):
+            heard = by_sound.find(r.name, config.candidates) if by_sound else []
+            for f in [*by_reading.find(r.name), *heard]:
                 known = found[key[r.id]].setdefault(f.entity.kb_id, Found(f.entity))
                 known.why += f.why
     if lm is not None and lm.active:  # every candidate's name tokens, decoded in one batch
         lm.prepare(english={t for f in found.values() for c in f.values()
                             for t in ENGLISH_TOKEN.findall(c.entity.name)})
-    by_name = {k: named(kb, k[1:], f, config.candidates, spelling(lm, k[0]))
+    by_name = {k: named(kb, k[1:], f, config.candidates, spelling(lm, k[0]),
+                        by_sound.agreement(k[0]) if by_sound else lambda entity: (0.0, 0.0))
                for k, f in found.items()}
     contexts = {doc: translate(words.get(doc, []), lexicon) for doc in {r.doc_id for r in mine}}
     examples = []
@@ -499,8 +642,9 @@ def clel_run(store: Store, kb: KnowledgeBase, collection: Path, config: Baseline
     records = read_records(collection)
     documents = train_documents(records)
     bm25 = Bm25.over(e.description for e in kb.entities())
+    sounds = NameSounds.over(kb.entities())
     by_lang = {lang: examples_for(store, kb, records, lang, source, config, models, bm25,
-                                  documents)
+                                  documents, sounds)
                for lang in sorted({r.lang for r in records})}
     pooled = None
     answers, chosen = {}, {}
