@@ -519,6 +519,14 @@ def test_a_title_before_the_name_is_left_out() -> None:
     assert project(p, "Kim Jong Un", "khm") == "គីម ជុងអ៊ុន"
 
 
+def test_a_zawgyi_letter_in_a_mark_code_point_is_not_drawn_into_the_name() -> None:
+    """Zawgyi writes na as U+108F, a mark to Unicode: `ႏွင့္` (and) after Trump is a word of
+    its own, so a span that ends before it stays there (NTREX)."""
+    text = "ေဒၚနယ္ ထရမ္ပ္ႏွင့္ အစိုးရ"
+    end = text.index("ႏ")
+    assert whole_characters(text, 0, end) == (0, end)
+
+
 def test_a_zawgyi_vowel_written_before_its_consonant_begins_the_name() -> None:
     text = "ႏွင့္ ေဒၚနယ္ထရန္႔တို႔"  # NTREX: `ေ` is a spacing mark after a space
     start = text.index("ေ")

@@ -90,13 +90,21 @@ def skeleton(word: str) -> str:
     return "".join(ch for ch in word if ch not in "aeiouwyh'")
 
 
+# Zawgyi Burmese writes the letters na and nya with code points Unicode gives to marks (`ႏ` in
+# `ႏွင့္`, and): letters that begin a syllable, not marks of the one before.
+_ZAWGYI_LETTERS = frozenset("\u108f\u106a\u106b")
+
+
+def is_mark(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M" and ch not in _ZAWGYI_LETTERS
+
+
 def whole_characters(text: str, start: int, end: int) -> Span:
     """Never cut a letter from its combining marks (a learned Thai piece may begin with `ั`);
     a mark after a space begins the word (Zawgyi Burmese writes `ေ` before its consonant)."""
-    while start > 0 and unicodedata.category(text[start])[0] == "M" \
-            and not text[start - 1].isspace():
+    while start > 0 and is_mark(text[start]) and not text[start - 1].isspace():
         start -= 1
-    while end < len(text) and unicodedata.category(text[end])[0] == "M":
+    while end < len(text) and is_mark(text[end]):
         end += 1
     return start, end
 
