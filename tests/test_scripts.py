@@ -177,6 +177,8 @@ def test_a_tibetan_case_particle_after_a_name_is_left_out() -> None:
     ("ဘရတ္ကန္ဗာ့ေနာ့ႏွင့္", ["brett", "kavanaugh"], "ဘရတ္ကန္ဗာ့ေနာ့"),  # and (Zawgyi)
     ("သမၼတေဒၚနယ္ထရန္", ["donald", "trump"], "ေဒၚနယ္ထရန္"),  # President
     ("ေဒၚနယ္ ထရမ္ပ္ႏွင့္", ["donald", "trump"], "ေဒၚနယ္ ထရမ္ပ္"),  # and (NTREX)
+    # the same, the killer typed before the creaky tone (as NTREX has it)
+    ("ေဒၚနယ္ ထရမ္ပ္ႏွင\u1039\u1037", ["donald", "trump"], "ေဒၚနယ္ ထရမ္ပ္"),
 ])
 def test_burmese_particles_and_titles_are_left_out(text: str, english: list[str],
                                                    name: str) -> None:

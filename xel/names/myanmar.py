@@ -87,6 +87,17 @@ def latin_readings(token: str) -> list[str]:
     return [r for r in dict.fromkeys(readings) if r]
 
 
+_PARTICLES = ("ႏွင့္", "နှင့်", "ကို", "သည္", "သည်", "၏", "တို႔", "တို့", "ရဲ႕", "ရဲ့")
+
+
+def either_order(text: str) -> str:
+    """The creaky tone and the killer typed in the other order (NTREX writes `ႏွင့္` as well as
+    `ႏွင့္`): a particle is found however it was typed."""
+    for a, b in (("\u1037", "\u1039"), ("\u1037", "\u103a")):
+        text = text.replace(a + b, "\x00").replace(b + a, a + b).replace("\x00", b + a)
+    return text
+
+
 class Myanmar(Family):
     name = "myanmar"
     by_sound = True
@@ -94,7 +105,8 @@ class Myanmar(Family):
     # Particles written onto a name's last syllable (`ကာဗန္ေနာ့ႏွင့္`, Kavanaugh and), in
     # Zawgyi and in Unicode: and, the object and subject markers, of, plural; titles written
     # before it (`သမၼတေဒၚနယ္ထရန္`, President Donald Trump; U; minister).
-    enclitics = ("ႏွင့္", "နှင့်", "ကို", "သည္", "သည်", "၏", "တို႔", "တို့", "ရဲ႕", "ရဲ့")
+    enclitics = tuple(dict.fromkeys(spelled for particle in _PARTICLES
+                                    for spelled in (particle, either_order(particle))))
     titles = {"mya": ("သမၼတ", "သမ္မတ", "ဦး", "ဝန္ႀကီး", "ဝန်ကြီး")}
 
     def sound_readings(self, token: str) -> list[str]:
