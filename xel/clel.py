@@ -42,6 +42,7 @@ from xel.export import collection_folder
 from xel.kb import Found, KbEntity, KnowledgeBase, fragments
 from xel.languages import language
 from xel.link import name_similarity
+from xel.names.agree import parts
 from xel.names.families import family
 from xel.names.script import SEPARATORS, is_latin
 from xel.names.sound import consonants, english_keys, plain, sound_key
@@ -422,13 +423,10 @@ class SoundIndex:
             self._heard[part] = frozenset(t for t in near if self.family.sounds_like(forms, t))
         return self._heard[part]
 
-    def parts(self, name: str) -> list[str]:
-        return [p for p in SEPARATORS.split(name) if p]
-
     def find(self, name: str, limit: int) -> list[Found]:
         """The `limit` entities the most parts of the name sound like a token of, the more
         popular first among equals (`why`: via sound, how many parts)."""
-        heard = [self.heard(p) for p in self.parts(name)]
+        heard = [self.heard(p) for p in parts(name)]
         count: Counter[str] = Counter()
         entities: dict[str, KbEntity] = {}
         for tokens in heard:
@@ -445,7 +443,7 @@ class SoundIndex:
         its words they cover. Apart, because a part heard nowhere in a name says more than a
         word of it the query leaves out (`Justin Rose` is not Justin II; `ትራምፕ`, Trump alone,
         is Donald Trump): (0, 0) where the family reads none out."""
-        heard = [self.heard(p) for p in self.parts(name)]
+        heard = [self.heard(p) for p in parts(name)]
         if not any(heard):
             return lambda entity: (0.0, 0.0)
 

@@ -27,10 +27,10 @@ def unicode_burmese(token: str) -> tuple[str, ...]:
     """The token in Unicode Burmese: Zawgyi text converted, Unicode text as it is, and a token
     either encoding could have written (`စေကာ့`: Unicode seka, Zawgyi `စကော့`, Scott) both ways."""
     zawgyi = _zawgyi_detector().get_zawgyi_probability(token)
+    if zawgyi <= 0.1:
+        return (token,)
     converted = str(transliterator("Zawgyi-my").transliterate(token))
-    if zawgyi > 0.9:
-        return (converted,)
-    return tuple(dict.fromkeys((token, converted))) if zawgyi > 0.1 else (token,)
+    return (converted,) if zawgyi > 0.9 else tuple(dict.fromkeys((token, converted)))
 
 
 # Consonants as English names use them (aspirates plain, `ဖ` ph, `သ` th); `အ` carries a vowel.
@@ -79,9 +79,10 @@ def latin_readings(token: str) -> list[str]:
     for text in unicode_burmese(token):
         read = "".join(cluster_reading(*m) for m in _CLUSTER.findall(text))
         read = _S_AFTER_FINAL.sub("s", read).replace(_FINAL_S, "t")
-        for said in itertools.product(*(_SAID[p] for p in _SAID if p in read)):
+        placeholders = [p for p in _SAID if p in read]
+        for said in itertools.product(*(_SAID[p] for p in placeholders)):
             out = read
-            for placeholder, sound in zip((p for p in _SAID if p in read), said, strict=True):
+            for placeholder, sound in zip(placeholders, said, strict=True):
                 out = out.replace(placeholder, sound)
             readings.append(out)
     return [r for r in dict.fromkeys(readings) if r]
