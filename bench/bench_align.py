@@ -51,7 +51,8 @@ def plain_eflomal(store: Store, config_path: str, lang: str) -> tuple[float, int
                      config.align.lowercase)
         write_tokens(d / "tgt", [[tgt[k][s:e] for s, e in tgt_tok(tgt[k])] for k in keep],
                      config.align.lowercase)
-        command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config.align)
+        command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config.align,
+                                  len(keep))
         started = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
         return time.perf_counter() - started, len(keep)

@@ -255,8 +255,10 @@ def plain_eflomal_main(config_path: str, *langs: str) -> None:
             lang, tgt, config.tokenize)
         with tempfile.TemporaryDirectory() as tmp:
             d = Path(tmp)
-            _write_pairs(d, Tokens(src, s_tok), Tokens(tgt, t_tok), config.align.lowercase)
-            command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config.align)
+            kept = _write_pairs(d, Tokens(src, s_tok), Tokens(tgt, t_tok),
+                                config.align.lowercase)
+            command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config.align,
+                                      len(kept))
             c, w = usage(), time.perf_counter()
             subprocess.run(command, check=True, capture_output=True)
             wall += time.perf_counter() - w

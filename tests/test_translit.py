@@ -207,3 +207,39 @@ def test_path_shares_survive_costs_too_high_to_exponentiate(monkeypatch: pytest.
     assert [t for t, _ in shares["x"]] == ["ab", "ac"]
     assert shares["x"][0][1] == pytest.approx(1 / (1 + 2.718281828 ** -1))
     assert shares["y"] == [("d", 1.0)]
+
+
+@pytest.mark.slow
+def test_languages_sharing_a_model_decode_a_token_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a model decoded for one language serves every language reading through it
+    (`xel.names.transliterate.decoded`): Bulgarian after Russian decodes no English token
+    again, and its readings and forms are those it gets decoding alone."""
+    from xel.names import transliterate
+
+    names, english = ["Доналд Тръмп", "Борис Джонсън", "Ким Чен Ун"], ["Trump", "Johnson", "Kim"]
+
+    def fresh() -> None:
+        transliterate.decoded.cache_clear()
+        transliterate.language_models.cache_clear()
+
+    def answers(lang: str) -> tuple[list[list[str]], list[list[str]]]:
+        models = transliterate.language_models(lang)
+        return [models.readings(n) for n in names], [models.forms(e) for e in english]
+
+    fresh()
+    alone = answers("bul")
+    fresh()
+    russian = transliterate.language_models("rus")
+    russian.prepare(english=english, parts=[p for n in names for p in n.split()])
+    asked: list[tuple[str, list[str]]] = []
+    decode = translit.Transliterator._decode
+
+    def counted(self: translit.Transliterator, words: list[str], k: int) -> dict:
+        asked.append((self.direction, words))
+        return decode(self, words, k)
+
+    monkeypatch.setattr(translit.Transliterator, "_decode", counted)
+    assert answers("bul") == alone
+    assert not [words for direction, words in asked if direction == "from-english"]
+    assert asked  # Bulgarian spellings (`Тръмп`) are new to the model: those are decoded
+    fresh()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import math
 import os
 import shutil
 import subprocess
@@ -105,9 +106,22 @@ SYMMETRIZE: dict[str, Callable[[Links, Links], Links]] = {
 # --- eflomal --------------------------------------------------------------------------------
 
 
+def eflomal_iterations(pairs: int, config: AlignConfig) -> tuple[int, int, int]:
+    """Iterations of IBM1, HMM and fertility for `pairs` sentence pairs: eflomal's own
+    schedule (its front end's: 5000 / sqrt(pairs) for the last model, times `eflomal_length`,
+    a quarter of that for the earlier ones), the last model's capped at
+    `eflomal_max_iterations`, since eflomal runs ever more of them the smaller the corpus."""
+    iters = max(2, round(config.eflomal_length * 5000 / math.sqrt(max(pairs, 1))))
+    if config.eflomal_max_iterations is not None:
+        iters = min(iters, config.eflomal_max_iterations)
+    quarter = max(1, iters // 4)
+    return {1: (iters, 0, 0), 2: (max(2, quarter), iters, 0)}.get(
+        config.eflomal_model, (max(2, quarter), quarter, iters))
+
+
 def eflomal_command(source: Path, target: Path, forward: Path, reverse: Path,
-                    config: AlignConfig) -> list[str]:
-    """The `eflomal-align` command line for two token files."""
+                    config: AlignConfig, pairs: int) -> list[str]:
+    """The `eflomal-align` command line for two token files of `pairs` lines."""
     # Beside this interpreter first: a virtualenv's programs are there even when it is not
     # activated (as when CI runs .venv/bin/pytest).
     beside = Path(sys.executable).parent / "eflomal-align"
@@ -119,7 +133,9 @@ def eflomal_command(source: Path, target: Path, forward: Path, reverse: Path,
         )
     return [program, "-s", str(source), "-t", str(target), "-f", str(forward),
             "-r", str(reverse), "--overwrite", "-m", str(config.eflomal_model),
-            "-l", str(config.eflomal_length)]
+            f"--n-samplers={config.eflomal_samplers}",
+            *(f"--{name}={n}" for name, n in zip(("ibm1-iters", "hmm-iters", "fert-iters"),
+                                                  eflomal_iterations(pairs, config), strict=True))]
 
 
 def seed_library() -> Path:
@@ -200,7 +216,8 @@ def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
         keep = _write_pairs(d, src, tgt, config.lowercase)
         if not keep:
             return (set() for _ in wanted)
-        command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config)
+        command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config,
+                                  len(keep))
         done = subprocess.run(command, capture_output=True, text=True,
                               env={**os.environ, **seeded_environment(config.seed)})
         if done.returncode != 0:

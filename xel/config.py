@@ -204,6 +204,8 @@ class AlignConfig(Section):
     lowercase: bool = True
     eflomal_model: int = Field(3, ge=1, le=3, description="1 IBM1, 2 +HMM, 3 +fertility")
     eflomal_length: float = Field(1.0, gt=0, description="relative number of iterations")
+    eflomal_samplers: int = Field(3, ge=1, description="independent samplers (eflomal -n)")
+    eflomal_max_iterations: int | None = Field(None, ge=2, description="cap on iterations")
     # A fixed seed makes eflomal reproducible (one thread per language; languages run in
     # parallel on the executor); null lets it seed itself and use every core, not reproducibly.
     seed: int | None = 2015

@@ -75,8 +75,9 @@ class LanguageModels:
         self.family = Family(lang, unspaced=False) if key else family(lang)
         self.key = key or self.family.model_key
         self.folder = folder
-        self._to: dict[str, Candidates] = {}  # model input -> English candidates
-        self._from: dict[str, Candidates] = {}  # English token -> target-script candidates
+        # model input -> English candidates; English token -> target-script candidates
+        self._to = decoded(folder, self.key, "to-english")
+        self._from = decoded(folder, self.key, "from-english")
 
     def _model(self, direction: Direction) -> Transliterator:
         assert self.key is not None
@@ -243,6 +244,15 @@ class LanguageModels:
             return {}
         names = {t for forms in self._model("from-english").seen.values() for t in forms}
         return dict(Counter(ch for name in names for ch in set(name)))
+
+
+@functools.cache
+def decoded(folder: Path, key: str | None, direction: Direction) -> dict[str, Candidates]:
+    """What a model has decoded in this process, kept per model rather than per language:
+    the languages that read through one model (every Cyrillic one through `russian`, two
+    dozen scripts through `romanized`) ask it about the same English names, and each token
+    is decoded once for all of them."""
+    return {}
 
 
 @functools.cache
