@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from xel.align import eflomal_command, write_tokens
+from xel.align import eflomal_command, eflomal_priors, write_tokens
 from xel.config import load_config
 from xel.corpus import sentences, source_language
 from xel.pipeline import run
@@ -52,7 +52,7 @@ def plain_eflomal(store: Store, config_path: str, lang: str) -> tuple[float, int
         write_tokens(d / "tgt", [[tgt[k][s:e] for s, e in tgt_tok(tgt[k])] for k in keep],
                      config.align.lowercase)
         command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config.align,
-                                  len(keep))
+                                  len(keep), eflomal_priors(d, config.align))
         started = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
         return time.perf_counter() - started, len(keep)

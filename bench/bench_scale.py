@@ -236,7 +236,7 @@ def plain_ner_main(config_path: str, limit: str = "0") -> None:
 
 def plain_eflomal_main(config_path: str, *langs: str) -> None:
     """`eflomal-align` on xel's token files, one language after another (not timed: writing)."""
-    from xel.align import _write_pairs, eflomal_command
+    from xel.align import _write_pairs, eflomal_command, eflomal_priors
     from xel.config import load_config
     from xel.store import Store
     from xel.tokenizers import tokenizer_for
@@ -258,7 +258,7 @@ def plain_eflomal_main(config_path: str, *langs: str) -> None:
             kept = _write_pairs(d, Tokens(src, s_tok), Tokens(tgt, t_tok),
                                 config.align.lowercase)
             command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config.align,
-                                      len(kept))
+                                      len(kept), eflomal_priors(d, config.align))
             c, w = usage(), time.perf_counter()
             subprocess.run(command, check=True, capture_output=True)
             wall += time.perf_counter() - w

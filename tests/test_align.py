@@ -223,3 +223,43 @@ def test_gold_is_aligned_by_the_aligner_the_collection_runs(tmp_path: Path,
     (tmp_path / "learn" / "de.txt").write_text("\n".join(LEARN_DE * 19) + "\n", encoding="utf-8")
     with pytest.raises(XelError, match=r"de\.txt: 57 lines, but .*en\.txt has 60"):
         corpus_pairs(config, "deu")
+
+
+def test_eflomal_iterations_follow_its_own_schedule_unless_capped() -> None:
+    """eflomal's front end runs 5000 / sqrt(pairs) iterations of the last model and a quarter
+    of that of the others: 28/28/112 on NTREX's 1,997 pairs; a cap bounds the last model."""
+    from xel.align import eflomal_iterations
+
+    assert eflomal_iterations(1997, AlignConfig()) == (28, 28, 112)
+    assert eflomal_iterations(1997, AlignConfig(eflomal_max_iterations=32)) == (8, 8, 32)
+    assert eflomal_iterations(4_000_000, AlignConfig()) == (2, 1, 2)
+    assert eflomal_iterations(1997, AlignConfig(eflomal_model=2)) == (28, 112, 0)
+
+
+def test_identical_priors_count_the_pairs_that_write_a_token_alike(tmp_path: Path) -> None:
+    from xel.align import eflomal_priors, identical_priors
+
+    (tmp_path / "src").write_text("trump met kim , trump said\nmay spoke .\n", encoding="utf-8")
+    (tmp_path / "tgt").write_text("trump a rencontré kim , trump\nmay a parlé .\n",
+                                  encoding="utf-8")
+    priors = identical_priors(tmp_path / "src", tmp_path / "tgt", 5.0)
+    # Once per pair however often it is written; punctuation too.
+    assert priors == {"trump": 5.0, "kim": 5.0, ",": 5.0, "may": 5.0, ".": 5.0}
+    assert eflomal_priors(tmp_path, AlignConfig()) is None
+    written = eflomal_priors(tmp_path, AlignConfig(identical_prior=2))
+    assert written is not None
+    assert "LEX\ttrump\ttrump\t2\n" in written.read_text(encoding="utf-8")
+
+
+def test_eflomal_links_names_written_alike_with_priors() -> None:
+    """With the prior and only two iterations, eflomal links a name to its identical
+    spelling wherever the name stands in either sentence."""
+    src, tgt = corpus()
+    names = ["Anna", "Boris", "Chen", "Dmitri", "Eva", "Farid", "Greta"]
+    for k in range(len(src)):
+        name = names[k % len(names)]
+        src[k] = [name, *src[k]]  # first in English, last in German
+        tgt[k] = [*tgt[k], name]
+    config = AlignConfig(identical_prior=5, eflomal_max_iterations=2)
+    links = list(eflomal(src, tgt, config))
+    assert all((0, len(t) - 1) in x for x, t in zip(links, tgt, strict=True))

@@ -113,8 +113,7 @@ def collection(tmp_path_factory: pytest.TempPathFactory,
 
 
 def answer_run(folder: Path, config: Config) -> Any:
-    with Store(config.resolve(config.store)) as store, KnowledgeBase.open(config) as kb:
-        return clel_run(store, kb, folder, config.baseline, config.models_folder(), "eng")
+    return clel_run(config, folder, "eng")
 
 
 def edit_records(folder: Path, partition: str, change: Callable[[dict[str, Any]], None]) -> int:
@@ -210,6 +209,18 @@ def test_partition_wall_a_test_query_changes_no_learned_weight(
     # ... while a changed train query does change them: the test above could fail.
     edit_records(copy, "train", scramble)
     assert answer_run(copy, config).models != before.models
+
+
+def test_languages_found_in_worker_processes_answer_as_in_this_one(
+        collection: tuple[Path, Config]) -> None:
+    """clel finds each language's candidates on the executor: two worker processes (each
+    opening the store and KB itself) give the answers and weights of one process."""
+    folder, config = collection
+    alone = answer_run(folder, config)
+    pool = config.model_copy(update={"executor": config.executor.model_copy(
+        update={"workers": 2, "in_process_below": 0})})
+    together = answer_run(folder, pool)
+    assert together.answers == alone.answers and together.models == alone.models
 
 
 def test_both_baselines_run_and_table6_has_the_papers_columns(collection: tuple[Path, Config],

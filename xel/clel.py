@@ -19,6 +19,7 @@ answered.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -38,6 +39,7 @@ import xel.score
 from xel.config import BaselineConfig, Config
 from xel.corpus import document_text, sentences, source_language
 from xel.errors import XelError
+from xel.executors import executor
 from xel.export import collection_folder
 from xel.kb import Found, KbEntity, KnowledgeBase, fragments
 from xel.languages import language
@@ -47,6 +49,7 @@ from xel.names.families import family
 from xel.names.script import SEPARATORS, is_latin
 from xel.names.sound import consonants, english_keys, plain, sound_key
 from xel.names.transliterate import LanguageModels, language_models
+from xel.progress import progress
 from xel.project import iter_pairs
 from xel.score import NIL, baseline_run, latin
 from xel.stages import Work, code_digest, digest_of, versions
@@ -294,13 +297,27 @@ def spelling(lm: LanguageModels | None, name: str) -> Callable[[KbEntity], float
     if lm is None or not lm.active or not parts:
         return lambda entity: 0.0
 
+    score = part_scores(lm)
+
     def agree(entity: KbEntity) -> float:
         tokens = ENGLISH_TOKEN.findall(entity.name)
         if not tokens:
             return 0.0
-        return sum(max(lm.score([p], [t])[0] for t in tokens) for p in parts) / len(parts)
+        return sum(max(score(p, t) for t in tokens) for p in parts) / len(parts)
 
     return agree
+
+
+@functools.cache
+def part_scores(lm: LanguageModels) -> Callable[[str, str], float]:
+    """`lm.score` of one part against one English token, kept: a language's candidates share
+    their tokens (`John`, `Smith`) and a third of clel's time went to scoring them again."""
+
+    @functools.lru_cache(maxsize=1 << 16)
+    def score(part: str, token: str) -> float:
+        return lm.score([part], [token])[0]
+
+    return score
 
 
 class ReadingIndex:
@@ -633,24 +650,70 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
     return examples
 
 
-def clel_run(store: Store, kb: KnowledgeBase, collection: Path, config: BaselineConfig,
-             models: Path | None, source: str) -> ClelRun:
+@dataclass(frozen=True)
+class LanguageJob:
+    """What a worker needs to find one language's candidates and features: it opens the store
+    and the KB itself (each process its own connections)."""
+
+    config: Config
+    collection: Path
+    lang: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What every language of a collection reads the same way, worked out once per process."""
+
+    records: list[QueryRecord]
+    documents: set[str]
+    bm25: Bm25
+    sounds: NameSounds
+
+
+_SHARED: dict[tuple[Any, ...], Shared] = {}
+
+
+def shared(kb: KnowledgeBase, collection: Path) -> Shared:
+    """`Shared` for this KB and collection, as long as neither file has changed."""
+    key = tuple((path, path.stat().st_mtime_ns, path.stat().st_size)
+                for path in [kb.path, *sorted(collection.glob("*/*.jsonl"))])
+    if key not in _SHARED:
+        _SHARED.clear()
+        records = read_records(collection)
+        _SHARED[key] = Shared(records, train_documents(records),
+                              Bm25.over(e.description for e in kb.entities()),
+                              NameSounds.over(kb.entities()))
+    return _SHARED[key]
+
+
+def language_examples(job: LanguageJob) -> list[Example]:
+    """One language's examples (runs in an executor's worker, or in this process)."""
+    config = job.config
+    with Store(config.resolve(config.store)) as store, KnowledgeBase.open(config) as kb:
+        common = shared(kb, job.collection)
+        return examples_for(store, kb, common.records, job.lang, job.source, config.baseline,
+                            config.models_folder(), common.bm25, common.documents,
+                            common.sounds)
+
+
+def clel_run(config: Config, collection: Path, source: str) -> ClelRun:
     """Answer every query of the collection, each language with its own learned model (or,
-    where its train partition gives nothing to learn from, the model of all languages')."""
+    where its train partition gives nothing to learn from, the model of all languages').
+    Languages find their candidates on the configured executor, a few at a time."""
     records = read_records(collection)
-    documents = train_documents(records)
-    bm25 = Bm25.over(e.description for e in kb.entities())
-    sounds = NameSounds.over(kb.entities())
-    by_lang = {lang: examples_for(store, kb, records, lang, source, config, models, bm25,
-                                  documents, sounds)
-               for lang in sorted({r.lang for r in records})}
+    langs = sorted({r.lang for r in records})
+    jobs = [LanguageJob(config, collection, lang, source) for lang in langs]
+    with executor(config.executor, len(records)) as ex:
+        by_lang = dict(zip(langs, progress(ex.imap(language_examples, jobs, len(jobs)),
+                                           "clel", len(jobs), "languages"), strict=True))
     pooled = None
     answers, chosen = {}, {}
     for lang, examples in by_lang.items():
-        model = fit(examples, config.regularization, lang)
+        model = fit(examples, config.baseline.regularization, lang)
         if model is None:
             pooled = pooled or fit([e for x in by_lang.values() for e in x],
-                                   config.regularization, "all")
+                                   config.baseline.regularization, "all")
             if pooled is None:
                 raise XelError(f"{collection}: the train partition has no query whose entity is "
                                "among its candidates: nothing to learn weights from")
@@ -701,8 +764,7 @@ def run_baselines(store: Store, config: Config) -> Work:
         summary["names"] = baseline_run(collection, kb, folder / "names.tsv",
                                         config.models_folder())
         try:
-            run = clel_run(store, kb, collection, config.baseline, config.models_folder(),
-                           source_language(store))
+            run = clel_run(config, collection, source_language(store))
         except XelError as e:
             for path in (folder / "clel.tsv", folder / "clel.weights.json"):
                 path.unlink(missing_ok=True)

@@ -206,6 +206,8 @@ class AlignConfig(Section):
     eflomal_length: float = Field(1.0, gt=0, description="relative number of iterations")
     eflomal_samplers: int = Field(3, ge=1, description="independent samplers (eflomal -n)")
     eflomal_max_iterations: int | None = Field(None, ge=2, description="cap on iterations")
+    identical_prior: float = Field(0.0, ge=0, description="eflomal prior linking a token "
+                                   "written alike on both sides, per pair (0: none)")
     # A fixed seed makes eflomal reproducible (one thread per language; languages run in
     # parallel on the executor); null lets it seed itself and use every core, not reproducibly.
     seed: int | None = 2015

@@ -90,6 +90,7 @@ SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "junior", "senior"})
 # would make a search over millions of names slow.
 COMMON_GRAM_SHARE = 0.01
 COMMON_GRAM_FLOOR = 1000
+LOOKUPS_KEPT = 20_000  # name lookups a KnowledgeBase keeps before it starts afresh
 
 
 @dataclass(frozen=True)
@@ -433,6 +434,7 @@ class KnowledgeBase:
             raise XelError(f"no KB index at {self.path}: run `xel kb build` first")
         self.conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
         self.conn.row_factory = sqlite3.Row
+        self._looked_up: dict[tuple[str, tuple[Any, ...]], list[sqlite3.Row]] = {}
         try:
             row = self.conn.execute(
                 "SELECT digest, signature FROM stages WHERE name = 'kb'").fetchone()
@@ -501,9 +503,19 @@ class KnowledgeBase:
     def _rows(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
         return self.conn.execute(sql, params).fetchall()
 
+    def _lookup(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
+        """`_rows` of a name lookup, kept (the index is read-only): the baselines look up the
+        same readings of a name in every language of a collection."""
+        key = (sql, params)
+        if key not in self._looked_up:
+            if len(self._looked_up) >= LOOKUPS_KEPT:
+                self._looked_up.clear()
+            self._looked_up[key] = self._rows(sql, params)
+        return self._looked_up[key]
+
     def by_key(self, name: str, kind: str) -> list[Found]:
         """Entities with a name (kind 'name') or alias (kind 'alias') equal to `name`'s key."""
-        rows = self._rows(
+        rows = self._lookup(
             "SELECT e.*, f.form FROM forms f JOIN entities e USING (entity)"
             " WHERE f.key = ? AND f.kind = ? ORDER BY e.popularity DESC, e.kb_id",
             (name_key(name), kind),
@@ -516,7 +528,7 @@ class KnowledgeBase:
         more popular; at most `limit` per fragment so a common given name cannot flood."""
         found = []
         for token, role in fragments(name):
-            rows = self._rows(
+            rows = self._lookup(
                 "SELECT e.*, g.role FROM fragments g JOIN entities e USING (entity)"
                 " WHERE g.token = ? ORDER BY g.role = ? DESC, e.popularity DESC, e.kb_id"
                 " LIMIT ?",
@@ -538,7 +550,7 @@ class KnowledgeBase:
             return []
         marks = ", ".join("?" * len(grams))
         counts: dict[str, int] = {
-            r["term"]: r["doc"] for r in self._rows(
+            r["term"]: r["doc"] for r in self._lookup(
                 f"SELECT term, doc FROM forms_vocab WHERE term IN ({marks})", tuple(grams))
         }
         common = max(COMMON_GRAM_FLOOR, COMMON_GRAM_SHARE * self._stats.get("forms", 0))
@@ -547,7 +559,7 @@ class KnowledgeBase:
         if not useful:
             return []
         match = " OR ".join('"' + g.replace('"', '""') + '"' for g in useful)
-        rows = self._rows(
+        rows = self._lookup(
             "SELECT e.*, f.form, bm25(forms_grams) AS rank FROM forms_grams"
             " JOIN forms f ON f.form_id = forms_grams.rowid JOIN entities e USING (entity)"
             " WHERE forms_grams MATCH ? ORDER BY rank LIMIT ?",

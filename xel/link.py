@@ -111,6 +111,7 @@ def token_similarity(query: list[str], form: list[str]) -> float:
     return matched / max(len(query), len(form))
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def name_similarity(query: str, form: str) -> float:
     """Mean of token-level and character-level similarity of two names' keys, in [0, 1]."""
     q, f = tokens(query), tokens(form)

@@ -674,15 +674,17 @@ def project_pairs(job: ProjectJob) -> list[Result]:
 def project_languages(store: Store, config: Config,
                       langs: list[str]) -> Iterator[tuple[str, Work]]:
     """The project stage of several languages on the configured executor (in this process
-    for a corpus under `executor.in_process_below` sentences): each language's writer as
-    soon as it is projected; the writer stores the projections and ranks them per name."""
+    where all of them together have under `executor.in_process_below` sentences): each
+    language's writer as soon as it is projected; the writer stores the projections and
+    ranks them per name."""
     store.declare(NER_DDL)
     store.declare(ALIGN_DDL)
     store.declare(DDL)
     rows = store.query("SELECT mention_id, seg, start, end, name, name_key FROM mentions"
                        " ORDER BY mention_id")
     mentions = [(r["seg"], r["start"], r["end"], r["name"]) for r in rows]
-    with executor(config.executor, sentence_count(store, source_language(store))) as ex:
+    work = sentence_count(store, source_language(store)) * len(langs)
+    with executor(config.executor, work) as ex:
         jobs = (project_job(store, config, mentions, lang) for lang in langs)
         for lang, results in zip(langs, progress(ex.imap(project_pairs, jobs, len(langs)),
                                                  "project", len(langs), "languages"), strict=True):

@@ -158,8 +158,7 @@ def baseline_command(
             n = baseline_run(collection, kb, out, cfg.models_folder())
         else:
             with Store(cfg.resolve(cfg.store)) as store:
-                run = clel_run(store, kb, collection, cfg.baseline, cfg.models_folder(),
-                               source_language(store))
+                run = clel_run(cfg, collection, source_language(store))
             weights = write_run(run, out)
             n = len(run.answers)
             console.print(f"weights in {weights}")

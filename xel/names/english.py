@@ -8,6 +8,7 @@ together.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -80,8 +81,10 @@ def split_name(text: str) -> SplitName | None:
     return SplitName(name, start, end, " ".join(honorifics) or None)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
-    """Grouping key: case, accents, hyphen/space variants and punctuation folded away."""
+    """Grouping key: case, accents, hyphen/space variants and punctuation folded away (kept
+    for the names asked about most: every reading is compared with every candidate's forms)."""
     folded = unicodedata.normalize("NFKD", name)
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     for dash in _DASHES:
