@@ -41,12 +41,24 @@ def test_imap_keeps_order_and_reads_ahead_only_a_window() -> None:
             yield k
 
     ex = LocalExecutor(2)
-    out = []
-    for result in ex.imap(square, items(), "squares"):
-        out.append(result)
-        # Never more than two items per worker read beyond what has been returned.
-        assert len(read) <= len(out) + 4
-    assert out == [k * k for k in range(20)]
+    for ahead in (2, 5):
+        read.clear()
+        out: list[int] = []
+        furthest = 0
+        for result in ex.imap(square, items(), 20, ahead):
+            out.append(result)
+            furthest = max(furthest, len(read) - len(out))
+        assert out == [k * k for k in range(20)]
+        # `ahead` items per worker are read beyond what has been returned, and no more.
+        assert furthest == 2 * ahead - 1
+
+
+def test_small_items_are_read_further_ahead_than_large_ones() -> None:
+    from xel.executors import read_ahead
+
+    assert read_ahead(1997) == 8  # an NTREX language
+    assert read_ahead(1_000_000) == 2  # a large corpus's language: memory holds two
+    assert read_ahead(5000) == 4
 
 
 def test_dask_local_cluster_gives_the_local_result_in_order(tmp_path: Path) -> None:

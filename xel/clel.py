@@ -39,7 +39,7 @@ import xel.score
 from xel.config import BaselineConfig, Config
 from xel.corpus import document_text, sentences, source_language
 from xel.errors import XelError
-from xel.executors import executor
+from xel.executors import executor, read_ahead
 from xel.export import collection_folder
 from xel.kb import Found, KbEntity, KnowledgeBase, fragments
 from xel.languages import language
@@ -705,8 +705,8 @@ def clel_run(config: Config, collection: Path, source: str) -> ClelRun:
     langs = sorted({r.lang for r in records})
     jobs = [LanguageJob(config, collection, lang, source) for lang in langs]
     with executor(config.executor, len(records)) as ex:
-        by_lang = dict(zip(langs, progress(ex.imap(language_examples, jobs, len(jobs)),
-                                           "clel", len(jobs), "languages"), strict=True))
+        found = ex.imap(language_examples, jobs, len(jobs), read_ahead(0))  # jobs are small
+        by_lang = dict(zip(langs, progress(found, "clel", len(jobs), "languages"), strict=True))
     pooled = None
     answers, chosen = {}, {}
     for lang, examples in by_lang.items():

@@ -22,12 +22,14 @@ from xel.registry import executors
 T = TypeVar("T")
 R = TypeVar("R")
 
+SMALL_ITEMS = 20_000  # sentences in flight per worker below which items are read further ahead
+
 
 class Executor(Protocol):
     def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]: ...
 
     def imap(self, fn: Callable[[T], R], items: Iterable[T],
-             total: int | None = None) -> Iterator[R]: ...
+             total: int | None = None, ahead: int = 2) -> Iterator[R]: ...
 
 
 class LocalExecutor:
@@ -51,16 +53,16 @@ class LocalExecutor:
         return results
 
     def imap(self, fn: Callable[[T], R], items: Iterable[T],
-             total: int | None = None) -> Iterator[R]:
-        """Results in item order as they are ready, with at most two items per worker read
-        ahead: memory holds a few items, however many there are (`total`, if known: a
+             total: int | None = None, ahead: int = 2) -> Iterator[R]:
+        """Results in item order as they are ready, with at most `ahead` items per worker
+        read ahead: memory holds a few items, however many there are (`total`, if known: a
         single item runs in this process). Callers show progress over the results."""
         if self.workers <= 1 or total == 1:
             yield from (fn(item) for item in items)
             return
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            yield from windowed(pool.submit, fn, items, 2 * self.workers)
+            yield from windowed(pool.submit, fn, items, ahead * self.workers)
 
 
 class DaskExecutor:
@@ -81,11 +83,11 @@ class DaskExecutor:
 
 
     def imap(self, fn: Callable[[T], R], items: Iterable[T],
-             total: int | None = None) -> Iterator[R]:
-        """As `LocalExecutor.imap`, two items per worker in flight."""
+             total: int | None = None, ahead: int = 2) -> Iterator[R]:
+        """As `LocalExecutor.imap`, `ahead` items per worker in flight."""
         workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         yield from windowed(lambda f, x: self.client.submit(f, x, pure=False), fn, items,
-                            2 * workers)
+                            ahead * workers)
 
 
 def windowed(submit: Callable[..., Any], fn: Callable[[T], R], items: Iterable[T],
@@ -126,6 +128,13 @@ def dask_executor(config: ExecutorConfig) -> Iterator[Executor]:
     with LocalCluster(n_workers=config.workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         yield DaskExecutor(client)
+
+
+def read_ahead(sentences: int) -> int:
+    """Items per worker in flight for items of about `sentences` sentences each: two of a
+    large corpus's languages (memory holds a few), up to eight of small ones, so that one slow
+    language does not leave the other workers idle while results come back in order."""
+    return max(2, min(8, SMALL_ITEMS // max(sentences, 1)))
 
 
 def executor(config: ExecutorConfig, sentences: int | None = None) -> Any:

@@ -32,7 +32,7 @@ from xel.align import DDL as ALIGN_DDL
 from xel.align import Links, Texts, decode_links, decode_spans
 from xel.config import Config, ProjectConfig
 from xel.corpus import sentence_count, source_language
-from xel.executors import executor
+from xel.executors import executor, read_ahead
 from xel.languages import language
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -683,11 +683,12 @@ def project_languages(store: Store, config: Config,
     rows = store.query("SELECT mention_id, seg, start, end, name, name_key FROM mentions"
                        " ORDER BY mention_id")
     mentions = [(r["seg"], r["start"], r["end"], r["name"]) for r in rows]
-    work = sentence_count(store, source_language(store)) * len(langs)
-    with executor(config.executor, work) as ex:
+    each = sentence_count(store, source_language(store))
+    with executor(config.executor, each * len(langs)) as ex:
         jobs = (project_job(store, config, mentions, lang) for lang in langs)
-        for lang, results in zip(langs, progress(ex.imap(project_pairs, jobs, len(langs)),
-                                                 "project", len(langs), "languages"), strict=True):
+        projected = ex.imap(project_pairs, jobs, len(langs), read_ahead(each))
+        for lang, results in zip(langs, progress(projected, "project", len(langs), "languages"),
+                                 strict=True):
             yield lang, write_projections(config, lang, [
                 (lang, m["mention_id"], m["seg"], *r, m["name_key"], len(m["name"].split()))
                 for m, r in zip(rows, results, strict=True)])
