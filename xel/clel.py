@@ -676,8 +676,9 @@ _SHARED: dict[tuple[Any, ...], Shared] = {}
 
 def shared(kb: KnowledgeBase, collection: Path) -> Shared:
     """`Shared` for this KB and collection, as long as neither file has changed."""
-    key = tuple((path, path.stat().st_mtime_ns, path.stat().st_size)
-                for path in [kb.path, *sorted(collection.glob("*/*.jsonl"))])
+    key = tuple((path, stat.st_mtime_ns, stat.st_size)
+                for path in [kb.path, *sorted(collection.glob("*/*.jsonl"))]
+                for stat in [path.stat()])
     if key not in _SHARED:
         _SHARED.clear()
         records = read_records(collection)
