@@ -228,7 +228,8 @@ def span_store(tmp_path: Path) -> Path:
                 ("zho-TW", 0, 0, "英國梅首相 (Theresa May) 說"),
                 ("eng", 1, 1, "Boris Johnson spoke"),
                 ("zho-TW", 1, 1, "強生說")])
-            s.executemany("INSERT INTO mentions VALUES (?, 'd', ?, ?, ?, ?, ?, ?, NULL, 2)", [
+            s.executemany(
+                "INSERT INTO mentions VALUES (?, 'd', ?, ?, ?, ?, ?, ?, NULL, 2, 'PER')", [
                 (1, 0, 10, 21, "Theresa May", "Theresa May", "theresa may"),
                 (2, 0, 0, 5, "Welsh", "Welsh", "welsh"),
                 (3, 1, 0, 13, "Boris Johnson", "Boris Johnson", "boris johnson")])

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from xel import kb as kb_module
 from xel.config import Config, CorpusConfig, KbConfig
 from xel.errors import XelError
-from xel.kb import KnowledgeBase, build_kb, fragments, read_jsonl, read_wikidata
+from xel.kb import KnowledgeBase, build_kb, foreign_key, fragments, read_jsonl, read_wikidata
 from xel.registry import kb_readers
 from xel.store import Store
 
@@ -171,7 +171,7 @@ def test_entity_without_id_is_an_error(tmp_path: Path) -> None:
 
 def test_no_people_is_an_error(tmp_path: Path) -> None:
     dump = write(tmp_path / "cities.json", ["[", json.dumps(BERLIN), "]"])
-    with pytest.raises(XelError, match="no people found"):
+    with pytest.raises(XelError, match="no entities found"):
         build_kb(config_for(tmp_path, dump, "wikidata"))
 
 
@@ -202,12 +202,60 @@ def test_bad_jsonl_records_name_the_line(tmp_path: Path, line: str, message: str
         list(read_jsonl(path))
 
 
-def test_non_person_records_are_skipped(tmp_path: Path) -> None:
+def test_records_keep_their_coarse_type(tmp_path: Path) -> None:
     path = write(tmp_path / "kb.jsonl", [
-        '{"id": "x1", "name": "Ann Lee", "type": "PER"}',
+        '{"id": "x1", "name": "Ann Lee"}',
         '{"id": "x2", "name": "Acme Corp", "type": "ORG"}',
+        '{"id": "x3", "name": "Berlin", "type": "GPE", "labels": {"ru": ["Берлин", "Берлине"]}}',
+        '{"id": "x4", "name": "Kim Jong-un", "type": "PERSON"}',
     ])
-    assert [e.kb_id for e in read_jsonl(path)] == ["x1"]
+    found = list(read_jsonl(path))
+    assert [(e.kb_id, e.type) for e in found] == [
+        ("x1", "PER"), ("x2", "ORG"), ("x3", "LOC"), ("x4", "PER")]
+    assert found[2].labels == (("ru", "Берлин"), ("ru", "Берлине"))
+
+
+def test_an_unknown_type_names_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}',
+                                         '{"id": "x2", "name": "Sirius", "type": "STAR"}'])
+    with pytest.raises(XelError, match=r"line 2: record x2 has type 'STAR': use one of PER"):
+        list(read_jsonl(path))
+
+
+def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
+    people = write(tmp_path / "people.jsonl", [
+        '{"id": "P1", "name": "Georgia Smith", "popularity": 10}',
+        '{"id": "P2", "name": "Paris Hilton", "popularity": 50}'])
+    places = write(tmp_path / "places.jsonl", [
+        '{"id": "Q230", "name": "Georgia", "type": "LOC", "popularity": 900, '
+        '"labels": {"de": "Georgien", "ru": ["Грузия", "Сакартвело"]}}',
+        '{"id": "Q90", "name": "Paris", "type": "LOC", "aliases": ["City of Light"], '
+        '"popularity": 1000}',
+        '{"id": "Q458", "name": "European Union", "type": "ORG", "aliases": ["EU"]}'])
+    config = config_for(tmp_path, people)
+    config.kb.path = [str(people), str(places)]
+    assert build_kb(config).summary["entities"] == 5
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert {f.entity.kb_id for f in kb.candidates("Paris", type="LOC")} == {"Q90"}
+        assert "Q90" not in {f.entity.kb_id for f in kb.candidates("Paris Hilton", type="PER")}
+        assert [f.entity.kb_id for f in kb.candidates("EU", type="ORG")] == ["Q458"]
+        assert kb.types_named("Georgia") == {"LOC"}
+        assert kb.entity("Q230").type == "LOC"
+        forms = kb.conn.execute("SELECT lang, form, key FROM foreign_forms f JOIN entities e"
+                                " USING (entity) WHERE e.kb_id = 'Q230' ORDER BY lang, form")
+        assert [tuple(r) for r in forms] == [("de", "Georgien", "georgien"),
+                                             ("ru", "Грузия", "грузия"),
+                                             ("ru", "Сакартвело", "сакартвело")]
+    # a second file changes the index's signature: adding one rebuilds it
+    config.kb.path = [str(people)]
+    assert build_kb(config).summary["entities"] == 2
+
+
+def test_foreign_key_folds_case_accents_and_punctuation() -> None:
+    assert foreign_key("Union Européenne") == "union europeenne"
+    assert foreign_key("«Манчестер Юнайтед»") == "манчестер юнаитед"
+    assert foreign_key("北大西洋公约组织") == "北大西洋公约组织"
+    assert foreign_key("मुंबई") == "मुंबई"  # Devanagari keeps its vowel signs
 
 
 # --- building the index ------------------------------------------------------------------

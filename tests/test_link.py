@@ -90,7 +90,8 @@ def add_queries(store: Store, names: list[str], per_name: int) -> None:
             docs.add(row["doc_id"])
             ordinal += 1
             store.execute(
-                "INSERT INTO queries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO queries(query_id, name, name_key, doc_id, mention_id, seg, start, end,"
+                " ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (f"{row['doc_id']}:{name_key(name)}", name, name_key(name), row["doc_id"],
                  ordinal, row["seg"], row["start"], row["start"] + len(name), ordinal),
             )

@@ -25,7 +25,7 @@ def test_mentions_are_normalized_with_offsets(nlp) -> None:  # type: ignore[no-u
         (2, "d2", "North Korea's leader Kim Jong-un met President Donald Trump in Singapore."),
         (3, "d2", "<script>alert('Anna Smith')</script> was posted by John O'Brien."),
     ]
-    found = list(find_mentions(nlp, sents, {"PERSON"}, batch_size=8))
+    found = list(find_mentions(nlp, sents, {"PERSON": "PER"}, batch_size=8))
     text = {seg: t for seg, _, t in sents}
     for m in found:
         assert text[m.seg][m.start:m.end] == m.name
@@ -55,7 +55,7 @@ def test_japanese_names_are_whole_across_the_particle_no(nlp) -> None:  # type: 
         (3, "d", "The tea master Sen no Rikyu served both Oda Nobunaga and Toyotomi Hideyoshi."),
         (4, "d", "There is no Santa Claus, said John Smith."),
     ]
-    found = list(find_mentions(nlp, sents, {"PERSON"}, batch_size=8))
+    found = list(find_mentions(nlp, sents, {"PERSON": "PER"}, batch_size=8))
     by_seg: dict[int, list[str]] = {}
     for m in found:
         assert dict((s, t) for s, _, t in sents)[m.seg][m.start:m.end] == m.name

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from xel.config import Config, CorpusConfig, KbConfig
+from xel.entity_types import read_types
 from xel.persons import Facts, Mentioned, NameUse, check, check_names, read_checks
 from xel.pipeline import run
 from xel.queries import PERSON_CHECK, export_review
@@ -112,7 +113,11 @@ def test_the_stage_drops_what_it_rejects_and_a_reviewer_overrules_it(tmp_path: P
         assert rows[0][5] == "person_check"
         pogba = next(r for r in rows if r[0] == "Paul Pogba")
         assert pogba[5].startswith("person (")
-        store.execute("UPDATE person_check SET person = 0 WHERE name_key = 'paul pogba'")
+        # the type check's decision (a person's name, unless the person check turned it down)
+        # is what the queries stage reads
+        assert read_types(store)["paul pogba"].type == "PER"
+        assert read_types(store)["manchester united"].type is None
+        store.execute("UPDATE name_types SET type = NULL WHERE name_key = 'paul pogba'")
         forced = config.model_copy(deep=True)
         run(store, forced, ["queries"], force=True)
         assert "Paul Pogba" not in {r[0] for r in store.query("SELECT name FROM queries")}

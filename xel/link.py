@@ -52,9 +52,16 @@ CREATE TABLE IF NOT EXISTS kb_entries (
     aliases     TEXT NOT NULL,          -- JSON list
     description TEXT NOT NULL,
     wikipedia   TEXT,
-    popularity  REAL
+    popularity  REAL,
+    type        TEXT NOT NULL DEFAULT 'PER'
 );
 """
+
+
+def declare(store: Store) -> None:
+    """The link tables, with the `type` column a store from before types gains."""
+    store.declare(DDL)
+    store.add_columns("kb_entries", {"type": "TEXT NOT NULL DEFAULT 'PER'"})
 
 # A name token counts as matched when it is at most about one edit in four away (`Trmp` for
 # `Trump`, `Donlad` for `Donald`, counting a transposition as one edit).
@@ -133,10 +140,12 @@ class Candidate:
                 + config.weight_context * self.context_score)
 
 
-def shortlist(kb: KnowledgeBase, name: str, limit: int) -> list[Candidate]:
-    """The `limit` best-named candidates (popularity breaking ties), before context is scored."""
+def shortlist(kb: KnowledgeBase, name: str, limit: int, kind: str | None = None
+              ) -> list[Candidate]:
+    """The `limit` best-named candidates of the query's type (popularity breaking ties),
+    before context is scored."""
     scored = []
-    for found in kb.candidates(name, limit):
+    for found in kb.candidates(name, limit, kind):
         entity = found.entity
         similarity = max(name_similarity(name, form) for form in (entity.name, *entity.aliases))
         scored.append(Candidate(found, similarity, kb.prior(entity.popularity)))
@@ -167,7 +176,7 @@ def link_queries(store: Store, config: Config) -> Work:
     """The link stage: its writer stores the top-k candidates of every query and their KB
     entries."""
     store.declare(CORPUS_DDL)
-    store.declare(DDL)
+    declare(store)
     KnowledgeBase.open(config).close()  # fail here, clearly, if there is no index
 
     def work(s: Store) -> dict[str, Any]:
@@ -180,9 +189,9 @@ def link_queries(store: Store, config: Config) -> Work:
 def _link(store: Store, kb: KnowledgeBase, config: LinkConfig) -> dict[str, Any]:
     store.execute("DELETE FROM candidates")
     store.execute("DELETE FROM kb_entries")
-    queries = store.query("SELECT query_id, name, doc_id FROM queries ORDER BY ordinal")
+    queries = store.query("SELECT query_id, name, doc_id, type FROM queries ORDER BY ordinal")
     pools = {
-        q["query_id"]: shortlist(kb, q["name"], config.max_candidates)
+        q["query_id"]: shortlist(kb, q["name"], config.max_candidates, q["type"])
         for q in progress(queries, "link candidates")
     }
     embed = embedders.get(config.embedding_model)()
@@ -211,9 +220,9 @@ def _link(store: Store, kb: KnowledgeBase, config: LinkConfig) -> dict[str, Any]
                          round(c.context_score, 6), json.dumps(c.found.why, ensure_ascii=False)))
     store.executemany("INSERT INTO candidates VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
     store.executemany(
-        "INSERT INTO kb_entries VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO kb_entries VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(e.kb_id, e.name, json.dumps(list(e.aliases), ensure_ascii=False), e.description,
-          e.wikipedia, e.popularity) for e in chosen.values()],
+          e.wikipedia, e.popularity, e.type) for e in chosen.values()],
     )
     return {"queries": len(queries), "candidates": len(rows), "entities": len(chosen),
             "without_candidates": sum(1 for pool in pools.values() if not pool)}
@@ -255,10 +264,11 @@ def read_candidates(store: Store, query_id: str | None = None) -> dict[str, list
 
 def read_kb_entries(store: Store, kb_ids: Sequence[str] | None = None) -> dict[str, KbEntity]:
     """The KB entries of the collection's candidates (all, or those of `kb_ids`)."""
-    store.declare(DDL)
-    sql = "SELECT kb_id, name, aliases, description, wikipedia, popularity FROM kb_entries"
+    declare(store)
+    sql = "SELECT kb_id, name, aliases, description, wikipedia, popularity, type FROM kb_entries"
     if kb_ids is None:
         rows = store.query(sql)
     else:
         rows = store.query(f"{sql} WHERE kb_id IN ({', '.join('?' * len(kb_ids))})", kb_ids)
-    return {r[0]: KbEntity(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5]) for r in rows}
+    return {r[0]: KbEntity(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5], type=r[6])
+            for r in rows}

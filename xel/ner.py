@@ -1,4 +1,4 @@
-"""English person NER over the source side of the corpus (spaCy).
+"""English NER over the source side of the corpus (spaCy): mentions of the collection's types.
 
 Only the components the entity recognizer needs are loaded (in en_core_web_sm the `ner`
 component has its own embedding layer, so tagger, parser, lemmatizer and the shared tok2vec are
@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS mentions (
     name       TEXT NOT NULL,      -- the name, spaces normalized
     name_key   TEXT NOT NULL,      -- grouping key: `Kim Jong Un` = `Kim Jong-un`
     honorific  TEXT,
-    tokens     INTEGER NOT NULL
+    tokens     INTEGER NOT NULL,
+    type       TEXT NOT NULL DEFAULT 'PER'  -- the coarse type of NER's label (`types:`)
 );
 CREATE INDEX IF NOT EXISTS mentions_key ON mentions(name_key);
 CREATE INDEX IF NOT EXISTS mentions_seg ON mentions(seg);
@@ -64,6 +65,7 @@ class Mention:
     name: str
     name_key: str
     honorific: str | None
+    type: str = "PER"
 
     @property
     def tokens(self) -> int:
@@ -98,26 +100,29 @@ def load_pipeline(model: str) -> Any:
 
 
 def find_mentions(
-    nlp: Any, sentences: Iterable[tuple[int, str, str]], labels: set[str], batch_size: int,
+    nlp: Any, sentences: Iterable[tuple[int, str, str]], types: dict[str, str], batch_size: int,
     others: Counter[tuple[str, str]] | None = None,
 ) -> Iterator[Mention]:
-    """Person mentions in (seg, doc_id, text) sentences, names normalized; `others` counts
-    the (name key, label) of entities NER gave one of `OTHER_LABELS`."""
+    """Mentions in (seg, doc_id, text) sentences of the labels in `types` (NER label -> coarse
+    type), names normalized; `others` counts the (name key, label) of entities NER gave one
+    of `OTHER_LABELS`, mentions or not (the person check's evidence)."""
     items = ((text, (seg, doc)) for seg, doc, text in sentences if text.strip())
     for doc, (seg, doc_id) in nlp.pipe(items, as_tuples=True, batch_size=batch_size):
         seen: set[tuple[int, int]] = set()
         for ent in doc.ents:
-            if ent.label_ not in labels:
-                if others is not None and ent.label_ in OTHER_LABELS:
-                    key = name_key(ent.text)
-                    if key:
-                        others[(key, ent.label_)] += 1
+            if others is not None and ent.label_ in OTHER_LABELS:
+                key = name_key(ent.text)
+                if key:
+                    others[(key, ent.label_)] += 1
+            kind = types.get(ent.label_)
+            if kind is None:
                 continue
-            ent = with_particle(ent)
+            if kind == "PER":
+                ent = with_particle(ent)
             if (ent.start, ent.end) in seen:
                 continue
             seen.add((ent.start, ent.end))
-            split = split_name(ent.text)
+            split = split_name(ent.text, person=kind == "PER")
             if split is None:
                 continue
             key = name_key(split.name)
@@ -132,6 +137,7 @@ def find_mentions(
                 name=clean_spaces(split.name),
                 name_key=key,
                 honorific=split.honorific,
+                type=kind,
             )
 
 
@@ -162,9 +168,24 @@ NER_CODE = code_digest(sys.modules[__name__], xel.names.english)
 
 def ner_signature(store: Store, config: Config) -> dict[str, str]:
     parts = {"config": digest_of(config.ner), "code": NER_CODE, **versions("spacy")}
+    if not config.people_only:  # people-only stores keep their signature
+        parts["types"] = digest_of(config.types)
     if config.ner.model != "blank":
         parts.update(versions(config.ner.model.replace("_", "-")))
     return parts
+
+
+def label_types(config: Config) -> tuple[tuple[str, str], ...]:
+    """(NER label, coarse type) of every label the collection's types take."""
+    return tuple((label, kind) for kind, labels in config.types.items() for label in labels)
+
+
+def declare(store: Store) -> None:
+    """The mention tables, with the `type` column a store from before types gains."""
+    store.declare(DDL)
+    store.declare(STAGING_DDL)
+    for table in ("mentions", "ner_staged"):
+        store.add_columns(table, {"type": "TEXT NOT NULL DEFAULT 'PER'"})
 
 
 @functools.lru_cache(maxsize=2)
@@ -173,13 +194,13 @@ def cached_pipeline(model: str) -> Any:
     return load_pipeline(model)
 
 
-def ner_chunk(model: str, labels: tuple[str, ...], batch_size: int,
+def ner_chunk(model: str, types: tuple[tuple[str, str], ...], batch_size: int,
               chunk: list[tuple[int, str, str]]
               ) -> tuple[list[Mention], list[tuple[str, str, int]]]:
     """Mentions in one chunk of sentences, and the other labels' counts: the unit of work an
-    executor runs."""
+    executor runs (`types`: (NER label, coarse type) pairs)."""
     others: Counter[tuple[str, str]] = Counter()
-    found = list(find_mentions(cached_pipeline(model), chunk, set(labels), batch_size, others))
+    found = list(find_mentions(cached_pipeline(model), chunk, dict(types), batch_size, others))
     return found, [(key, label, n) for (key, label), n in sorted(others.items())]
 
 
@@ -213,7 +234,7 @@ CREATE TABLE IF NOT EXISTS ner_batches (
 CREATE TABLE IF NOT EXISTS ner_staged (
     batch INTEGER NOT NULL, doc_id TEXT NOT NULL, seg INTEGER NOT NULL, start INTEGER NOT NULL,
     end INTEGER NOT NULL, surface TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL,
-    honorific TEXT, tokens INTEGER NOT NULL
+    honorific TEXT, tokens INTEGER NOT NULL, type TEXT NOT NULL DEFAULT 'PER'
 );
 CREATE TABLE IF NOT EXISTS ner_labels_staged (
     batch INTEGER NOT NULL, name_key TEXT NOT NULL, label TEXT NOT NULL, mentions INTEGER NOT NULL
@@ -229,8 +250,7 @@ def run_ner(store: Store, config: Config) -> Work:
     few chunks and an interrupted run resumes after its last finished chunk; the writer moves
     the staged mentions into `mentions`, in corpus order."""
     store.declare(CORPUS_DDL)
-    store.declare(DDL)
-    store.declare(STAGING_DDL)
+    declare(store)
     model_config(config.ner.model)  # fail here, clearly, if the model is missing (not loading
     # it: with a pool, only the workers need it)
     source = source_language(store)
@@ -249,7 +269,7 @@ def run_ner(store: Store, config: Config) -> Work:
                            "BETWEEN ? AND ? ORDER BY seg", (source, first, last))
         return [(r[0], r[1], r[2]) for r in rows]
 
-    task = functools.partial(ner_chunk, config.ner.model, tuple(config.ner.labels),
+    task = functools.partial(ner_chunk, config.ner.model, label_types(config),
                              config.ner.batch_size)
     counts: dict[int, tuple[int, int]] = {}
 
@@ -267,9 +287,9 @@ def run_ner(store: Store, config: Config) -> Work:
                 lambda d: d[0][1] - d[0][0] + 1):
             with store.transaction():
                 store.executemany(
-                    "INSERT INTO ner_staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO ner_staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(first, m.doc_id, m.seg, m.start, m.end, m.surface, m.name, m.name_key,
-                      m.honorific, m.tokens) for m in found])
+                      m.honorific, m.tokens, m.type) for m in found])
                 store.executemany("INSERT INTO ner_labels_staged VALUES (?, ?, ?, ?)",
                                   [(first, *o) for o in others])
                 store.execute("INSERT INTO ner_batches VALUES (?, ?, ?, ?, ?, ?)",
@@ -278,8 +298,8 @@ def run_ner(store: Store, config: Config) -> Work:
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM mentions")
         s.execute("INSERT INTO mentions(doc_id, seg, start, end, surface, name, name_key,"
-                  " honorific, tokens) SELECT doc_id, seg, start, end, surface, name, name_key,"
-                  " honorific, tokens FROM ner_staged ORDER BY batch, rowid")
+                  " honorific, tokens, type) SELECT doc_id, seg, start, end, surface, name,"
+                  " name_key, honorific, tokens, type FROM ner_staged ORDER BY batch, rowid")
         s.execute("DELETE FROM ner_labels")
         s.execute("INSERT INTO ner_labels SELECT name_key, label, SUM(mentions) FROM"
                   " ner_labels_staged GROUP BY name_key, label")

@@ -28,19 +28,21 @@ import importlib.util
 import json
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import xel.entity_types
 from xel.config import Config
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
+from xel.entity_types import decide_all, write_types
 from xel.errors import XelError
 from xel.kb import KnowledgeBase
-from xel.ner import DDL as NER_DDL
+from xel.ner import declare as declare_ner
 from xel.ner import read_other_labels
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
@@ -341,44 +343,56 @@ def check_names(mentions: Sequence[Mentioned], in_kb: Callable[[str], bool],
 
 # --- the stage -----------------------------------------------------------------------------
 
-PERSONS_CODE = code_digest(sys.modules[__name__])
+PERSONS_CODE = code_digest(sys.modules[__name__], xel.entity_types)
 
 
 def persons_signature(store: Store, config: Config) -> dict[str, str]:
-    return {"config": digest_of(config.persons), "code": PERSONS_CODE,
-            **versions("gender-guesser")}
+    parts = {"config": digest_of(config.persons), "code": PERSONS_CODE,
+             **versions("gender-guesser")}
+    if not config.people_only:
+        parts["types"] = digest_of(config.types)
+    return parts
 
 
 def read_mentions(store: Store) -> list[Mentioned]:
+    """The mentions NER marked as people's."""
     store.declare(CORPUS_DDL)
-    store.declare(NER_DDL)
+    declare_ner(store)
     rows = store.query("SELECT m.doc_id, m.name, m.name_key, m.honorific, s.text, m.start, m.end"
                        " FROM mentions m JOIN sentences s ON s.seg = m.seg AND s.lang = ?"
-                       " ORDER BY m.mention_id", (source_language(store),))
+                       " WHERE m.type = 'PER' ORDER BY m.mention_id", (source_language(store),))
     return [Mentioned(*tuple(r)) for r in rows]
 
 
 def run_persons(store: Store, config: Config) -> Work:
-    """The persons stage: score every name NER found; its writer stores the checks."""
+    """The persons stage: score every person name NER found, then decide every name's type
+    (`xel.entity_types`); its writer stores both."""
     store.declare(DDL)
     mentions = read_mentions(store)
-    if config.persons.check:
-        with KnowledgeBase.open(config) as kb:
+    typed_mentions = [(r[0], r[1], r[2]) for r in store.query(
+        "SELECT name_key, name, type FROM mentions ORDER BY mention_id")]
+    with KnowledgeBase.open(config) as kb:
+        if config.persons.check:
             def in_kb(name: str) -> bool:
-                return bool(kb.by_key(name, "name") or kb.by_key(name, "alias"))
+                return bool(kb.by_key(name, "name", "PER") or kb.by_key(name, "alias", "PER"))
 
             checks = check_names(mentions, in_kb, read_other_labels(store),
                                  config.persons.threshold)
-    else:
-        checks = [Check(key, name, 0.0, True, {})
-                  for key, name in {m.name_key: m.name for m in mentions}.items()]
+        else:
+            checks = [Check(key, name, 0.0, True, {})
+                      for key, name in {m.name_key: m.name for m in mentions}.items()]
+        typed = decide_all(typed_mentions, {c.name_key: c.person for c in checks},
+                           kb.types_named, config.types)
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM person_check")
         s.executemany("INSERT INTO person_check VALUES (?, ?, ?, ?, ?)",
                       [(c.name_key, c.name, c.score, int(c.person), json.dumps(c.evidence))
                        for c in checks])
-        return {"names": len(checks), "not_persons": sum(not c.person for c in checks)}
+        write_types(s, typed)
+        found = Counter(t.type or "none" for t in typed)
+        return {"names": len(checks), "not_persons": sum(not c.person for c in checks),
+                **({} if config.people_only else {"types": dict(sorted(found.items()))})}
 
     return work
 

@@ -1,8 +1,10 @@
-"""English queries from person mentions, with the filters of Lawrie et al. and their attrition.
+"""English queries from mentions, with the filters of Lawrie et al. and their attrition.
 
 A query is a name string and one document it occurs in (pointing at the name's first mention
-there). Each filter is a pure function from the surviving mentions to fewer mentions; the
-attrition table records what every filter removed, in order, for the report.
+there), of the type the type check gave the name. Each filter is a pure function from the
+surviving mentions to fewer mentions; each type's names go through the filters on their own
+(`queries.by_type` sets a type's differently), and the attrition table records what every
+filter removed from each type, in order, for the report.
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ import csv
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from xel.config import Config, QueriesConfig
+from xel.entity_types import Typed, read_types
 from xel.errors import XelError
 from xel.link import DDL as LINK_DDL
 from xel.names.english import name_key
 from xel.ner import DDL as NER_DDL
+from xel.ner import declare as declare_ner
 from xel.persons import Check, read_checks
 from xel.stages import Work, digest_of, file_digest, versions
 from xel.store import Store
@@ -35,7 +39,8 @@ CREATE TABLE IF NOT EXISTS queries (
     seg        INTEGER NOT NULL,
     start      INTEGER NOT NULL,   -- of that mention, in its English sentence
     end        INTEGER NOT NULL,
-    ordinal    INTEGER NOT NULL    -- corpus order
+    ordinal    INTEGER NOT NULL,   -- corpus order
+    type       TEXT NOT NULL DEFAULT 'PER'   -- the name's type (PER, ORG, LOC, EVENT)
 );
 CREATE INDEX IF NOT EXISTS queries_key ON queries(name_key);
 CREATE TABLE IF NOT EXISTS attrition (
@@ -44,9 +49,17 @@ CREATE TABLE IF NOT EXISTS attrition (
     mentions_before INTEGER NOT NULL,
     mentions_after  INTEGER NOT NULL,
     names_before    INTEGER NOT NULL,
-    names_after     INTEGER NOT NULL
+    names_after     INTEGER NOT NULL,
+    type            TEXT NOT NULL DEFAULT 'PER'
 );
 """
+
+
+def declare(store: Store) -> None:
+    """The query tables, with the `type` columns a store from before types gains."""
+    store.declare(DDL)
+    store.add_columns("queries", {"type": "TEXT NOT NULL DEFAULT 'PER'"})
+    store.add_columns("attrition", {"type": "TEXT NOT NULL DEFAULT 'PER'"})
 
 
 @dataclass(frozen=True)
@@ -58,6 +71,7 @@ class Mention:
     end: int
     name: str
     name_key: str
+    type: str = "PER"
 
 
 Filter = Callable[[list[Mention]], list[Mention]]
@@ -94,6 +108,7 @@ def longest_only(ms: list[Mention]) -> list[Mention]:
 
 
 PERSON_CHECK = "not a person (person check)"
+TYPE_CHECK = "none of the collection's types (type check)"
 
 
 def drop_reviewed(not_persons: set[str]) -> Filter:
@@ -116,12 +131,13 @@ def cap_per_name(max_per_name: int) -> Filter:
 
 
 def filters(config: QueriesConfig, not_persons: set[str],
-            rejected: frozenset[str] = frozenset()) -> list[tuple[str, Filter]]:
-    """The configured filters, in the order they apply (`rejected`: names the person check
-    found not to be people's, which go first)."""
+            rejected: frozenset[str] = frozenset(), check: str = PERSON_CHECK
+            ) -> list[tuple[str, Filter]]:
+    """The configured filters, in the order they apply (`rejected`: names the person check,
+    or the type check (`check`), turned down, which go first)."""
     chain: list[tuple[str, Filter]] = []
     if rejected:
-        chain.append((PERSON_CHECK, drop_reviewed(set(rejected))))
+        chain.append((check, drop_reviewed(set(rejected))))
     chain.append((f"names with fewer than {config.min_tokens} tokens",
                   drop_short(config.min_tokens)))
     if config.longest_only:
@@ -142,19 +158,62 @@ class Step:
     mentions_after: int
     names_before: int
     names_after: int
+    type: str = "PER"
 
 
 def apply_filters(
-    mentions: list[Mention], chain: list[tuple[str, Filter]]
+    mentions: list[Mention], chain: list[tuple[str, Filter]], kind: str = "PER"
 ) -> tuple[list[Mention], list[Step]]:
     """Run the filters in order, recording what each removed."""
     steps = []
     for label, keep in chain:
         after = keep(mentions)
         steps.append(Step(label, len(mentions), len(after),
-                          len({m.name_key for m in mentions}), len({m.name_key for m in after})))
+                          len({m.name_key for m in mentions}), len({m.name_key for m in after}),
+                          kind))
         mentions = after
     return mentions, steps
+
+
+def name_types(mentions: Sequence[Mention], typed: dict[str, Typed], overruled: set[str],
+               types: Sequence[str]) -> dict[str, tuple[str, bool]]:
+    """Name key -> (the type whose filters it goes through, whether the check turned it
+    down): its type; a reviewer's `yes` makes it a person's; a name turned down goes through
+    its mentions' most frequent type, so that type's attrition counts it."""
+    seen: dict[str, Counter[str]] = defaultdict(Counter)
+    for m in mentions:
+        seen[m.name_key][m.type] += 1
+    found = {}
+    for key, kinds in seen.items():
+        decided = typed[key].type if key in typed else None
+        if decided is None and key in overruled:
+            decided = "PER"
+        if decided is not None and decided in types:
+            found[key] = (decided, False)
+        else:
+            order = [t for t in types if kinds[t]] or list(types)
+            found[key] = (max(order, key=lambda t: kinds[t]), True)
+    return found
+
+
+def typed_queries(mentions: list[Mention], config: Config, not_persons: set[str],
+                  typed: dict[str, Typed], overruled: set[str]
+                  ) -> tuple[list[Mention], list[Step]]:
+    """Each type's names through that type's filters, in the config's order of types; the
+    mentions kept come back in corpus order, each with its name's type."""
+    kinds = name_types(mentions, typed, overruled, list(config.types))
+    check = PERSON_CHECK if config.people_only else TYPE_CHECK
+    kept: list[Mention] = []
+    steps: list[Step] = []
+    for kind in config.types:
+        ms = [replace(m, type=kind) for m in mentions if kinds[m.name_key][0] == kind]
+        rejected = frozenset(k for k, (t, no) in kinds.items() if no and t == kind)
+        chain = filters(config.queries.for_type(kind), not_persons if kind == "PER" else set(),
+                        rejected, check)
+        ms, done = apply_filters(ms, chain, kind)
+        kept += ms
+        steps += done
+    return sorted(kept, key=lambda m: (m.seg, m.start)), steps
 
 
 def query_id(doc_id: str, key: str) -> str:
@@ -257,6 +316,8 @@ def export_review(store: Store, path: Path) -> int:
 
 def queries_signature(store: Store, config: Config) -> dict[str, str]:
     parts = {"config": digest_of(config.queries), **versions()}
+    if not config.people_only:
+        parts["types"] = digest_of(config.types)
     if config.queries.review:
         parts["review"] = file_digest(config.resolve(config.queries.review))
     return parts
@@ -265,37 +326,40 @@ def queries_signature(store: Store, config: Config) -> dict[str, str]:
 def run_queries(store: Store, config: Config) -> Work:
     """The queries stage: its writer turns person mentions into queries with the configured
     filters, recording what each filter removed."""
-    store.declare(NER_DDL)
-    store.declare(DDL)
+    declare_ner(store)
+    declare(store)
     review = config.resolve(config.queries.review) if config.queries.review else None
     marks = read_review_marks(review) if review else {}
     not_persons = {key for key, person in marks.items() if not person}
-    rejected = frozenset(key for key, c in read_checks(store).items()
-                         if not c.person and not marks.get(key))
+    overruled = {key for key, person in marks.items() if person}
+    typed = read_types(store)
 
     def work(s: Store) -> dict[str, Any]:
-        rows = s.query("SELECT mention_id, doc_id, seg, start, end, name, name_key FROM mentions"
-                       " ORDER BY seg, start")
+        rows = s.query("SELECT mention_id, doc_id, seg, start, end, name, name_key, type"
+                       " FROM mentions ORDER BY seg, start")
         mentions = [Mention(*tuple(r)) for r in rows]
-        kept, steps = apply_filters(mentions, filters(config.queries, not_persons, rejected))
+        kept, steps = typed_queries(mentions, config, not_persons, typed, overruled)
         s.execute("DELETE FROM queries")
         s.execute("DELETE FROM attrition")
         s.executemany(
-            "INSERT INTO attrition VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO attrition VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(i, st.filter, st.mentions_before, st.mentions_after, st.names_before,
-              st.names_after) for i, st in enumerate(steps, start=1)],
+              st.names_after, st.type) for i, st in enumerate(steps, start=1)],
         )
         names = display_names(mentions)
         first: dict[tuple[str, str], Mention] = {}
         for m in kept:
             first.setdefault((m.name_key, m.doc_id), m)
         s.executemany(
-            "INSERT INTO queries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO queries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(query_id(m.doc_id, m.name_key), names[m.name_key], m.name_key, m.doc_id,
-              m.mention_id, m.seg, m.start, m.end, i) for i, m in enumerate(first.values())],
+              m.mention_id, m.seg, m.start, m.end, i, m.type)
+             for i, m in enumerate(first.values())],
         )
+        found = Counter(m.type for m in first.values())
         return {"mentions": len(mentions), "queries": len(first),
-                "names": len({k for k, _ in first})}
+                "names": len({k for k, _ in first}),
+                **({} if config.people_only else {"types": dict(sorted(found.items()))})}
 
     return work
 
@@ -316,13 +380,15 @@ class Query:
     start: int
     end: int
     ordinal: int
+    type: str = "PER"
 
 
 def read_queries(store: Store, query_id: str | None = None) -> list[Query]:
     """Every query in corpus order (or the one with `query_id`, if there is one)."""
-    store.declare(DDL)
+    declare(store)
     rows = store.query("SELECT query_id, name, name_key, doc_id, mention_id, seg, start, end,"
-                       " ordinal FROM queries WHERE ? IS NULL OR query_id = ? ORDER BY ordinal",
+                       " ordinal, type FROM queries WHERE ? IS NULL OR query_id = ?"
+                       " ORDER BY ordinal",
                        (query_id, query_id))
     return [Query(*tuple(r)) for r in rows]
 

@@ -52,7 +52,7 @@ def main() -> None:
     config = load_config("configs/kyoto-persons.yaml")
     mentions = find_mentions(load_pipeline(config.ner.model),
                              [(k, r[0], r[2]) for k, r in enumerate(rows)],
-                             set(config.ner.labels), config.ner.batch_size)
+                             {"PERSON": "PER"}, config.ner.batch_size)
     with_person = {m.seg for m in mentions}
     chosen: list[tuple[str, int, str, str]] = []
     per_doc: dict[str, int] = {}

@@ -80,7 +80,7 @@ def main() -> None:
         (doc, s) for doc, text in docs for s in SENTENCE.split(text))]
     text = {seg: s for seg, _, s in sentences}
     others: Counter[tuple[str, str]] = Counter()
-    found = list(find_mentions(load_pipeline(config.ner.model), sentences, {"PERSON"}, 256,
+    found = list(find_mentions(load_pipeline(config.ner.model), sentences, {"PERSON": "PER"}, 256,
                                others))
     other_labels: Counter[str] = Counter()
     for (key, _), n in others.items():

@@ -43,11 +43,12 @@ class SplitName:
     honorific: str | None
 
 
-def split_name(text: str) -> SplitName | None:
-    """Separate a marked person mention into honorific and name; None if nothing is left."""
+def split_name(text: str, person: bool = True) -> SplitName | None:
+    """Separate a marked person mention into honorific and name; None if nothing is left.
+    Honorifics are a person's only (`General Motors` keeps its `General`)."""
     spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
     honorifics: list[str] = []
-    while len(spans) > 1:
+    while person and len(spans) > 1:
         first = text[spans[0][0]:spans[0][1]]
         # Before the particle of a Japanese name it is the name (`Sen no Rikyu`).
         if first.rstrip(".").lower() not in HONORIFICS or text[spans[1][0]:spans[1][1]] == "no":

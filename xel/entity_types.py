@@ -1,0 +1,129 @@
+"""Entity types: each name's coarse type, and the words that speak of a type.
+
+A collection has the coarse types its config names (`types:`, Hansel's PER, ORG, LOC, EVENT);
+NER gives every mention a label, but one name is labelled differently from mention to mention
+(`Washington` a person here and a place there), and a query, its HITs and its KB candidates
+need one type. The type check decides it per name, as the person check decides whether a name
+is a person's: a name NER marked as a person that passes the person check is a person's (so
+people-only collections are decided exactly as before); any other name takes the type with the
+most votes from NER's labels of its mentions, the KB entities of that name, and the name's
+head word (`University`, `River`, `War`). A name with no vote for any of the collection's
+types is not asked about.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from xel.store import Store
+
+DDL = """
+CREATE TABLE IF NOT EXISTS name_types (
+    name_key TEXT PRIMARY KEY,
+    type     TEXT,              -- the collection's type of the name; NULL: none of them
+    votes    TEXT NOT NULL      -- JSON: type -> votes (NER mentions, KB, head word)
+);
+"""
+
+# How HITs, the report and the card speak of each type.
+NOUNS = {"PER": "person", "ORG": "organization", "LOC": "place", "EVENT": "event",
+         "OTHER": "entity"}
+
+# A name's last word that says what it names (`Rural Fire Service`, `Tora Bora caves`).
+HEAD_WORDS: dict[str, frozenset[str]] = {
+    "ORG": frozenset({
+        "academy", "administration", "agency", "airline", "airlines", "airways", "alliance",
+        "army", "assembly", "association", "authority", "bank", "board", "brigade", "brigades",
+        "bureau", "cabinet", "club", "college", "commission", "committee", "company", "congress",
+        "corporation", "council", "court", "department", "fc", "force", "forces", "foundation",
+        "front", "fund", "government", "group", "inc", "institute", "league", "limited", "ltd",
+        "ministry", "navy", "network", "news", "office", "organisation", "organization",
+        "parliament", "party", "police", "press", "senate", "service", "services", "society",
+        "squad", "team", "television", "times", "trust", "tv", "union", "united", "university"}),
+    "LOC": frozenset({
+        "airport", "avenue", "bay", "beach", "bridge", "canal", "cape", "cathedral", "city",
+        "coast", "county", "creek", "district", "forest", "harbor", "harbour", "highway",
+        "hill", "hospital", "island", "islands", "lake", "mount", "mountain", "mountains",
+        "museum", "palace", "park", "peak", "plaza", "port", "province", "region", "river",
+        "road", "sea", "square", "stadium", "station", "street", "tower", "town", "valley",
+        "village"}),
+    "EVENT": frozenset({
+        "championship", "championships", "cup", "election", "elections", "festival", "games",
+        "olympics", "open", "revolution", "summit", "tournament", "war"}),
+}
+WORD = re.compile(r"[\w'’.-]+")
+KB_VOTES = 2.0  # a KB entity of that name and type
+HEAD_VOTES = 1.0  # a head word of the type
+
+
+@dataclass(frozen=True)
+class Typed:
+    """One name's type, and the votes that decided it."""
+
+    name_key: str
+    type: str | None
+    votes: dict[str, float]
+
+
+def head_type(name: str) -> str | None:
+    """The type a name's last word says it has (`Manchester United` ORG), if any."""
+    words = WORD.findall(name.lower())
+    last = words[-1].strip(".") if words else ""
+    return next((kind for kind, heads in HEAD_WORDS.items() if last in heads), None)
+
+
+def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str],
+           person: bool, types: Iterable[str]) -> Typed:
+    """A name's type among the collection's `types`: PER when NER marked it a person and the
+    person check agrees (`person`), else the other type with most votes (ties: config order)."""
+    order = list(types)
+    votes: dict[str, float] = {t: float(mentioned.get(t, 0)) for t in order}
+    for kind in set(kb_types) & set(order):
+        votes[kind] += KB_VOTES
+    head = head_type(name)
+    if head in order:
+        votes[head] += HEAD_VOTES
+    found = {t: round(v, 4) for t, v in sorted(votes.items()) if v}
+    if "PER" in order and mentioned.get("PER") and person:
+        return Typed(key, "PER", found)
+    rest = [t for t in order if t != "PER" and votes[t] > 0]
+    chosen = max(rest, key=lambda t: (votes[t], -order.index(t))) if rest else None
+    return Typed(key, chosen, found)
+
+
+def decide_all(mentions: Iterable[tuple[str, str, str]], persons: Mapping[str, bool],
+               kb_types: Callable[[str], Iterable[str]], types: Iterable[str]) -> list[Typed]:
+    """Every name's type, from its (name key, name, mention type) mentions; `persons`: the
+    person check's verdict per name key (names it did not look at are not people's)."""
+    order = list(types)
+    counts: dict[str, Counter[str]] = {}
+    names: dict[str, str] = {}
+    for key, name, kind in mentions:
+        counts.setdefault(key, Counter())[kind] += 1
+        names.setdefault(key, name)
+    needs_kb = order != ["PER"]
+    return [decide(key, names[key], counts[key], kb_types(names[key]) if needs_kb else (),
+                   persons.get(key, False), order) for key in sorted(counts)]
+
+
+def write_types(store: Store, typed: list[Typed]) -> None:
+    store.declare(DDL)
+    store.execute("DELETE FROM name_types")
+    store.executemany("INSERT INTO name_types VALUES (?, ?, ?)",
+                      [(t.name_key, t.type, json.dumps(t.votes)) for t in typed])
+
+
+def read_types(store: Store) -> dict[str, Typed]:
+    """Name key -> its type (empty before the persons stage has run)."""
+    store.declare(DDL)
+    return {r[0]: Typed(r[0], r[1], json.loads(r[2]))
+            for r in store.query("SELECT name_key, type, votes FROM name_types")}
+
+
+def noun(kind: str) -> str:
+    """`person`, `organization`, `place`, `event`: how a HIT or the report names a type."""
+    return NOUNS.get(kind, "entity")
