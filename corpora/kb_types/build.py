@@ -6,7 +6,7 @@ with mtime 0 and sorted by id, so a rebuild from the same inputs is byte-identic
 Sources (each record lists the ones it draws on in `sources`):
 
 - `cldr`: Unicode CLDR territory and region names in every CLDR locale, read through `babel`
-  (2.19.0, CLDR 47). Unicode License v3.
+  (2.19.0, CLDR 49). Unicode License v3.
 - `pycountry`: ISO 3166-1 / 3166-2 names and their translations from Debian's iso-codes
   gettext catalogues, shipped in `pycountry` (26.2.16). LGPL-2.1-or-later.
 - `mledoze-countries`: github.com/mledoze/countries (countries.json: common and official names
