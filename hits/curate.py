@@ -15,6 +15,7 @@ from typing import Any
 
 from hits.results import expert_pending
 from xel.corpus import document, source_language
+from xel.entity_types import noun
 from xel.errors import XelError
 from xel.queries import read_queries
 from xel.store import Store
@@ -50,6 +51,11 @@ class Case:
     back_translation: str
     answers: list[tuple[str, str]]  # (worker, label)
     scores: dict[str, float] = field(default_factory=dict)
+    type: str = "PER"
+
+    @property
+    def noun(self) -> str:
+        return noun(self.type)
 
     @property
     def choices(self) -> list[Choice]:
@@ -73,7 +79,7 @@ def pending(store: Store, lang: str | None = None) -> list[Case]:
         t = triaged.get((x.lang, x.query_id))
         cases.append((x.lang, q.ordinal, Case(
             x.lang, x.query_id, q.name, q.doc_id, t.projection if t else "",
-            (t.back_translation if t else None) or "", x.answers, x.scores)))
+            (t.back_translation if t else None) or "", x.answers, x.scores, q.type)))
     return [c for _, _, c in sorted(cases, key=lambda c: (c[0], c[1]))]
 
 

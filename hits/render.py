@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from hits.store import EL_CHOICES, Item, batch, field_name, items, open_tables
 from xel.corpus import document, source_language
+from xel.entity_types import noun
 from xel.errors import XelError
 from xel.languages import language
 from xel.link import read_kb_entries
@@ -106,7 +107,18 @@ def el_item(store: Store, item: Item, max_description: int) -> dict[str, Any]:
         for k in item.shown if k in entries
     ]
     return {"position": item.position, "field": field_name(item.position), "name": q.name,
-            "passage": passage, "candidates": candidates}
+            "passage": passage, "candidates": candidates, **kind_words(q.type)}
+
+
+def kind_words(kind: str) -> dict[str, str]:
+    """How an item speaks of its query's type: `a person`, `an organization`."""
+    word = noun(kind)
+    return {"noun": word, "article": "an" if word[0] in "aeiou" else "a"}
+
+
+def people_only(store: Store) -> bool:
+    """Every query is a person's: the pages keep the paper's wording."""
+    return {q.type for q in read_queries(store)} <= {"PER"}
 
 
 def name_item(store: Store, item: Item, lang: str) -> dict[str, Any]:
@@ -121,7 +133,7 @@ def name_item(store: Store, item: Item, lang: str) -> dict[str, Any]:
         if seg in targets and tokens & name_tokens(english)
     ]
     return {"position": item.position, "field": field_name(item.position), "name": q.name,
-            "pairs": pairs}
+            "pairs": pairs, **kind_words(q.type)}
 
 
 def offered(store: Store, item: Item) -> list[str]:
@@ -147,10 +159,12 @@ def render_hit(
         raise XelError(f"no HIT {hit_id!r} in {store.path}")
     b = batch(store, batch_id)
     shown = items(store, hit_id)
-    common = {"action": action, "hidden": hidden or {}, "mturk": mturk, "inline": mturk}
+    people = people_only(store)
+    common = {"action": action, "hidden": hidden or {}, "mturk": mturk, "inline": mturk,
+              "people": people}
     if b.kind == "el":
         return render(
-            "el.html", title="Which person is this?",
+            "el.html", title="Which person is this?" if people else "Which entity is this?",
             items=[el_item(store, it, max_description) for it in shown], **common,
         )
     info = language(b.lang)

@@ -6,7 +6,7 @@ Layout of `<output>/collection/`:
                                    licence, sizes) over the datasheet (provenance, signature,
                                    attrition and crowd figures, counts, slices, definitions)
     <lang>/<partition>.xml         <query id><name><docid><beg><end> (TAC-KBP entity linking)
-    <lang>/<partition>.tab         query id, KB id or NIL, entity type
+    <lang>/<partition>.tab         query id, KB id or NIL, entity type (PER, ORG, LOC, EVENT)
     <lang>/<partition>.jsonl       the full record of every query
     <lang>/docs/<doc_id>.txt       each document a query points into, in that language
     data/, croissant.json          the same queries and documents as Parquet for
@@ -41,6 +41,7 @@ import yaml
 from xel import __version__, hub
 from xel.config import Config
 from xel.corpus import document_text, source_language
+from xel.entity_types import noun
 from xel.kb import KnowledgeBase
 from xel.link import read_kb_entries
 from xel.partition import read_partitions
@@ -85,6 +86,7 @@ class Record:
     prior_rank: int | None  # the gold entity's rank under the alias prior alone (None: absent)
     seen_in_train: bool  # its entity or English name is another train query's
     nil_type: str | None  # NIL queries: not-a-person, no-kb-name or kb-namesake
+    type: str = "PER"  # the coarse type of the query's name (NIL queries typed too)
 
 
 def export_id(lang: str, query_id: str) -> str:
@@ -269,6 +271,7 @@ def _record(lang: str, q: Query, link: Link, parts: dict[str, str], kb_names: di
         kb_name=kb_names.get(kb_id), english_name=q.name, outcome=outcome,
         back_translation=back, link_support=round(float(link.support), 6),
         votes=votes, simulated=simulated or bool(link.simulated), **asdict(slices),
+        type=q.type,
     )
 
 
@@ -287,7 +290,7 @@ def query_xml(records: list[Record]) -> bytes:
 
 
 def gold_tab(records: list[Record]) -> str:
-    return "".join(f"{r.id}\t{r.kb_id}\tPER\n" for r in records)
+    return "".join(f"{r.id}\t{r.kb_id}\t{r.type}\n" for r in records)
 
 
 def jsonl(records: list[Record]) -> str:
@@ -298,6 +301,22 @@ def jsonl(records: list[Record]) -> str:
 def safe_name(doc_id: str) -> str:
     """A document id as a file name (ids are corpus data: keep them out of other folders)."""
     return re.sub(r"[^A-Za-z0-9._-]", "_", doc_id).lstrip(".") or "_"
+
+
+def types_section(records: Sequence[Record], types: Sequence[str], source: str) -> list[str]:
+    """Queries per type: English, and across the other languages, non-NIL and NIL."""
+    english: Counter[tuple[str, str]] = Counter()
+    others: Counter[tuple[str, str]] = Counter()
+    for r in records:
+        (english if r.lang == source else others)[(r.type, "NIL" if r.kb_id == NIL
+                                                   else "non-NIL")] += 1
+    lines = ["", "## Queries by type", "",
+             "| type | English non-NIL | English NIL | other languages non-NIL | NIL |",
+             "|---|---|---|---|---|"]
+    for t in types:
+        lines.append(f"| {t} ({noun(t)}) | {english[(t, 'non-NIL')]} | {english[(t, 'NIL')]} "
+                     f"| {others[(t, 'non-NIL')]} | {others[(t, 'NIL')]} |")
+    return lines
 
 
 @dataclass(frozen=True)
@@ -321,12 +340,15 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
     partitions = list(config.partition.shares)
     simulated = any(r.simulated for r in records)
     source = source_language(store)
-    lines = [f"# {config.name}: a cross-language person-entity-linking test collection", ""]
+    what = "person" if config.people_only else "entity"
+    lines = [f"# {config.name}: a cross-language {what}-linking test collection", ""]
     if simulated:
         lines += [SIMULATED_WARNING, ""]
+    names = ("English person names" if config.people_only else "English names of "
+             + ", ".join(f"{noun(t)}s ({t})" for t in config.types))
     lines += [
         "Built by xel from a parallel corpus in the manner of Lawrie, Mayfield, McNamee and "
-        "Oard (JASIST 2015): English person names found by NER and linked by the crowd, then "
+        f"Oard (JASIST 2015): {names} found by NER and linked by the crowd, then "
         "projected into each language by word alignment and checked by round-trip translation, "
         "the crowd and experts.", "",
         "## Loading", "",
@@ -357,6 +379,8 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
         c = counts[lang]
         lines.append(f"| {lang} | " + " | ".join(str(c[p]) for p in partitions)
                      + f" | {c['non-NIL']} | {c['NIL']} |")
+    if not config.people_only:
+        lines += types_section(records, list(config.types), source)
     for section in sheet.sections:
         lines += ["", section.rstrip("\n")]
     lines += slices_section(records, source)
@@ -365,7 +389,8 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
     lines += ["", "## Files and definitions", "",
               "- `<lang>/<partition>.xml`: queries, TAC-KBP style (`<query id>` with `<name>`, "
               "`<docid>`, `<beg>`, `<end>`).",
-              "- `<lang>/<partition>.tab`: query id, KB id or NIL, entity type (PER).",
+              "- `<lang>/<partition>.tab`: query id, KB id or NIL, entity type ("
+              f"{', '.join(config.types)}; a NIL query's too, Hansel's NIL_<type>).",
               "- `<lang>/<partition>.jsonl`: the full record of each query.",
               "- `<lang>/docs/<doc_id>.txt`: the documents, in that language.",
               "- `data/<lang>/<split>-<digest>.parquet`, `data/documents/<lang>-<digest>."

@@ -41,6 +41,8 @@ QUERY_FIELDS: list[tuple[str, pa.DataType, str]] = [
     ("beg", pa.int32(), "offset of the name's first character in the document text"),
     ("end", pa.int32(), "offset of the name's last character (inclusive, as TAC-KBP)"),
     ("kb_id", pa.string(), "the knowledge-base id the name refers to, or NIL"),
+    ("type", pa.string(), "the entity's coarse type: PER, ORG, LOC or EVENT (a NIL query's"
+                          " too: NIL_ORG is kb_id NIL, type ORG)"),
     ("kb_name", pa.string(), "the knowledge-base entry's name (empty for NIL)"),
     ("english_name", pa.string(), "the English name the query was made from"),
     ("outcome", pa.string(), "how the name was accepted: source, A1, A2, A3 or E"),

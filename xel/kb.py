@@ -525,6 +525,26 @@ class KnowledgeBase:
                         row["description"], row["wikipedia"], row["popularity"],
                         type=row["type"])
 
+    def foreign_labels(self, kb_id: str, langs: Sequence[str]) -> list[str]:
+        """An entity's labels and aliases in the first of `langs` (label codes: `de`,
+        `zh-hant`) that has any."""
+        for lang in langs:
+            rows = self._lookup("SELECT f.form FROM foreign_forms f JOIN entities e USING"
+                                " (entity) WHERE e.kb_id = ? AND f.lang = ? ORDER BY f.form",
+                                (kb_id, lang))
+            if rows:
+                return [r[0] for r in rows]
+        return []
+
+    def by_foreign_key(self, form: str, lang: str, type: str | None = None) -> list[KbEntity]:
+        """Entities (of `type`, if given) with a label or alias in `lang` equal to `form`
+        under `foreign_key`, most popular first."""
+        rows = self._lookup(
+            "SELECT DISTINCT e.* FROM foreign_forms f JOIN entities e USING (entity)"
+            " WHERE f.lang = ? AND f.key = ? AND (? IS NULL OR e.type = ?)"
+            " ORDER BY e.popularity DESC, e.kb_id", (lang, foreign_key(form), type, type))
+        return [self._entity(r) for r in rows]
+
     def types_named(self, name: str) -> set[str]:
         """The types of the entities with this name or alias (the type check's KB vote)."""
         return {f.entity.type for kind in ("name", "alias") for f in self.by_key(name, kind)}

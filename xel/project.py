@@ -18,11 +18,12 @@ carrying their mentions and mention sentence pairs (`ProjectJob`); the store is 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import regex
@@ -32,11 +33,14 @@ from xel.align import DDL as ALIGN_DDL
 from xel.align import Links, Texts, decode_links, decode_spans
 from xel.config import Config, ProjectConfig
 from xel.corpus import sentence_count, source_language
+from xel.entity_types import Typed, read_types
 from xel.executors import executor, read_ahead
-from xel.languages import language
+from xel.kb import KbEntity, KnowledgeBase
+from xel.languages import is_unspaced, language
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.match import WORDLIKE, NameMatcher
+from xel.names.pairs import wikidata_codes
 from xel.names.script import is_latin, whole_characters
 from xel.names.transliterate import models_for, models_signature
 from xel.ner import DDL as NER_DDL
@@ -239,6 +243,67 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     start, end = in_turn(pair, at, until, start, end,
                          matcher is not None and matcher.family.unspaced)
     return Projected(start, end, method, aligned)
+
+
+# --- names that are translated (organizations, places, events) ------------------------------
+
+# Scripts whose words take clitics in front (`والاتحاد`: and-the-union): a label word may
+# follow up to two letters of them.
+PREFIXED_SCRIPTS = frozenset({"Arab", "Hebr"})
+
+
+@functools.lru_cache(maxsize=4096)
+def label_pattern(form: str, unspaced: bool, prefixed: bool) -> regex.Pattern[str]:
+    """A label as it may be written in a sentence: in a spaced script each word inflected
+    (its last letter may change and up to four follow: `Лондоне`, `Europäischen`, `Lontoossa`),
+    the first after clitics where the script has them; in an unspaced one, as it is."""
+    if unspaced:
+        return regex.compile(regex.escape(form), regex.IGNORECASE)
+    words = form.split()
+    parts = [regex.escape(w[:-1]) + r"\w{0,5}" if len(w) >= 5 else regex.escape(w) + r"\w{0,4}"
+             for w in words]
+    lead = r"\w{0,2}?" if prefixed else ""
+    return regex.compile(r"(?<!\w)" + lead + r"[\s\-]+".join(parts) + r"(?!\w)",
+                         regex.IGNORECASE)
+
+
+def label_spans(text: str, forms: Iterable[str], unspaced: bool, prefixed: bool
+                ) -> list[tuple[int, int]]:
+    """Where a sentence writes one of an entity's labels or aliases (inflected forms
+    included), longest first where two overlap."""
+    found = sorted({(m.start(), m.end()) for form in forms if form.strip()
+                    for m in label_pattern(form.strip(), unspaced, prefixed).finditer(text)},
+                   key=lambda s: (s[0] - s[1], s[0]))
+    kept: list[tuple[int, int]] = []
+    for start, end in found:
+        if all(end <= a or start >= b for a, b in kept):
+            kept.append((start, end))
+    return sorted(kept)
+
+
+def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
+                   stops: frozenset[str], config: ProjectConfig, unspaced: bool,
+                   prefixed: bool) -> Projected:
+    """Project a name that is translated rather than transliterated (an organization, place
+    or event): where the sentence writes one of its KB entities' labels in the language, or
+    the English name itself (brands, acronyms), the occurrence nearest the aligned span;
+    else the aligned span as the paper takes it, trimmed of function words and punctuation.
+    The person rules (readings, surnames, given names) do not apply."""
+    mention = covered(pair.src, start, end)
+    aligned = _chars(pair.tgt, paper_span(aligned_tokens(mention, pair.links)))
+    if config.name_aware and config.name_match:
+        found = label_spans(pair.tgt_text, forms, unspaced, prefixed)
+        method = "label"
+        if not found:
+            found = [(m.start(), m.end()) for m in regex.finditer(
+                r"(?<!\w)" + regex.escape(name) + r"(?!\w)", pair.tgt_text)]
+            method = "spelled"
+        if found:
+            near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
+                1, len(pair.src_text))
+            at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
+            return Projected(at, until, method, aligned)
+    return project_mention(pair, start, end, name, None, stops, config)
 
 
 def claimed_characters(pair: Pair, mention: Sequence[int], start: int, end: int
@@ -572,6 +637,11 @@ PROJECT_CODE = code_digest(sys.modules[__name__], xel.names)
 def project_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
     parts = {"project": digest_of(config.project), "code": PROJECT_CODE,
              **versions("rapidfuzz", "PyICU", "spacy")}
+    if not config.people_only:
+        # Translated names are projected by their KB entities' labels, people by their
+        # readings; which is which is the type check's (the persons stage) decision.
+        with KnowledgeBase.open(config) as kb:
+            parts.update(kb=kb.digest, types=str(store.stage_digest("persons")))
     return {**parts, **models_signature(lang, config)}
 
 
@@ -619,15 +689,21 @@ class ProjectJob:
     src_tokens: list[bytes]
     tgt_tokens: list[bytes]
     links: list[bytes]
+    # Names that are not people's: English name -> its KB entities' labels in the language
+    # (`project_entity`); every other mention is a person's.
+    translated: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def pair(self, k: int) -> Pair:
         return Pair.decode(self.texts[2 * k], self.texts[2 * k + 1], self.src_tokens[k],
                            self.tgt_tokens[k], self.links[k])
 
 
-def project_job(store: Store, config: Config, mentions: list[Mention], lang: str) -> ProjectJob:
+def project_job(store: Store, config: Config, mentions: list[Mention], lang: str,
+                translated: Mapping[str, Sequence[KbEntity]] | None = None,
+                kb: KnowledgeBase | None = None) -> ProjectJob:
     """Read a language's aligned pairs (those with a mention: the align stage keeps no
-    others) into a job, a pair at a time."""
+    others) into a job, a pair at a time; `translated`: the names that are not people's, with
+    the KB entities whose labels in the language are looked for (in `kb`)."""
     segs: list[int] = []
     src_tokens: list[bytes] = []
     tgt_tokens: list[bytes] = []
@@ -642,16 +718,23 @@ def project_job(store: Store, config: Config, mentions: list[Mention], lang: str
             yield src_text
             yield tgt_text
 
+    codes = wikidata_codes(lang)
+    labels = {name: tuple(dict.fromkeys(form for e in entities
+                                        for form in kb.foreign_labels(e.kb_id, codes)))
+              if kb is not None else () for name, entities in (translated or {}).items()}
     return ProjectJob(lang, config, mentions, segs, Texts(texts()), src_tokens, tgt_tokens,
-                      links)
+                      links, labels)
 
 
 def project_pairs(job: ProjectJob) -> list[Result]:
     """Project every mention of a job (runs in an executor's worker): per mention, in the
     job's order, (start, end, text, failed, method, aligned start, aligned end). A mention
     whose sentence has no aligned pair fails with method `none`."""
-    matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions})
+    matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions
+                                                  if m[3] not in job.translated})
     stops = function_words(job.lang) if job.config.project.trim else frozenset()
+    unspaced = is_unspaced(job.lang)
+    prefixed = language(job.lang).script in PREFIXED_SCRIPTS
     at = {seg: k for k, seg in enumerate(job.segs)}
     results: dict[int, Result] = {}
     last: tuple[int, Pair | None] = (-1, None)
@@ -663,6 +746,9 @@ def project_pairs(job: ProjectJob) -> list[Result]:
         pair = last[1]
         if pair is None or not pair.tgt:
             p = Projected(None, None, "none", None)
+        elif name in job.translated:
+            p = project_entity(pair, start, end, name, job.translated[name], stops,
+                               job.config.project, unspaced, prefixed)
         else:
             p = project_mention(pair, start, end, name, matcher, stops, job.config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
@@ -680,24 +766,47 @@ def project_languages(store: Store, config: Config,
     store.declare(NER_DDL)
     store.declare(ALIGN_DDL)
     store.declare(DDL)
-    rows = store.query("SELECT mention_id, seg, start, end, name, name_key FROM mentions"
+    rows = store.query("SELECT mention_id, seg, start, end, name, name_key, type FROM mentions"
                        " ORDER BY mention_id")
     mentions = [(r["seg"], r["start"], r["end"], r["name"]) for r in rows]
+    kinds = mention_types(rows, read_types(store))
+    others = {r["name"]: kind for r, kind in zip(rows, kinds, strict=True) if kind != "PER"}
     each = sentence_count(store, source_language(store))
-    with executor(config.executor, each * len(langs)) as ex:
-        jobs = (project_job(store, config, mentions, lang) for lang in langs)
+    with contextlib.ExitStack() as stack:
+        kb = stack.enter_context(KnowledgeBase.open(config)) if others else None
+        translated = {name: entities_named(kb, name, kind) for name, kind in others.items()
+                      } if kb is not None else {}
+        ex = stack.enter_context(executor(config.executor, each * len(langs)))
+        jobs = (project_job(store, config, mentions, lang, translated, kb) for lang in langs)
         projected = ex.imap(project_pairs, jobs, len(langs), read_ahead(each))
         for lang, results in zip(langs, progress(projected, "project", len(langs), "languages"),
                                  strict=True):
             yield lang, write_projections(config, lang, [
-                (lang, m["mention_id"], m["seg"], *r, m["name_key"], len(m["name"].split()))
-                for m, r in zip(rows, results, strict=True)])
+                (lang, m["mention_id"], m["seg"], *r, m["name_key"], len(m["name"].split()),
+                 kind == "PER") for m, r, kind in zip(rows, results, kinds, strict=True)])
+
+
+def mention_types(rows: Sequence[Any], typed: Mapping[str, Typed]) -> list[str]:
+    """Each mention's type: its name's, as the type check decided it, else NER's label's."""
+    out = []
+    for r in rows:
+        decided = typed.get(r["name_key"])
+        out.append(decided.type if decided is not None and decided.type else r["type"])
+    return out
+
+
+def entities_named(kb: KnowledgeBase, name: str, kind: str) -> list[KbEntity]:
+    """The KB entities of a type whose name or an alias is `name`: the link candidates a
+    translated name's labels come from."""
+    found = {f.entity.kb_id: f.entity for how in ("name", "alias")
+             for f in kb.by_key(name, how, kind)}
+    return list(found.values())
 
 
 def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) -> Work:
     """Store a language's projections, rank them per name and count them. A row is
     (lang, mention_id, seg, start, end, text, failed, method, aligned start, aligned end,
-    name_key, English token count)."""
+    name_key, English token count, whether it is a person's name)."""
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM projections WHERE lang = ?", (lang,))
@@ -705,7 +814,8 @@ def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) ->
                       [r[:10] for r in rows])
         ranks = rank_projections(
             [(r[10], r[5], r[11], r[7] in SPELLED) for r in rows], lang,
-            config.project.group_inflections, config.project.prefer_name_match)
+            config.project.group_inflections, config.project.prefer_name_match,
+            frozenset(r[10] for r in rows if not r[12]))
         s.execute("DELETE FROM projection_ranks WHERE lang = ?", (lang,))
         s.executemany("INSERT INTO projection_ranks VALUES (?, ?, ?, ?, ?, ?)",
                       [(lang, *r) for r in ranks])
@@ -723,7 +833,8 @@ def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) ->
 
 
 def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, group: bool,
-                     prefer_matched: bool) -> list[tuple[str, int, str, int, int]]:
+                     prefer_matched: bool, translated: frozenset[str] = frozenset()
+                     ) -> list[tuple[str, int, str, int, int]]:
     """Rank each name's projections as the paper chooses: by frequency across the collection;
     ties by closeness to the English token count, then the longer span, then text order.
 
@@ -731,7 +842,8 @@ def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, gro
     empty texts are failures and do not count. With `group`, a form's frequency includes its
     inflected forms; with `prefer_matched`, among equally frequent forms those found by
     spelling come first. In a non-Latin-script language a Latin form (the English name copied
-    into the translation) comes after every form in the language's script.
+    into the translation) comes after every form in the language's script, unless the name
+    is in `translated` (not a person's: brands and acronyms are kept in Latin letters).
     Returns (name_key, rank, text, frequency, group frequency).
     """
     latin_target = language(lang).script == "Latn"
@@ -756,7 +868,7 @@ def rank_projections(items: Sequence[tuple[str, str, int, bool]], lang: str, gro
                   groups: Counter[str] = groups) -> tuple[Any, ...]:
             g = groups[rules.inflection_key(text) if group else text]
             spelled = bool(matched[key][text]) if prefer_matched else False
-            copy = not latin_target and is_latin(text)
+            copy = not latin_target and is_latin(text) and key not in translated
             return (copy, -g, not spelled, -counts[text],
                     abs(len(text.split()) - n_tokens[key]), -len(text), text)
 

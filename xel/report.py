@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from hits.cost import CENT, per_assignment  # noqa: E402
 from hits.report import gold_checks  # noqa: E402
 from xel.clel import SYSTEMS, baselines_folder  # noqa: E402
 from xel.config import Config  # noqa: E402
+from xel.entity_types import noun  # noqa: E402
 from xel.export import (  # noqa: E402
     CrowdResults,
     Record,
@@ -38,8 +39,8 @@ from xel.export import (  # noqa: E402
 )
 from xel.partition import read_partitions  # noqa: E402
 from xel.persons import read_checks  # noqa: E402
-from xel.queries import DDL as QUERIES_DDL  # noqa: E402
-from xel.queries import read_queries  # noqa: E402
+from xel.queries import Query, read_queries  # noqa: E402
+from xel.queries import declare as declare_queries  # noqa: E402
 from xel.score import SystemRow, pct, read_facts, read_gold, read_run, table6  # noqa: E402
 from xel.stages import Work, code_digest, digest_of, file_digest  # noqa: E402
 from xel.store import Store  # noqa: E402
@@ -67,29 +68,46 @@ def rows_frame(rows: Sequence[object], columns: list[str]) -> pd.DataFrame:
 
 
 def english_attrition(store: Store, policy: str) -> pd.DataFrame:
-    """Table 3, English side: NER mentions through the filters to crowd-linked queries."""
-    steps = frame(store, "SELECT filter, mentions_before, mentions_after, names_after"
+    """Table 3, English side: NER mentions through the filters to crowd-linked queries; one
+    block per type, with a `type` column, when the collection has more than people."""
+    steps = frame(store, "SELECT filter, mentions_before, mentions_after, names_after, type"
                          " FROM attrition ORDER BY step")
-    rows = [{"step": "person mentions found by NER",
-             "removed": 0, "left": int(steps["mentions_before"].iloc[0]) if len(steps) else 0}]
+    queries = read_queries(store)
+    links = results.links(store, policy)
+    kinds = list(dict.fromkeys(steps["type"])) if len(steps) else ["PER"]
+    if kinds == ["PER"] and {q.type for q in queries} <= {"PER"}:
+        return pd.DataFrame(attrition_rows(steps, queries, links, "PER"))
+    return pd.DataFrame([{"type": kind, **row} for kind in kinds
+                         for row in attrition_rows(steps[steps["type"] == kind],
+                                                   [q for q in queries if q.type == kind],
+                                                   links, kind)])
+
+
+def attrition_rows(steps: pd.DataFrame, queries: Sequence[Query],
+                   links: Mapping[str, results.Link], kind: str) -> list[dict[str, object]]:
+    """One type's attrition: its NER mentions, each filter, its queries and the crowd."""
+    what = noun(kind)
+    rows: list[dict[str, object]] = [{
+        "step": f"{what} mentions found by NER", "removed": 0,
+        "left": int(steps["mentions_before"].iloc[0]) if len(steps) else 0}]
     for s in steps.itertuples():
         rows.append({"step": f"filter: {s.filter}",
                      "removed": int(s.mentions_before - s.mentions_after),
                      "left": int(s.mentions_after)})
-    queries = len(read_queries(store))
-    rows.append({"step": "queries (one per name and document)", "removed": 0, "left": queries})
+    rows.append({"step": "queries (one per name and document)", "removed": 0,
+                 "left": len(queries)})
     # Each query's link: the crowd's under the policy, else its known (gold) answer.
-    decided = Counter(link.label for link in results.links(store, policy).values())
+    decided = Counter(links[q.query_id].label for q in queries if q.query_id in links)
     if decided:
-        left = queries
-        for label, why in (("NOT_PERSON", "crowd: not a person"),
+        left = len(queries)
+        for label, why in (("NOT_PERSON", f"crowd: not a {what}"),
                            ("NEI", "crowd: not enough information")):
             left -= decided.get(label, 0)
             rows.append({"step": why, "removed": decided.get(label, 0), "left": left})
-        undecided = queries - sum(decided.values())
+        undecided = len(queries) - sum(decided.values())
         rows.append({"step": "crowd: no agreement", "removed": undecided,
                      "left": left - undecided})
-    return pd.DataFrame(rows)
+    return rows
 
 
 def person_rejections(store: Store) -> pd.DataFrame:
@@ -111,6 +129,25 @@ def language_outcomes(store: Store) -> pd.DataFrame:
     table = pd.DataFrame(0, index=sorted({lang for lang, _ in counts}), columns=OUTCOMES)
     for (lang, outcome), n in counts.items():
         table.loc[lang, outcome] = n
+    return table
+
+
+def type_outcomes(store: Store) -> pd.DataFrame:
+    """Per type, how many queries (over every language) each outcome accepted or discarded,
+    with the round trip's acceptance (A1 of the projected)."""
+    kinds = {q.query_id: q.type for q in read_queries(store)}
+    decided = results.name_outcomes(store)
+    known = {(o.lang, o.query_id) for o in decided}
+    counts = Counter((kinds.get(o.query_id, "PER"), o.outcome) for o in decided)
+    counts.update((kinds.get(t.query_id, "PER"), "pending") for t in read_triage(store)
+                  if (t.lang, t.query_id) not in known)
+    table = pd.DataFrame(0, index=sorted({kind for kind, _ in counts}), columns=OUTCOMES)
+    for (kind, outcome), n in counts.items():
+        table.loc[kind, outcome] = n
+    triaged = Counter((kinds.get(t.query_id, "PER"), t.outcome) for t in read_triage(store))
+    table["A1 of projected"] = [
+        triaged[(k, "A1")] / max(1, sum(n for (kk, o), n in triaged.items()
+                                        if kk == k and o != "D1")) for k in table.index]
     return table
 
 
@@ -352,11 +389,21 @@ def crowd_results(store: Store, config: Config) -> CrowdResults:
 
 
 def sections(store: Store, config: Config) -> list[Section]:
-    store.declare(QUERIES_DDL)
+    declare_queries(store)
     out = []
     attrition = english_attrition(store, config.hits.policy)
     out.append(Section("Attrition (as Lawrie et al.'s Table 3)",
                        "What each step removed on the English side.", html_table(attrition)))
+    if not config.people_only:
+        by_type = type_outcomes(store)
+        out.append(Section(
+            "Outcomes per type",
+            "Every language's queries of each type: how the round trip, the crowd and experts "
+            "accepted or discarded them, and the share of projections the round trip accepted "
+            "(A1 of those projected).",
+            html_table(by_type.reset_index().rename(columns={"index": "type"}))
+            if len(by_type) else None,
+            stacked(by_type[OUTCOMES], "outcomes per type") if len(by_type) else None))
     not_people = person_rejections(store)
     out.append(Section(
         "Names the person check rejected",

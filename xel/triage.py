@@ -5,6 +5,13 @@ projection of the query's name (`projection_ranks`) that occurs in the query's t
 document, located there (the query's own sentence first). No such occurrence, or no aligned
 sentence at all, discards the query (D1); a back-translation equal to the English name after
 case and whitespace normalization accepts it (A1); everything else goes to the crowd (curate).
+
+Names of organizations, places and events are translated, not transliterated: their round
+trip goes through the KB first. The back-translation of such a projection is the English
+name of a link candidate whose label or alias in the language the projection writes
+(inflected forms included: `Europäischen Union`), and it is accepted where that English name
+(or an alias) is the query's; the rest go through transliteration as people's names do
+(`Манчестер Юнайтед`).
 """
 
 from __future__ import annotations
@@ -21,14 +28,19 @@ import xel.names
 import xel.translate
 from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
-from xel.languages import is_unspaced
+from xel.kb import KbEntity, KnowledgeBase
+from xel.languages import is_unspaced, language
+from xel.link import read_candidates
 from xel.names.agree import agreement, parts
 from xel.names.english import name_key
 from xel.names.families import family
+from xel.names.pairs import wikidata_codes
 from xel.names.script import HYPHENS, SEPARATORS
 from xel.names.transliterate import LanguageModels, models_for, models_signature
 from xel.project import DDL as PROJECT_DDL
+from xel.project import PREFIXED_SCRIPTS, label_pattern
 from xel.queries import DDL as QUERIES_DDL
+from xel.queries import declare as declare_queries
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 from xel.translate import CACHE_DDL, round_trip_key, translate
@@ -113,7 +125,32 @@ def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: 
 def triage_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
     parts = {"triage": digest_of(config.triage), "code": TRIAGE_CODE,
              **versions("googletrans", "PyICU")}
+    if not config.people_only:  # translated names go back to English through the KB
+        with KnowledgeBase.open(config) as kb:
+            parts.update(kb=kb.digest, link=str(store.stage_digest("link")))
     return {**parts, **models_signature(lang, config)}
+
+
+def label_round_trip(projection: str, english: str,
+                     entities: Sequence[tuple[KbEntity, Sequence[str]]], unspaced: bool,
+                     prefixed: bool) -> tuple[str, Decision] | None:
+    """The back-translation of a translated name through its link candidates' labels in the
+    language (`entities`: each candidate with those labels), accepted where the candidate
+    whose label the projection writes has the query's English name as its name or an alias;
+    None where no candidate's label is the projection."""
+    key = name_key(english)
+    found = None
+    for entity, labels in entities:
+        label = next((f for f in labels
+                      if label_pattern(f, unspaced, prefixed).fullmatch(projection.strip())), None)
+        if label is None:
+            continue
+        if key in {name_key(n) for n in (entity.name, *entity.aliases)}:
+            return entity.name, Decision(True, 1.0, f"KB: {label!r} is {entity.kb_id} "
+                                                    f"({entity.name}), a link candidate")
+        found = found or (entity.name, Decision(
+            False, None, f"KB: {label!r} is {entity.kb_id} ({entity.name}), not the name"))
+    return found
 
 
 @dataclass(frozen=True)
@@ -189,7 +226,8 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
     for r in store.query("SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg",
                          (lang,)):
         documents[r["doc_id"]].append((r["seg"], r["text"]))
-    queries = store.query("SELECT query_id, name, name_key, doc_id, seg FROM queries"
+    declare_queries(store)
+    queries = store.query("SELECT query_id, name, name_key, doc_id, seg, type FROM queries"
                           " ORDER BY ordinal")
     unspaced = is_unspaced(lang)
     rules = family(lang)
@@ -206,7 +244,10 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
         located[q["query_id"]] = found
         if found is None:
             reasons[q["query_id"]] = "no-projection"
-    names = sorted({f[0] for f in located.values() if f})
+    by_kb = through_kb(store, config, lang, [q for q in queries if q["type"] != "PER"],
+                       located)
+    names = sorted({f[0] for q in queries if (f := located[q["query_id"]])
+                    and not (q["query_id"] in by_kb and by_kb[q["query_id"]][1].accepted)})
     answers, backend = translate(store, names, lang, config) if names else ({}, "")
     models = models_for(lang, config)
     prepare_round_trip(models, [q["name"] for q in queries], names)
@@ -221,6 +262,11 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
                              reasons[q["query_id"]], None, None))
                 continue
             text, seg, start, end = found
+            known = by_kb.get(q["query_id"])
+            if known is not None and known[1].accepted:
+                rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb", "A1",
+                             "kb-label", known[1].score, known[1].why))
+                continue
             back = answers[text]
             decision = accept_round_trip(text, q["name"], back.text, lang, config.triage, models)
             full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
@@ -241,6 +287,30 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
         return {"queries": len(rows), "backend": backend, **counts}
 
     return work
+
+
+def through_kb(store: Store, config: Config, lang: str, queries: Sequence[Any],
+               located: dict[str, Found | None]) -> dict[str, tuple[str, Decision]]:
+    """The KB's round trip of the translated names' projections (query id -> back-translation
+    and decision), for those a link candidate's label writes."""
+    if not queries:
+        return {}
+    candidates = read_candidates(store)
+    codes = wikidata_codes(lang)
+    unspaced, prefixed = is_unspaced(lang), language(lang).script in PREFIXED_SCRIPTS
+    out = {}
+    with KnowledgeBase.open(config) as kb:
+        for q in queries:
+            found = located[q["query_id"]]
+            if found is None:
+                continue
+            entities = [(e, kb.foreign_labels(r.kb_id, codes))
+                        for r in candidates.get(q["query_id"], ())
+                        if (e := kb.entity(r.kb_id)) is not None]
+            decided = label_round_trip(found[0], q["name"], entities, unspaced, prefixed)
+            if decided is not None:
+                out[q["query_id"]] = decided
+    return out
 
 
 @dataclass(frozen=True)
