@@ -433,3 +433,15 @@ def test_cli_builds_skips_and_searches(sample: Path, tmp_path: Path) -> None:
                           env={"COLUMNS": "200"})
     assert found.exit_code == 0, found.output
     assert "Q328212" in found.output and "ngram: Veronica Roth" in found.output
+
+
+def test_an_index_an_older_schema_wrote_is_rebuilt(tmp_path: Path) -> None:
+    kb_file = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}'])
+    with Store(tmp_path / "kb.sqlite") as store:  # schema 3: entities had no type
+        store.execute("CREATE TABLE entities (entity INTEGER PRIMARY KEY, kb_id TEXT, name TEXT,"
+                      " aliases TEXT, description TEXT, wikipedia TEXT, popularity REAL)")
+        store.execute("INSERT INTO entities VALUES (1, 'old', 'Old One', '[]', '', NULL, NULL)")
+    assert build_kb(config_for(tmp_path, kb_file)).summary["entities"] == 1
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert kb.entity("x1") is not None and kb.entity("old") is None
+        assert kb.entity("x1").type == "PER"  # type: ignore[union-attr]

@@ -402,10 +402,20 @@ def kb_signature(store: Store, config: Config) -> dict[str, str]:
 
 def index_kb(store: Store, config: Config) -> Work:
     """The kb stage: its writer fills the index (`store`, the KB's own) from `kb.path`."""
+    _drop_older(store)
     store.declare(DDL)
     reader = kb_readers.get(config.kb.format)
     files = kb_files(config)
     return lambda s: _write(s, files, (e for source in files for e in reader(source)))
+
+
+def _drop_older(store: Store) -> None:
+    """Drop the tables of an index an older schema wrote (they are refilled in full)."""
+    columns = {r["name"] for r in store.query("PRAGMA table_info(entities)")}
+    if columns and "type" not in columns:
+        for table in ("forms_vocab", "forms_grams", "fragments", "forms", "labels", "entities",
+                      "stats"):
+            store.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def build_kb(config: Config, *, force: bool = False) -> StageRun:

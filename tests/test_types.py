@@ -1,0 +1,264 @@
+"""Entity types through the stages: the config's `types:`, the type check, each type's query
+filters, typed candidates, projection and round trip of translated names, HIT wording, and
+the typed export."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from xel.align import encode_links, encode_spans
+from xel.config import Config, CorpusConfig, KbConfig, ProjectConfig, load_config
+from xel.entity_types import Typed, decide, decide_all, head_type
+from xel.errors import XelError
+from xel.export import Record, gold_tab, types_section
+from xel.kb import KbEntity
+from xel.names.english import name_key
+from xel.project import Pair, label_spans, project_entity, rank_projections
+from xel.queries import TYPE_CHECK, Mention, typed_queries
+from xel.tokenizers import Span
+from xel.triage import label_round_trip
+
+REPO = Path(__file__).resolve().parents[1]
+ALL_TYPES = {"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"],
+             "EVENT": ["EVENT"]}
+
+
+def config(types: dict[str, list[str]] | None = None, **queries: object) -> Config:
+    raw: dict[str, object] = {"name": "t", "corpus": CorpusConfig(path="."),
+                              "kb": KbConfig(path="kb.jsonl")}
+    if types is not None:
+        raw["types"] = types
+    if queries:
+        raw["queries"] = queries
+    return Config.model_validate(raw)
+
+
+# --- the config ------------------------------------------------------------------------------
+
+
+def test_people_only_by_default_and_every_type_when_named() -> None:
+    assert config().types == {"PER": ["PERSON"]} and config().people_only
+    typed = config(ALL_TYPES, by_type={"ORG": {"min_tokens": 1}})
+    assert not typed.people_only
+    assert typed.ner_labels == ("PERSON", "ORG", "GPE", "LOC", "FAC", "EVENT")
+    assert typed.queries.for_type("ORG").min_tokens == 1
+    assert typed.queries.for_type("PER").min_tokens == 2
+
+
+@pytest.mark.parametrize(("types", "message"), [
+    ({"PLACE": ["GPE"]}, "unknown type 'PLACE'"),
+    ({"PER": ["PERSON"], "LOC": ["GPE", "PERSON"]}, "NER label PERSON is mapped to both"),
+    ({"ORG": []}, "give the NER labels it takes"),
+])
+def test_bad_types_are_errors_that_say_what_to_write(tmp_path: Path, types: object,
+                                                     message: str) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                    "kb": {"path": "kb.jsonl"}, "types": types}))
+    with pytest.raises(XelError, match=message):
+        load_config(path)
+
+
+def test_ner_labels_moved_to_types(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                    "kb": {"path": "kb.jsonl"},
+                                    "ner": {"labels": ["PERSON", "ORG"]}}))
+    with pytest.raises(XelError, match="ner.labels is now the `types:` section"):
+        load_config(path)
+
+
+def test_the_shipped_all_types_config_loads() -> None:
+    typed = load_config(REPO / "configs" / "ntrex21-types.yaml")
+    assert list(typed.types) == ["PER", "ORG", "LOC", "EVENT"]
+    assert len(typed.kb.paths) == 2
+
+
+# --- the type check --------------------------------------------------------------------------
+
+
+def test_a_person_the_person_check_accepts_stays_a_person() -> None:
+    found = decide("kim jong un", "Kim Jong Un", Counter(PER=5, ORG=1), [], True,
+                   ["PER", "ORG", "LOC"])
+    assert found.type == "PER"
+
+
+def test_a_name_the_person_check_rejects_takes_the_other_votes() -> None:
+    # spaCy calls the club a person three times and an ORG once; its head word says ORG
+    club = decide("manchester united", "Manchester United", Counter(PER=3, ORG=1), [], False,
+                  ["PER", "ORG", "LOC"])
+    assert club.type == "ORG" and club.votes == {"ORG": 2.0, "PER": 3.0}
+    # a place the KB knows, labelled a person by NER
+    place = decide("tora bora", "Tora Bora", Counter(PER=2), ["LOC"], False,
+                   ["PER", "ORG", "LOC"])
+    assert place.type == "LOC"
+    # people only: no other type to give it
+    assert decide("manchester united", "Manchester United", Counter(PER=3), [], False,
+                  ["PER"]).type is None
+
+
+def test_ties_go_to_the_type_the_config_names_first() -> None:
+    assert decide("x", "Georgia", Counter(ORG=1, LOC=1), [], False,
+                  ["PER", "LOC", "ORG"]).type == "LOC"
+    assert head_type("Rural Fire Service") == "ORG" and head_type("Hudson River") == "LOC"
+    assert head_type("Korean War") == "EVENT" and head_type("Angela Merkel") is None
+
+
+def test_the_kb_is_asked_only_when_there_are_other_types() -> None:
+    asked: list[str] = []
+
+    def kb_types(name: str) -> list[str]:
+        asked.append(name)
+        return []
+
+    mentions = [("jane roe", "Jane Roe", "PER")]
+    assert [t.type for t in decide_all(mentions, {"jane roe": True}, kb_types, ["PER"])] == [
+        "PER"]
+    assert asked == []
+    decide_all(mentions, {"jane roe": True}, kb_types, ["PER", "ORG"])
+    assert asked == ["Jane Roe"]
+
+
+# --- each type's filters ---------------------------------------------------------------------
+
+
+def mention(i: int, doc: str, name: str, kind: str = "PER") -> Mention:
+    return Mention(i, doc, i, 0, len(name), name, name_key(name), kind)
+
+
+def test_each_type_goes_through_its_own_filters() -> None:
+    ms = [mention(1, "a", "NATO", "ORG"), mention(2, "b", "NATO", "ORG"),
+          mention(3, "a", "Jane Roe"), mention(4, "b", "Jane Roe"), mention(5, "a", "Roe"),
+          mention(6, "b", "Roe"), mention(7, "a", "Tora Bora"), mention(8, "b", "Tora Bora"),
+          mention(9, "c", "Germany", "LOC"), mention(10, "d", "Germany", "LOC")]
+    typed = {"nato": Typed("nato", "ORG", {}), "jane roe": Typed("jane roe", "PER", {}),
+             "roe": Typed("roe", "PER", {}), "tora bora": Typed("tora bora", "LOC", {}),
+             "germany": Typed("germany", "LOC", {})}
+    kept, steps = typed_queries(ms, config(ALL_TYPES, by_type={"ORG": {"min_tokens": 1},
+                                                               "LOC": {"min_tokens": 1}}),
+                                set(), typed, set())
+    # one-word people go (Lawrie et al.), one-word organizations and places stay; NER's
+    # PERSON mentions of `Tora Bora` are places', as the type check decided
+    assert [(m.mention_id, m.type) for m in kept] == [
+        (1, "ORG"), (2, "ORG"), (3, "PER"), (4, "PER"), (7, "LOC"), (8, "LOC"), (9, "LOC"),
+        (10, "LOC")]
+    assert {s.type for s in steps} == {"PER", "ORG", "LOC", "EVENT"}
+    per = [s for s in steps if s.type == "PER"]
+    assert per[0].mentions_before == 4 and per[-1].mentions_after == 2
+
+
+def test_a_name_no_type_fits_is_counted_by_its_mentions_type() -> None:
+    ms = [mention(1, "a", "Brexit Deal", "ORG"), mention(2, "b", "Brexit Deal", "ORG")]
+    kept, steps = typed_queries(ms, config(ALL_TYPES), set(),
+                                {"brexit deal": Typed("brexit deal", None, {})}, set())
+    assert kept == []
+    assert [(s.type, s.filter, s.mentions_before, s.mentions_after) for s in steps
+            if s.filter == TYPE_CHECK] == [("ORG", TYPE_CHECK, 2, 0)]
+
+
+def test_a_reviewers_yes_makes_a_rejected_name_a_persons() -> None:
+    ms = [mention(1, "a", "Bill Peel"), mention(2, "b", "Bill Peel")]
+    kept, _ = typed_queries(ms, config(), set(), {"bill peel": Typed("bill peel", None, {})},
+                            {"bill peel"})
+    assert [m.mention_id for m in kept] == [1, 2]
+
+
+# --- projection and round trip of translated names ---------------------------------------------
+
+
+def pair(src: str, tgt: str, links: list[tuple[int, int]]) -> Pair:
+    def spans(text: str) -> list[Span]:
+        out, at = [], 0
+        for word in text.split():
+            at = text.index(word, at)
+            out.append((at, at + len(word)))
+            at += len(word)
+        return out
+
+    return Pair.decode(src, tgt, encode_spans(spans(src)), encode_spans(spans(tgt)),
+                       encode_links(set(links)))
+
+
+def test_labels_are_found_inflected() -> None:
+    text = "Die Staaten der Europäischen Union und Deutschlands Regierung"
+    assert [text[a:b] for a, b in label_spans(
+        text, ["Europäische Union", "EU"], False, False)] == ["Europäischen Union"]
+    russian = "Премьер прилетел в Лондоне вчера"
+    assert [russian[a:b] for a, b in label_spans(russian, ["Лондон"], False, False)] == [
+        "Лондоне"]
+    arabic = "قال والاتحاد الأوروبي"
+    assert [arabic[a:b] for a, b in label_spans(arabic, ["الاتحاد الأوروبي"], False, True)
+            ] == ["والاتحاد الأوروبي"]
+    chinese = "他说欧洲联盟今天"
+    assert [chinese[a:b] for a, b in label_spans(chinese, ["欧洲联盟", "欧盟"], True, False)
+            ] == ["欧洲联盟"]
+    # a label word does not match a longer, different word
+    assert label_spans("Die Unionsparteien", ["Union"], False, False) == []
+
+
+def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None:
+    p = pair("Leaders of the European Union met", "Die Führer der Europäischen Union trafen",
+             [(0, 1), (3, 3), (4, 3), (5, 5)])  # the aligner misses `Union`
+    got = project_entity(p, 15, 29, "European Union", ("Europäische Union",), frozenset(),
+                         ProjectConfig(), False, False)
+    assert p.tgt_text[got.start:got.end] == "Europäischen Union" and got.method == "label"
+    # no label in the language: the English name where the translation keeps it
+    kept = pair("He joined NATO today", "Он вступил в NATO сегодня", [(2, 3)])
+    got = project_entity(kept, 10, 14, "NATO", (), frozenset(), ProjectConfig(), False, False)
+    assert kept.tgt_text[got.start:got.end] == "NATO" and got.method == "spelled"
+    # neither: the aligned span, trimmed
+    got = project_entity(p, 15, 29, "European Union", (), frozenset({"der"}), ProjectConfig(),
+                         False, False)
+    assert got.method == "aligned" and p.tgt_text[got.start:got.end] == "Europäischen"
+
+
+def test_a_latin_brand_is_not_ranked_after_the_scripts_forms_for_translated_names() -> None:
+    items = [("bbc", "BBC", 1, False), ("bbc", "BBC", 1, False), ("bbc", "Би-би-си", 1, False)]
+    assert rank_projections(items, "rus", True, True, frozenset({"bbc"}))[0][2] == "BBC"
+    assert rank_projections(items, "rus", True, True)[0][2] == "Би-би-си"
+
+
+def test_the_round_trip_of_a_translated_name_goes_through_the_link_candidates() -> None:
+    eu = KbEntity("Q458", "European Union", ("EU",), type="ORG")
+    georgia = KbEntity("Q230", "Georgia", type="LOC")
+    state = KbEntity("Q1428", "Georgia", ("GA",), type="LOC")
+    back, decision = label_round_trip("Europäischen Union", "EU",
+                                      [(eu, ["Europäische Union", "EU"])], False, False) or (
+        "", None)
+    assert back == "European Union" and decision is not None and decision.accepted
+    # the projection is another candidate's label: not the query's name
+    other = KbEntity("Q1", "Union of Europe", type="ORG")
+    found = label_round_trip("Europäischen Union", "European Union",
+                             [(other, ["Europäische Union"])], False, False)
+    assert found is not None and not found[1].accepted
+    # no candidate writes it: the transliteration round trip decides
+    assert label_round_trip("Грузия", "Georgia", [(georgia, ["Georgien"])], False, False) is None
+    found = label_round_trip("Грузии", "Georgia", [(state, ["Джорджия"]),
+                                                   (georgia, ["Грузия"])], False, False)
+    assert found is not None and found[1].accepted and "Q230" in found[1].why
+
+
+# --- the export ---------------------------------------------------------------------------------
+
+
+def record(lang: str, kb_id: str, kind: str) -> Record:
+    return Record(id=f"{lang}-{kb_id}-{kind}", lang=lang, partition="test", query_id="q",
+                  name="n", doc_id="d", beg=0, end=1, kb_id=kb_id, kb_name=None,
+                  english_name="n", outcome="A1", back_translation=None, link_support=1.0,
+                  votes={}, simulated=True, prior_rank=None, seen_in_train=False,
+                  nil_type=None, type=kind)
+
+
+def test_the_tab_file_and_the_card_carry_each_querys_type() -> None:
+    records = [record("eng", "Q458", "ORG"), record("eng", "NIL", "LOC"),
+               record("deu", "NIL", "LOC"), record("deu", "enwiki:1", "PER")]
+    assert gold_tab(records).splitlines() == [
+        "eng-Q458-ORG\tQ458\tORG", "eng-NIL-LOC\tNIL\tLOC", "deu-NIL-LOC\tNIL\tLOC",
+        "deu-enwiki:1-PER\tenwiki:1\tPER"]
+    table = types_section(records, ["PER", "ORG", "LOC"], "eng")
+    assert "| ORG (organization) | 1 | 0 | 0 | 0 |" in table
+    assert "| LOC (place) | 0 | 1 | 0 | 1 |" in table
