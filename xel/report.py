@@ -41,7 +41,15 @@ from xel.partition import read_partitions  # noqa: E402
 from xel.persons import read_checks  # noqa: E402
 from xel.queries import Query, read_queries  # noqa: E402
 from xel.queries import declare as declare_queries  # noqa: E402
-from xel.score import SystemRow, pct, read_facts, read_gold, read_run, table6  # noqa: E402
+from xel.score import (  # noqa: E402
+    SystemRow,
+    pct,
+    read_facts,
+    read_gold,
+    read_run,
+    table6,
+    type_table,
+)
 from xel.stages import Work, code_digest, digest_of, file_digest  # noqa: E402
 from xel.store import Store  # noqa: E402
 from xel.triage import read_triage  # noqa: E402
@@ -234,17 +242,19 @@ def gold_check_table(store: Store, config: Config) -> pd.DataFrame:
     } for kind, lang, c in gold_checks(store, config)])
 
 
-def table6_rows(config: Config) -> dict[str, list[SystemRow]]:
-    """Lawrie et al.'s Table 6 on the test partition, for the baselines the baseline stage ran
-    (empty before it has)."""
+def table6_rows(config: Config, by_type: bool = False) -> dict[str, list[SystemRow]]:
+    """Lawrie et al.'s Table 6 on the test partition (per language, or `by_type`), for the
+    baselines the baseline stage ran (empty before it has)."""
     collection, folder = collection_folder(config), baselines_folder(config)
     runs = {name: read_run(folder / f"{name}.tsv") for name in SYSTEMS
             if (folder / f"{name}.tsv").is_file()}
     if not runs or not collection.is_dir():
         return {}
     gold = read_gold(collection)
-    return table6(gold, runs, read_facts(collection), "test") if any(
-        g.partition == "test" for g in gold) else {}
+    if not any(g.partition == "test" for g in gold):
+        return {}
+    scored = type_table if by_type else table6
+    return scored(gold, runs, read_facts(collection), "test")
 
 
 def table6_frame(table: dict[str, list[SystemRow]]) -> pd.DataFrame:
@@ -431,6 +441,14 @@ def sections(store: Store, config: Config) -> list[Section]:
         if table6 else "No baseline runs yet: `xel build` runs them after the export.",
         html_table(table6_frame(table6)) if table6 else None,
         table6_figure(table6) if table6 else None))
+    kinds = table6_rows(config, by_type=True) if not config.people_only else {}
+    if kinds:
+        out.append(Section(
+            "Baselines on test per type (Table 6)",
+            "The same figures per entity type, every language but English pooled; `eng S@1` "
+            "is the system on the English originals of those queries.",
+            html_table(table6_frame(kinds).rename(columns={"lang": "type"})),
+            table6_figure(kinds)))
     slices = slice_counts(records)
     out.append(Section(
         "Queries per slice",
@@ -562,6 +580,18 @@ def card_sections(store: Store, config: Config, baselines: bool) -> list[str]:
         if baselines else
         "Not run on this export yet: `xel build` runs the baselines after the export and "
         "adds their table here."))
+    if not config.people_only:
+        by_type = type_outcomes(store)
+        if len(by_type):
+            out.append("## Outcomes per type\n\nEvery language's queries of each type, by "
+                       "outcome, and the share of projections the round trip accepted.\n\n"
+                       + markdown_table(by_type.reset_index().rename(
+                           columns={"index": "type"})))
+        kinds = table6_rows(config, by_type=True) if baselines else {}
+        if kinds:
+            out.append("## Baselines on test per type (Table 6)\n\nEvery language but English "
+                       "pooled; `eng S@1` is the system on the English originals.\n\n"
+                       + markdown_table(table6_frame(kinds).rename(columns={"lang": "type"})))
     return out
 
 

@@ -14,7 +14,7 @@ import re
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import icu
@@ -38,6 +38,7 @@ class Gold:
     lang: str
     partition: str
     kb_id: str  # NIL for not in the KB
+    type: str = "PER"  # the tab file's third column (PER where a file has none)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def read_gold(collection: Path) -> list[Gold]:
     if not files:
         raise XelError(f"{collection}: no <lang>/<partition>.tab gold files: is this an export "
                        "folder written by `xel build` or `xel export`?")
-    return [Gold(f[0], path.parent.name, path.stem, f[1])
+    return [Gold(f[0], path.parent.name, path.stem, f[1], f[2] if len(f) > 2 and f[2] else "PER")
             for path in files for _, f in read_tab(path)]
 
 
@@ -157,12 +158,13 @@ class SystemRow:
 
 
 def table6(gold: list[Gold], runs: dict[str, dict[str, str]], facts: dict[str, Facts],
-           partition: str) -> dict[str, list[SystemRow]]:
-    """Language -> one row per system, over the queries of `partition` (`all`: every one)."""
+           partition: str, only: set[str] | None = None) -> dict[str, list[SystemRow]]:
+    """Language -> one row per system, over the queries of `partition` (`all`: every one);
+    of the languages in `only`, if given."""
     by_id = {g.query_id: g for g in gold}
     langs: dict[str, list[Gold]] = defaultdict(list)
     for g in gold:
-        if partition in ("all", g.partition):
+        if partition in ("all", g.partition) and (only is None or g.lang in only):
             langs[g.lang].append(g)
     table = {}
     for lang, items in sorted(langs.items()):
@@ -173,6 +175,24 @@ def table6(gold: list[Gold], runs: dict[str, dict[str, str]], facts: dict[str, F
                                  else None)
                        for system, answers in runs.items()]
     return table
+
+
+def type_table(gold: list[Gold], runs: dict[str, dict[str, str]], facts: dict[str, Facts],
+               partition: str) -> dict[str, list[SystemRow]]:
+    """Table 6 per entity type: every language's queries of a type but the English
+    originals, pooled, beside the same system on those originals (empty for a collection of
+    one type)."""
+    if len({g.type for g in gold}) < 2:
+        return {}
+    by_type: dict[str, list[Gold]] = defaultdict(list)
+    for g in gold:
+        f = facts.get(g.query_id)
+        if partition in ("all", g.partition) and not (f and f.english_id == g.query_id):
+            by_type[g.type].append(g)
+    return table6([replace(g, lang=g.type) for items in by_type.values() for g in items]
+                  + [g for g in gold if (f := facts.get(g.query_id)) and
+                     f.english_id == g.query_id],
+                  runs, facts, partition, only=set(by_type))
 
 
 def slice_table(gold: list[Gold], runs: dict[str, dict[str, str]], facts: dict[str, Facts],

@@ -31,6 +31,7 @@ from xel.score import (
     slices_text,
     table6,
     table6_text,
+    type_table,
 )
 from xel.score import table as score_table
 from xel.store import Store
@@ -119,7 +120,11 @@ def score_command(
     table, slices = table6(gold, answers, facts, partition), slice_table(gold, answers, facts,
                                                                          partition)
     signature = score_signature(collection, runs, partition)
+    kinds = type_table(gold, answers, facts, partition)
     print(table6_text(table, partition))
+    if kinds:
+        print("\nPer entity type (every language but English pooled):\n"
+              + table6_text(kinds, partition))
     if slices:
         print("\n" + slices_text(slices, partition))
     for name, figures in scores.items():
@@ -129,6 +134,7 @@ def score_command(
         json_out.write_text(json.dumps({
             "signature": signature.text, "partition": partition,
             "table6": {lang: [row_dict(r) for r in rows] for lang, rows in table.items()},
+            "table6_by_type": {kind: [row_dict(r) for r in rows] for kind, rows in kinds.items()},
             "slices": [{"lang": lang, "slice": name, "systems": [row_dict(r) for r in rows]}
                        for (lang, name), rows in slices.items()],
             "scores": [{"system": name, **as_dict(s)} for name, f in scores.items() for s in f],
