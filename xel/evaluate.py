@@ -1,16 +1,18 @@
 """How well projection and round-trip triage work, measured on gold a user can name.
 
 Three kinds of gold: (a) parallel NER in CoNLL format (an English file and a target file of
-the same sentences), where the correct projection of an English person mention is the person
-entity of the target sentence that corresponds to it; (b) gold word alignments (Pharaoh
-`i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct projection is the span
-its gold links give; (c) names annotated in a collection's own translations (`--spans`),
-scored against the projections its store holds. Projections are scored as Lawrie et al.'s
-Figure 3: fully correct, correct with extra words, partially correct, wrong (an empty
-projection is wrong and also counted as a failure). The sentences of (a) and (b) are aligned
-with the configured aligner trained on them and, where the config's corpus has the gold's
-language, on the corpus's sentence pairs too (as a collection would be: a few hundred gold
-sentences alone are too few for eflomal).
+the same sentences), where the correct projection of an English entity mention is the entity
+of the same type in the target sentence that corresponds to it (`pair_entities` says how
+they are paired; the types scored are chosen, people only by default); (b) gold word
+alignments (Pharaoh `i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct
+projection is the span its gold links give; (c) names annotated in a collection's own
+translations (`--spans`), scored against the projections its store holds, per type where
+the file has a `type` column. Projections are scored as Lawrie et al.'s Figure 3: fully
+correct, correct with extra words, partially correct, wrong (an empty projection is wrong and
+also counted as a failure). The sentences of (a) and (b) are aligned with the configured
+aligner trained on them and, where the config's corpus has the gold's language, on the
+corpus's sentence pairs too (as a collection would be: a few hundred gold sentences alone are
+too few for eflomal).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 import regex
 
 from xel.align import ALIGN_CODE, LEARNED, Links, aer, align, check_line_aligned, learned_files
-from xel.config import Config
+from xel.config import COARSE_TYPES, Config
 from xel.corpus import read_source
 from xel.errors import XelError
 from xel.names.english import HONORIFICS, name_key, split_name
@@ -121,16 +123,34 @@ def _lines(path: Path) -> list[str]:
 class ConllSentence:
     tokens: list[str]
     persons: list[tuple[int, int]]  # inclusive token ranges of person entities
+    # every entity: inclusive token range and coarse type (`COARSE_LABELS`), in order
+    entities: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def of_type(self, kind: str) -> list[tuple[int, int]]:
+        """The entities of a coarse type, in the order of the sentence (people: `persons`,
+        read as before types)."""
+        if kind == "PER":
+            return list(self.persons)
+        return [(a, b) for a, b, t in self.entities if t == kind]
 
 
 _PERSON = {"PER", "PERSON", "PERS"}
+# A gold set's entity label -> Hansel's coarse type (GPE and FAC are places); a label not
+# named here (MISC, WORK_OF_ART, ...) is OTHER.
+COARSE_LABELS = {"PER": "PER", "PERSON": "PER", "PERS": "PER", "ORG": "ORG",
+                 "ORGANIZATION": "ORG", "ORGANISATION": "ORG", "LOC": "LOC", "LOCATION": "LOC",
+                 "GPE": "LOC", "FAC": "LOC", "EVENT": "EVENT", "EVE": "EVENT"}
+# How the figures of a type name its mentions ("mentions from"); people keep today's name.
+TYPE_KINDS = {"PER": "persons", "ORG": "organizations", "LOC": "places", "EVENT": "events",
+              "OTHER": "other names"}
 
 
 def read_conll(path: Path) -> list[ConllSentence]:
-    """Person entities from a CoNLL file: token in the first column, tag in the last.
+    """Entities from a CoNLL file: token in the first column, tag in the last.
 
-    Tolerant of IOB1, IOB2 and BIOES tags, `PER`/`PERSON` labels, tab or space separation,
-    `-DOCSTART-` lines and runs of blank lines.
+    Tolerant of IOB1, IOB2 and BIOES tags, `PER`/`PERSON` labels (and ORG, LOC, GPE, FAC,
+    EVENT, ...: `COARSE_LABELS`), tab or space separation, `-DOCSTART-` lines and runs of
+    blank lines.
     """
     sentences: list[ConllSentence] = []
     tokens: list[str] = []
@@ -139,7 +159,7 @@ def read_conll(path: Path) -> list[ConllSentence]:
         fields = line.split()
         if not fields or fields[0] == "-DOCSTART-":
             if tokens:
-                sentences.append(ConllSentence(tokens, person_spans(tags)))
+                sentences.append(_conll_sentence(tokens, tags))
                 tokens, tags = [], []
             continue
         if len(fields) < 2:
@@ -147,8 +167,40 @@ def read_conll(path: Path) -> list[ConllSentence]:
         tokens.append(fields[0])
         tags.append(fields[-1])
     if tokens:
-        sentences.append(ConllSentence(tokens, person_spans(tags)))
+        sentences.append(_conll_sentence(tokens, tags))
     return sentences
+
+
+def _conll_sentence(tokens: list[str], tags: list[str]) -> ConllSentence:
+    return ConllSentence(tokens, person_spans(tags), entity_spans(tags))
+
+
+def coarse_type(label: str) -> str:
+    """A gold set's entity label as a coarse type (`PERSON` is PER, `GPE` is LOC)."""
+    return COARSE_LABELS.get(label.upper(), "OTHER")
+
+
+def entity_spans(tags: Sequence[str]) -> list[tuple[int, int, str]]:
+    """Inclusive ranges and coarse types of the entities in IOB1/IOB2/BIOES tags: an entity
+    runs while the label stays the same and no tag begins a new one."""
+    spans = []
+    start: int | None = None
+    current = ""
+    for k, tag in enumerate([*tags, "O"]):
+        prefix, _, label = tag.partition("-")
+        if not label:  # a bare label (`PER`) is an inside tag; `O` is outside
+            prefix, label = ("I", tag) if tag != "O" else ("O", "")
+        label = label.upper()
+        begins = prefix in ("B", "S", "U")
+        if start is not None and (label != current or begins):
+            spans.append((start, k - 1, coarse_type(current)))
+            start = None
+        if label and start is None:
+            start, current = k, label
+        if label and prefix in ("E", "L", "S", "U"):
+            spans.append((start if start is not None else k, k, coarse_type(label)))
+            start = None
+    return spans
 
 
 def person_spans(tags: Sequence[str]) -> list[tuple[int, int]]:
@@ -242,14 +294,34 @@ def is_person_name(tokens: Sequence[str]) -> bool:
 
 
 def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
-                        matcher: NameMatcher | None) -> tuple[list[GoldMention], int]:
-    """Pair each English person with a person of the target sentence (by spelling where the
-    sentence has several, else by order); English persons with no target person are left out
-    and counted."""
+                        matcher: NameMatcher | None, kind: str = "PER",
+                        labels: Mapping[str, set[str]] | None = None
+                        ) -> tuple[list[GoldMention], int]:
+    """Pair each English entity of type `kind` with one of the target sentence (people:
+    `pair_persons`, every other type: `pair_entities`); English entities left without one
+    are left out and counted."""
+    if kind != "PER":
+        out: list[GoldMention] = []
+        unmatched = 0
+        for n, (e, t) in enumerate(zip(english, target, strict=True)):
+            src, tgt = e.of_type(kind), t.of_type(kind)
+            pairs = pair_entities([" ".join(e.tokens[a:b + 1]) for a, b in src],
+                                  [" ".join(t.tokens[a:b + 1]) for a, b in tgt], matcher, labels)
+            unmatched += len(src) - len(pairs)
+            out += [GoldMention(n, src[i][0], src[i][1], tgt[j]) for i, j in sorted(pairs.items())]
+        return out, unmatched
+    return pair_persons(english, target, matcher)
+
+
+def pair_persons(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
+                 matcher: NameMatcher | None) -> tuple[list[GoldMention], int]:
+    """People, as before types (so person figures stay what they were): each English person,
+    in order, takes the free target person most like it in spelling (`matcher`), the first
+    free one where none is; English persons with no target person left are counted."""
     out, unmatched = [], 0
     for n, (e, t) in enumerate(zip(english, target, strict=True)):
-        free = list(t.persons)
-        for first, last in e.persons:
+        free = list(t.of_type("PER"))
+        for first, last in e.of_type("PER"):
             if not free:
                 unmatched += 1
                 continue
@@ -266,6 +338,57 @@ def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[Conll
             free.remove(best)
             out.append(GoldMention(n, first, last, best))
     return out, unmatched
+
+
+CUE_MIN = 0.8  # a spelling cue pairs two names only where each name's words match this well
+
+
+def name_cue(english: str, target: str, matcher: NameMatcher | None,
+             labels: Mapping[str, set[str]] | None = None) -> float:
+    """How surely two names of a sentence pair are the same entity, from nothing a
+    projection decides: 1 where they fold to the same letters (`foreign_key`: `NATO`, `Union
+    Européenne`/`union europeenne`) or the KB has the target name among the English name's
+    labels in that language (`Germany`/`Deutschland`); else the spelling or transliteration
+    likeness of their words (`matcher`: `London`/`Лондон`, `European Union`/`Europäischen
+    Union`), the mean over English words of the best target word, 0 where it is under
+    `CUE_MIN`."""
+    from xel.kb import foreign_key
+
+    e, t = foreign_key(english), foreign_key(target)
+    if not e or not t:
+        return 0.0
+    if e == t or (labels and t in labels.get(e, set())):
+        return 1.0
+    if matcher is None:
+        return 0.0
+    words = t.split() if not matcher.family.unspaced else [t]
+    score = sum(max(matcher.score(w, x) for x in words) for w in e.split()) / len(e.split())
+    return score if score >= CUE_MIN else 0.0
+
+
+def pair_entities(english: Sequence[str], target: Sequence[str], matcher: NameMatcher | None,
+                  labels: Mapping[str, set[str]] | None = None) -> dict[int, int]:
+    """Pair the English names of one type in a sentence with the target names of that type
+    (index -> index), so that translated names pair, never by a projection:
+
+    1. names a translation-independent cue ties (`name_cue`: the same folded letters, a KB
+       label, spelling or transliteration likeness) pair first, the surest first, each name
+       once;
+    2. the names left pair by order of occurrence (the k-th left with the k-th left) where
+       as many are left on both sides, which pairs translated names (`Germany`/`Deutschland`);
+    3. otherwise the English names left have no gold and are left out.
+    """
+    cues = sorted(((name_cue(e, t, matcher, labels), -abs(i - j), i, j)
+                   for i, e in enumerate(english) for j, t in enumerate(target)), reverse=True)
+    pairs: dict[int, int] = {}
+    for score, _, i, j in cues:
+        if score > 0 and i not in pairs and j not in pairs.values():
+            pairs[i] = j
+    left = [i for i in range(len(english)) if i not in pairs]
+    free = [j for j in range(len(target)) if j not in pairs.values()]
+    if len(left) == len(free):
+        pairs.update(zip(left, free, strict=True))
+    return pairs
 
 
 # --- scoring ---------------------------------------------------------------------------------
@@ -383,6 +506,7 @@ class GoldSet:
     sentences: list[GoldSentence]
     mentions: dict[str, list[GoldMention]]
     left_out: dict[str, int]  # mentions without gold (no link, no target person)
+    types: dict[str, str] = field(default_factory=dict)  # mention kind -> type; else PER
 
 
 def alignment_gold_set(name: str, lang: str, sentences: Path, links: Path, english: str,
@@ -405,14 +529,43 @@ def alignment_gold_set(name: str, lang: str, sentences: Path, links: Path, engli
     return GoldSet(name, lang, gold, found, left)
 
 
-def conll_gold_set(name: str, lang: str, english: Path, target: Path,
-                   config: Config) -> GoldSet:
-    """Parallel NER gold: each English person paired with a person of the target sentence."""
+def conll_gold_set(name: str, lang: str, english: Path, target: Path, config: Config,
+                   types: Sequence[str] = ("PER",)) -> GoldSet:
+    """Parallel NER gold: each English entity of the `types` paired with an entity of the
+    same type in the target sentence (`conll_gold_mentions`); a mention kind per type
+    (`TYPE_KINDS`: people are `persons`, as before types)."""
     en, tgt = read_conll(english), read_conll(target)
     gold = conll_as_gold(en, tgt)
-    names = {" ".join(s.tokens[a:b + 1]) for s in en for a, b in s.persons}
-    mentions, unmatched = conll_gold_mentions(en, tgt, make_matcher(lang, config, names))
-    return GoldSet(name, lang, gold, {"persons": mentions}, {"persons": unmatched})
+    names = {" ".join(s.tokens[a:b + 1]) for s in en for a, b, _ in s.entities}
+    matcher = make_matcher(lang, config, names)
+    labels = kb_labels(config, lang) if set(types) - {"PER"} else {}
+    found: dict[str, list[GoldMention]] = {}
+    left: dict[str, int] = {}
+    kinds: dict[str, str] = {}
+    for kind in types:
+        key = TYPE_KINDS[kind]
+        found[key], left[key] = conll_gold_mentions(en, tgt, matcher, kind, labels)
+        kinds[key] = kind
+    return GoldSet(name, lang, gold, found, left, kinds)
+
+
+def kb_labels(config: Config, lang: str) -> dict[str, set[str]]:
+    """The config KB's names in `lang` (its multilingual labels), by folded English name:
+    a pairing cue of `pair_entities`; empty where the KB index is not built or has none."""
+    from xel.kb import KnowledgeBase, foreign_key, index_path
+    from xel.names.pairs import wikidata_codes
+
+    if not index_path(config).is_file():
+        return {}
+    try:
+        with KnowledgeBase.open(config) as kb:
+            found = kb.labels(wikidata_codes(lang))
+    except XelError:
+        return {}
+    out: dict[str, set[str]] = {}
+    for english, label in found:
+        out.setdefault(foreign_key(english), set()).add(foreign_key(label))
+    return out
 
 
 def shared_gold_sets(folder: Path, kinds: Sequence[str], config: Config,
@@ -483,6 +636,7 @@ def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
             for method, cfg in (("paper", paper_config(config)), ("xel", config)):
                 outcomes, rate = evaluate_projection(gs.sentences, mentions, gs.lang, cfg, links)
                 row: dict[str, Any] = {"gold": gs.name, "lang": gs.lang, "mentions from": kind,
+                                       "type": gs.types.get(kind, "PER"),
                                        "projection": method, "left out": gs.left_out[kind],
                                        "AER": None if rate is None else round(rate, 3),
                                        "aligner trained on": f"{len(gs.sentences)} gold + "
@@ -497,7 +651,10 @@ def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
 # --- annotated names in a collection's translations -------------------------------------------
 
 SPAN_HEADER = ["lang", "seg", "en_start", "en_end", "english", "gold", "start", "end"]
-UNSCORED = ("ABSENT", "NOT_PERSON")
+# A typed span gold file adds the coarse type of NER's label (`type`, what `--types`
+# chooses), the NER label and what the English name really is (`gold_type`).
+TYPED_SPAN_HEADER = [*SPAN_HEADER, "type", "label", "gold_type"]
+UNSCORED = ("ABSENT", "NOT_PERSON", "NOT_ENTITY")
 
 
 @dataclass(frozen=True)
@@ -510,9 +667,12 @@ class SpanGold:
     en_start: int
     en_end: int
     english: str
-    gold: str  # the name, ABSENT or NOT_PERSON
+    gold: str  # the name, ABSENT, NOT_PERSON or NOT_ENTITY
     start: int | None
     end: int | None
+    type: str = "PER"  # the coarse type of NER's label (files without the column: people)
+    label: str = ""
+    gold_type: str = ""
 
 
 def occurrence(text: str, ref: str) -> tuple[int, int]:
@@ -539,17 +699,20 @@ def span_gold_row(lang: str, seg: int, en_start: int, en_end: int, english: str,
     return [lang, str(seg), str(en_start), str(en_end), english, *found]
 
 
-def write_span_gold(path: Path, comment: str, rows: Iterable[Sequence[str]]) -> None:
-    """A span gold file as `read_span_gold` reads it: a `#` comment line, the header, rows."""
+def write_span_gold(path: Path, comment: str, rows: Iterable[Sequence[str]],
+                    header: Sequence[str] = SPAN_HEADER) -> None:
+    """A span gold file as `read_span_gold` reads it: a `#` comment line, the header (typed
+    files: `TYPED_SPAN_HEADER`), rows."""
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write(f"# {comment}\n")
         writer = csv.writer(f, delimiter="\t", lineterminator="\n")
-        writer.writerow(SPAN_HEADER)
+        writer.writerow(header)
         writer.writerows(rows)
 
 
 def read_span_gold(path: Path) -> list[SpanGold]:
-    """A span gold file (`#` comment lines, then a header and tab-separated rows)."""
+    """A span gold file (`#` comment lines, then a header and tab-separated rows); with
+    `TYPED_SPAN_HEADER`, rows carry their type (else PER)."""
     rows = []
     header: list[str] | None = None
     for number, line in enumerate(_lines(path), start=1):
@@ -557,15 +720,21 @@ def read_span_gold(path: Path) -> list[SpanGold]:
             continue
         fields = line.split("\t")
         if header is None:
-            if fields != SPAN_HEADER:
+            if fields not in (SPAN_HEADER, TYPED_SPAN_HEADER):
                 raise XelError(f"{path}, line {number}: expected the header "
-                               f"{chr(9).join(SPAN_HEADER)!r}")
+                               f"{chr(9).join(SPAN_HEADER)!r} (and, typed, "
+                               f"{chr(9).join(TYPED_SPAN_HEADER[len(SPAN_HEADER):])!r})")
             header = fields
             continue
-        if len(fields) != len(SPAN_HEADER):
-            raise XelError(f"{path}, line {number}: expected {len(SPAN_HEADER)} tab-separated "
+        if len(fields) != len(header):
+            raise XelError(f"{path}, line {number}: expected {len(header)} tab-separated "
                            f"fields, got {len(fields)}")
-        lang, seg, en_start, en_end, english, gold, start, end = fields
+        lang, seg, en_start, en_end, english, gold, start, end = fields[:len(SPAN_HEADER)]
+        kind, label, gold_type = (fields[len(SPAN_HEADER):] if len(header) > len(SPAN_HEADER)
+                                  else ("PER", "", ""))
+        if kind not in COARSE_TYPES:
+            raise XelError(f"{path}, line {number}: unknown type {kind!r}: the types are "
+                           f"{', '.join(COARSE_TYPES)}")
         try:
             numbers = [int(x) for x in (seg, en_start, en_end)]
             span = (int(start), int(end)) if gold not in UNSCORED else (None, None)
@@ -573,7 +742,7 @@ def read_span_gold(path: Path) -> list[SpanGold]:
             raise XelError(f"{path}, line {number}: seg, en_start, en_end (and start, end of a "
                            "name) must be whole numbers") from None
         rows.append(SpanGold(number, lang, numbers[0], numbers[1], numbers[2], english, gold,
-                             span[0], span[1]))
+                             span[0], span[1], kind, label, gold_type))
     return rows
 
 
@@ -618,25 +787,26 @@ def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold],
     return outcomes, left_out
 
 
-def evaluate_span_gold(store: Store, path: Path, config: Config,
-                       with_triage: bool) -> list[dict[str, Any]]:
-    """Score the collection's paper and name-aware projections against annotated names."""
-    rows = read_span_gold(path)
+def evaluate_span_gold(store: Store, path: Path, config: Config, with_triage: bool,
+                       types: Sequence[str] = ("PER",)) -> list[dict[str, Any]]:
+    """Score the collection's paper and name-aware projections against annotated names, per
+    language and type (the `type` column; a file without it is people), of the `types`."""
+    every = read_span_gold(path)
     out = []
-    for lang in dict.fromkeys(r.lang for r in rows):
-        by_method, left_out = span_outcomes(store, path, [r for r in rows if r.lang == lang],
-                                            lang)
+    for lang, kind in dict.fromkeys((r.lang, r.type) for r in every if r.type in types):
+        rows = [r for r in every if r.lang == lang and r.type == kind]
+        by_method, left_out = span_outcomes(store, path, rows, lang)
         for method, cfg in (("paper", paper_config(config)), ("xel", config)):
             outcomes = by_method[method]
             row: dict[str, Any] = {"gold": f"{path.name} {lang}", "lang": lang,
-                                   "mentions from": "annotated", "projection": method,
+                                   "mentions from": "annotated", "type": kind,
+                                   "projection": method,
                                    "left out": left_out, "AER": None,
                                    "aligner trained on": "the collection", **summarize(outcomes)}
             if with_triage:
                 row["triage"] = evaluate_triage(outcomes, lang, cfg, store)
                 if method == "xel":
-                    row["triage stage"] = stage_triage(store, [r for r in rows if r.lang == lang],
-                                                       lang)
+                    row["triage stage"] = stage_triage(store, rows, lang)
             out.append(row)
     return out
 

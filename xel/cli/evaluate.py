@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from xel.cli import DEFAULT_CONFIG, app, console, out
-from xel.config import Config, load_config
+from xel.config import COARSE_TYPES, Config, load_config
 from xel.errors import XelError
 from xel.evaluate import (
     CATEGORIES,
@@ -60,14 +60,31 @@ SPANS = typer.Option(None, "--spans",
                      help="annotated names in the collection's translations (e.g. corpora/"
                           "ntrex128/projection-gold.tsv), scored against the projections in "
                           "the config's store")
+TYPES = typer.Option("PER", "--types",
+                     help="entity types to score, comma-separated (PER, ORG, LOC, EVENT, OTHER): "
+                          "CoNLL gold pairs English and target entities of each type; typed "
+                          "--spans files (a `type` column, e.g. corpora/ntrex_types/gold-tune.tsv)"
+                          " are scored per type; default people only")
 JSON_OUT = typer.Option(None, "--json", help="also write the figures and their signature as "
                                               "JSON here")
+
+
+def parse_types(types: str) -> tuple[str, ...]:
+    """`--types PER,ORG,LOC` as coarse types, checked, in the order given."""
+    kinds = tuple(dict.fromkeys(k.strip().upper() for k in types.split(",") if k.strip()))
+    if not kinds:
+        raise XelError("--types: name at least one type, e.g. PER or PER,ORG,LOC")
+    if bad := [k for k in kinds if k not in COARSE_TYPES]:
+        raise XelError(f"--types: unknown type {bad[0]!r}: the types are "
+                       f"{', '.join(COARSE_TYPES)}")
+    return kinds
 
 
 def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
           sentences: Path | None, links: Path | None, english: str, base: int,
           align_gold: Path | None, mentions: str,
-          not_person: set[str] | None = None) -> list[GoldSet]:
+          not_person: set[str] | None = None, types: tuple[str, ...] = ("PER",)
+          ) -> list[GoldSet]:
     kinds = [k.strip() for k in mentions.split(",") if k.strip()]
     if bad := [k for k in kinds if k not in ("ner", "caps")]:
         raise XelError(f"--mentions: unknown kind {bad[0]!r}: say ner, caps or ner,caps")
@@ -75,7 +92,8 @@ def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path 
     if conll_en or conll_tgt:
         if not (conll_en and conll_tgt and lang):
             raise XelError("CoNLL gold needs --conll-en, --conll-tgt and --lang together")
-        sets.append(conll_gold_set(conll_tgt.name, canonical(lang), conll_en, conll_tgt, cfg))
+        sets.append(conll_gold_set(conll_tgt.name, canonical(lang), conll_en, conll_tgt, cfg,
+                                   types))
     if sentences or links:
         if not (sentences and links and lang):
             raise XelError("alignment gold needs --sentences, --links and --lang together")
@@ -95,22 +113,25 @@ def _sets(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path 
 def _rows(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path | None,
           sentences: Path | None, links: Path | None, english: str, base: int,
           align_gold: Path | None, mentions: str, extra: bool, spans: Path | None,
-          review: Path | None, with_triage: bool) -> tuple[list[dict[str, Any]], Signature]:
+          review: Path | None, with_triage: bool, types: str = "PER"
+          ) -> tuple[list[dict[str, Any]], Signature]:
     """Figures for the gold named: annotated spans alone, or gold sentences (shared by
-    default); and the signature of what produced them."""
+    default), of the `types` (CoNLL and typed span gold; alignment gold is people); and
+    the signature of what produced them."""
+    kinds = parse_types(types)
     rows: list[dict[str, Any]] = []
     gold: dict[str, Path | None] = {"spans": spans, "review": review}
-    options: dict[str, object] = {}
+    options: dict[str, object] = {"types": ",".join(kinds)}
     collection = None
     if spans:
         with Store(cfg.resolve(cfg.store)) as store:
-            rows += evaluate_span_gold(store, spans, cfg, with_triage)
+            rows += evaluate_span_gold(store, spans, cfg, with_triage, kinds)
             collection = projections_digest(store)
     if not spans or any((conll_en, conll_tgt, sentences, links, align_gold)):
         if not any((conll_en, conll_tgt, sentences, links)):
             align_gold = align_gold or cfg.resolve("../shared/data/align_gold")
         sets = _sets(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
-                     align_gold, mentions, read_review(review) if review else None)
+                     align_gold, mentions, read_review(review) if review else None, kinds)
         rows += evaluate_sets(sets, cfg, with_triage=with_triage, extra=extra)
         gold.update({"conll-en": conll_en, "conll-tgt": conll_tgt, "sentences": sentences,
                      "links": links, "align-gold": align_gold})
@@ -136,13 +157,15 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
                        english: str = ENGLISH, base: int = BASE,
                        align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
                        extra: bool = EXTRA, spans: Path | None = SPANS,
-                       review: Path | None = REVIEW, json_out: Path | None = JSON_OUT) -> None:
+                       review: Path | None = REVIEW, types: str = TYPES,
+                       json_out: Path | None = JSON_OUT) -> None:
     """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER."""
     cfg = load_config(config)
     rows, signature = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
-                            align_gold, mentions, extra, spans, review, with_triage=False)
+                            align_gold, mentions, extra, spans, review, with_triage=False,
+                            types=types)
     table = Table(title="projection quality")
-    for c in ["gold", "mentions from", "projection", "mentions", *CATEGORIES, "failures",
+    for c in ["gold", "mentions from", "type", "projection", "mentions", *CATEGORIES, "failures",
               "fully correct %", "AER", "left out"]:
         table.add_column(c)
     for r in rows:
@@ -164,21 +187,23 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                    english: str = ENGLISH, base: int = BASE,
                    align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
                    extra: bool = EXTRA, spans: Path | None = SPANS,
-                   review: Path | None = REVIEW, json_out: Path | None = JSON_OUT) -> None:
+                   review: Path | None = REVIEW, types: str = TYPES,
+                   json_out: Path | None = JSON_OUT) -> None:
     """Round-trip acceptance rate and its precision (accepted and fully correct)."""
     cfg = load_config(config)
     found, signature = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
-                             align_gold, mentions, extra, spans, review, with_triage=True)
+                             align_gold, mentions, extra, spans, review, with_triage=True,
+                             types=types)
     rows = [r for r in found if r["projection"] == "xel"]
     table = Table(title=f"round-trip triage ({cfg.triage.translator})")
-    for c in ["gold", "mentions from", "mentions", "accepted", "acceptance %",
+    for c in ["gold", "mentions from", "type", "mentions", "accepted", "acceptance %",
               "accepted and fully correct", "precision %"]:
         table.add_column(c)
     for r in rows:
         t = r["triage"]
-        table.add_row(r["gold"], r["mentions from"], str(t["mentions"]), str(t["accepted"]),
-                      str(t["acceptance %"]), str(t["accepted and fully correct"]),
-                      str(t["precision %"]))
+        table.add_row(r["gold"], r["mentions from"], r["type"], str(t["mentions"]),
+                      str(t["accepted"]), str(t["acceptance %"]),
+                      str(t["accepted and fully correct"]), str(t["precision %"]))
     console.print(table)
     staged = [r for r in rows if "triage stage" in r]
     if staged:

