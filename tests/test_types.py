@@ -91,7 +91,11 @@ def test_a_name_the_person_check_rejects_takes_the_other_votes() -> None:
     # spaCy calls the club a person three times and an ORG once; its head word says ORG
     club = decide("manchester united", "Manchester United", Counter(PER=3, ORG=1), [], False,
                   ["PER", "ORG", "LOC"])
-    assert club.type == "ORG" and club.votes == {"ORG": 2.0, "PER": 3.0}
+    assert club.type == "ORG" and club.votes == {"ORG": 5.0, "PER": 3.0}
+    # a head word outweighs NER's labels
+    festival = decide("global citizen festival", "Global Citizen Festival", Counter(ORG=4),
+                      [], False, ["PER", "ORG", "LOC", "EVENT"])
+    assert festival.type == "EVENT"
     # a place the KB knows, labelled a person by NER
     place = decide("tora bora", "Tora Bora", Counter(PER=2), ["LOC"], False,
                    ["PER", "ORG", "LOC"])
@@ -115,12 +119,21 @@ def test_the_kb_is_asked_only_when_there_are_other_types() -> None:
         asked.append(name)
         return []
 
-    mentions = [("jane roe", "Jane Roe", "PER")]
+    mentions = [("jane roe", "Jane Roe", "PER", "d1")]
     assert [t.type for t in decide_all(mentions, {"jane roe": True}, kb_types, ["PER"])] == [
         "PER"]
     assert asked == []
     decide_all(mentions, {"jane roe": True}, kb_types, ["PER", "ORG"])
     assert asked == ["Jane Roe"]
+
+
+def test_a_one_word_name_ending_a_persons_name_in_its_document_is_a_surname() -> None:
+    mentions = [("alfredo morelos", "Alfredo Morelos", "PER", "d1"),
+                ("morelos", "Morelos", "ORG", "d1"), ("morelos", "Morelos", "ORG", "d2"),
+                ("puebla", "Puebla", "LOC", "d1")]
+    found = {t.name_key: t.type for t in decide_all(
+        mentions, {"alfredo morelos": True}, lambda name: ["LOC"], ["PER", "ORG", "LOC"])}
+    assert found == {"alfredo morelos": "PER", "morelos": "PER", "puebla": "LOC"}
 
 
 # --- each type's filters ---------------------------------------------------------------------

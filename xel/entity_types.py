@@ -5,10 +5,12 @@ NER gives every mention a label, but one name is labelled differently from menti
 (`Washington` a person here and a place there), and a query, its HITs and its KB candidates
 need one type. The type check decides it per name, as the person check decides whether a name
 is a person's: a name NER marked as a person that passes the person check is a person's (so
-people-only collections are decided exactly as before); any other name takes the type with the
-most votes from NER's labels of its mentions, the KB entities of that name, and the name's
-head word (`University`, `River`, `War`). A name with no vote for any of the collection's
-types is not asked about.
+people-only collections are decided exactly as before); a one-word name that ends a person's
+name in one of its documents is that person's surname (`Morelos` of `Alfredo Morelos`, which
+NER calls an organization); any other name takes the type with the most votes from NER's
+labels of its mentions and the KB entities of that name, unless its head word says what it
+names (`University`, `River`, `Festival`), which outweighs them. A name with no vote for any
+of the collection's types is not asked about.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
         "parliament", "party", "police", "press", "senate", "service", "services", "society",
         "squad", "team", "television", "times", "trust", "tv", "union", "united", "university"}),
     "LOC": frozenset({
-        "airport", "avenue", "bay", "beach", "bridge", "canal", "cape", "cathedral", "city",
+        "airport", "avenue", "bay", "beach", "bridge", "canal", "cape", "cathedral",
         "coast", "county", "creek", "district", "forest", "harbor", "harbour", "highway",
         "hill", "hospital", "island", "islands", "lake", "mount", "mountain", "mountains",
         "museum", "palace", "park", "peak", "plaza", "port", "province", "region", "river",
@@ -55,9 +57,9 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
         "championship", "championships", "cup", "election", "elections", "festival", "games",
         "olympics", "open", "revolution", "summit", "tournament", "war"}),
 }
+# `City` is left out: `Mexico City` is a place, `Manchester City` a club.
 WORD = re.compile(r"[\w'’.-]+")
 KB_VOTES = 2.0  # a KB entity of that name and type
-HEAD_VOTES = 1.0  # a head word of the type
 
 
 @dataclass(frozen=True)
@@ -77,37 +79,48 @@ def head_type(name: str) -> str | None:
 
 
 def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str],
-           person: bool, types: Iterable[str]) -> Typed:
+           person: bool, types: Iterable[str], surname: bool = False) -> Typed:
     """A name's type among the collection's `types`: PER when NER marked it a person and the
-    person check agrees (`person`), else the other type with most votes (ties: config order)."""
+    person check agrees (`person`), or when it is a person's `surname` in its documents; else
+    the other type with most votes (ties: config order), a head word's outweighing the rest."""
     order = list(types)
     votes: dict[str, float] = {t: float(mentioned.get(t, 0)) for t in order}
     for kind in set(kb_types) & set(order):
         votes[kind] += KB_VOTES
     head = head_type(name)
     if head in order:
-        votes[head] += HEAD_VOTES
+        votes[head] += 1 + max(votes.values())
     found = {t: round(v, 4) for t, v in sorted(votes.items()) if v}
-    if "PER" in order and mentioned.get("PER") and person:
-        return Typed(key, "PER", found)
+    if "PER" in order and ((mentioned.get("PER") and person) or surname):
+        return Typed(key, "PER", {**found, **({"surname": 1.0} if surname else {})})
     rest = [t for t in order if t != "PER" and votes[t] > 0]
     chosen = max(rest, key=lambda t: (votes[t], -order.index(t))) if rest else None
     return Typed(key, chosen, found)
 
 
-def decide_all(mentions: Iterable[tuple[str, str, str]], persons: Mapping[str, bool],
+def decide_all(mentions: Iterable[tuple[str, str, str, str]], persons: Mapping[str, bool],
                kb_types: Callable[[str], Iterable[str]], types: Iterable[str]) -> list[Typed]:
-    """Every name's type, from its (name key, name, mention type) mentions; `persons`: the
-    person check's verdict per name key (names it did not look at are not people's)."""
+    """Every name's type, from its (name key, name, mention type, document) mentions;
+    `persons`: the person check's verdict per name key (names it did not look at are not
+    people's)."""
     order = list(types)
     counts: dict[str, Counter[str]] = {}
     names: dict[str, str] = {}
-    for key, name, kind in mentions:
+    docs: dict[str, set[str]] = {}
+    surnames: set[tuple[str, str]] = set()  # (document, last word of a person's longer name)
+    for key, name, kind, doc in mentions:
         counts.setdefault(key, Counter())[kind] += 1
         names.setdefault(key, name)
+        docs.setdefault(key, set()).add(doc)
+        words = key.split()
+        if kind == "PER" and len(words) > 1 and persons.get(key, False):
+            surnames.add((doc, words[-1]))
     needs_kb = order != ["PER"]
     return [decide(key, names[key], counts[key], kb_types(names[key]) if needs_kb else (),
-                   persons.get(key, False), order) for key in sorted(counts)]
+                   persons.get(key, False), order,
+                   surname=needs_kb and len(key.split()) == 1
+                   and any((d, key) in surnames for d in docs[key]))
+            for key in sorted(counts)]
 
 
 def write_types(store: Store, typed: list[Typed]) -> None:

@@ -369,8 +369,8 @@ def run_persons(store: Store, config: Config) -> Work:
     (`xel.entity_types`); its writer stores both."""
     store.declare(DDL)
     mentions = read_mentions(store)
-    typed_mentions = [(r[0], r[1], r[2]) for r in store.query(
-        "SELECT name_key, name, type FROM mentions ORDER BY mention_id")]
+    typed_mentions = [(r[0], r[1], r[2], r[3]) for r in store.query(
+        "SELECT name_key, name, type, doc_id FROM mentions ORDER BY mention_id")]
     with KnowledgeBase.open(config) as kb:
         if config.persons.check:
             def in_kb(name: str) -> bool:
