@@ -45,8 +45,11 @@ class SplitName:
 
 def split_name(text: str, person: bool = True) -> SplitName | None:
     """Separate a marked person mention into honorific and name; None if nothing is left.
-    Honorifics are a person's only (`General Motors` keeps its `General`)."""
+    Honorifics are a person's only (`General Motors` keeps its `General`); other names lose
+    the article NER took with them (`the European Union`; `The Hague`'s capital stays)."""
     spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    if not person and len(spans) > 1 and text[spans[0][0]:spans[0][1]] == "the":
+        spans.pop(0)
     honorifics: list[str] = []
     while person and len(spans) > 1:
         first = text[spans[0][0]:spans[0][1]]

@@ -1,0 +1,130 @@
+"""`xel build` of a small collection of every entity type with the simulated crowd: typed
+queries, KB candidates of the query's type, translated names projected and accepted through
+the KB's labels, typed exports, the per-type report and card, and HITs that name the type."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import write_parallel
+
+from hits.render import render_hit
+from xel.build import build
+from xel.config import Config
+from xel.pipeline import run
+from xel.store import Store
+
+PEOPLE = {  # name -> (German form, KB id or NIL)
+    "Angela Merkel": ("Angela Merkel", "P1"),
+    "Boris Johnson": ("Boris Johnson", "P2"),
+}
+TEMPLATES = [
+    ("{n} met reporters in Berlin on Monday.", "{n} traf am Montag Reporter in Berlin."),
+    ("Officials said that {n} would meet leaders of the European Union in Brussels.",
+     "Beamte sagten, {n} werde Vertreter der Europäischen Union in Brüssel treffen."),
+    ("{n} spoke about the future of the European Union.",
+     "{n} sprach über die Zukunft der Europäischen Union."),
+]
+KB = [
+    {"id": "P1", "name": "Angela Merkel", "description": "German politician, chancellor",
+     "popularity": 900.0},
+    {"id": "P2", "name": "Boris Johnson", "description": "British politician, prime minister",
+     "popularity": 800.0},
+    {"id": "Q458", "name": "European Union", "aliases": ["EU"], "type": "ORG",
+     "description": "political and economic union of European states", "popularity": 200.0,
+     "labels": {"de": ["Europäische Union", "EU"], "fr": "Union européenne"}},
+    {"id": "Q64", "name": "Berlin", "type": "LOC", "description": "capital of Germany",
+     "popularity": 3.6e6, "labels": {"de": "Berlin"}},
+    {"id": "Q239", "name": "Brussels", "type": "LOC", "description": "capital of Belgium",
+     "popularity": 1.2e6, "labels": {"de": "Brüssel", "fr": "Bruxelles"}},
+    {"id": "Q1", "name": "Berlin Union", "type": "ORG", "description": "a trade union",
+     "popularity": 5.0},
+]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, make_config: Any) -> tuple[Path, Config]:
+    root = tmp_path_factory.mktemp("types")
+    write_parallel(root, PEOPLE, TEMPLATES, KB, documents=6)
+    config = make_config(
+        root, name="types", store="work/xel.sqlite", output="work/out",
+        corpus={"path": "corpus", "format": "moses", "source": "eng",
+                "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
+        kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
+        types={"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"]},
+        queries={"by_type": {"ORG": {"min_tokens": 1}, "LOC": {"min_tokens": 1}}})
+    with Store(config.resolve(config.store)) as store:
+        result = build(store, config, crowd="simulated", say=lambda _: None)
+    assert result.pending == [] and result.collection is not None
+    return root, config
+
+
+def records(root: Path, lang: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for path in sorted((root / "work/out/collection" / lang).glob(
+        "*.jsonl")) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_queries_of_every_type_with_candidates_of_their_type(built: tuple[Path, Config]
+                                                             ) -> None:
+    root, config = built
+    english = records(root, "eng")
+    by_name = {(r["english_name"], r["type"]) for r in english}
+    assert ("Angela Merkel", "PER") in by_name and ("European Union", "ORG") in by_name
+    assert ("Berlin", "LOC") in by_name
+    with Store(config.resolve(config.store)) as store:
+        kinds = {r[0]: r[1] for r in store.query(
+            "SELECT c.kb_id, q.type FROM candidates c JOIN queries q USING (query_id)")}
+    assert kinds["Q458"] == "ORG" and "P1" not in {k for k, t in kinds.items() if t == "ORG"}
+    # the simulated crowd's truth for these is the first candidate it was shown
+    assert "Q458" in {r["kb_id"] for r in english if r["english_name"] == "European Union"}
+
+
+def test_a_translated_name_is_projected_as_written_and_accepted_by_its_label(
+        built: tuple[Path, Config]) -> None:
+    root, _ = built
+    german = {r["english_name"]: r for r in records(root, "deu")}
+    eu = german["European Union"]
+    assert eu["name"] == "Europäischen Union" and eu["outcome"] == "A1"
+    assert eu["back_translation"] == "European Union" and eu["type"] == "ORG"
+    assert german["Angela Merkel"]["type"] == "PER"
+
+
+def test_exports_report_and_card_carry_the_types(built: tuple[Path, Config]) -> None:
+    root, _ = built
+    collection = root / "work/out/collection"
+    tab = {line.split("\t")[2] for path in collection.glob("*/*.tab")
+           for line in path.read_text(encoding="utf-8").splitlines()}
+    assert tab == {"PER", "ORG", "LOC"}
+    card = (collection / "README.md").read_text(encoding="utf-8")
+    assert "cross-language entity-linking test collection" in card
+    assert "## Queries by type" in card and "## Outcomes per type" in card
+    report = (root / "work/out/report.html").read_text(encoding="utf-8")
+    assert "Outcomes per type" in report and "organization mentions found by NER" in report
+
+
+def test_hits_name_the_type_of_each_query(built: tuple[Path, Config]) -> None:
+    _, config = built
+    with Store(config.resolve(config.store)) as store:
+        hits = [r[0] for r in store.query("SELECT h.hit_id FROM hit_hits h JOIN hit_batches b"
+                                          " USING (batch_id) WHERE b.kind = 'el'")]
+        pages = [render_hit(store, hit, action="/submit") for hit in hits]
+    text = " ".join(pages)
+    assert "Which organization is" in text and "Which place is" in text
+    assert "That's not an organization" in text and "That's not a person" in text
+    assert "Choose the person the passage is about" not in text
+
+
+def test_a_people_only_collection_keeps_the_papers_wording(tmp_path: Path,
+                                                           make_config: Any) -> None:
+    write_parallel(tmp_path, PEOPLE, TEMPLATES[:1], KB[:2], documents=4)
+    config = make_config(tmp_path, corpus={"path": "corpus", "format": "moses", "source": "eng",
+                                           "files": {"eng": "c.en", "deu": "c.de"},
+                                           "doc_ids": "docs"})
+    with Store(config.resolve(config.store)) as store:
+        run(store, config, ["import", "ner", "kb", "persons", "queries", "link"])
+        assert {r[0] for r in store.query("SELECT DISTINCT type FROM queries")} == {"PER"}
+        assert {r[0] for r in store.query("SELECT DISTINCT type FROM name_types")} <= {
+            "PER", None}
