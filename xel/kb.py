@@ -24,7 +24,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -271,24 +271,31 @@ INTERNAL = 1 << len(TYPE_PRIORITY)  # the root bit of every internal class
 # English first, then `mul`, the label Wikidata now gives a name written the same in many
 # languages (editors drop an English label that repeats it).
 NAME_LANGUAGES = ("en", "mul")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class ClassRoots:
     """The classes that reach a coarse root through P279, and which roots each reaches (a bit
-    per `TYPE_PRIORITY` entry, and `INTERNAL`): sorted numeric ids, with a mask each."""
+    per `TYPE_PRIORITY` entry, and `INTERNAL`): sorted numeric ids, with a mask each. Classes
+    looked up are remembered: items use far fewer classes than there are, and a dict lookup is
+    a tenth of numpy's per call."""
 
     ids: np.ndarray
     masks: np.ndarray
+    _known: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def mask(self, classes: Sequence[int]) -> int:
         """The roots any of `classes` reaches."""
-        if not classes or not len(self.ids):
-            return 0
-        wanted = np.asarray(classes, dtype=np.int64)
-        at = np.minimum(np.searchsorted(self.ids, wanted), len(self.ids) - 1)
-        found = self.masks[at][self.ids[at] == wanted]
-        return int(np.bitwise_or.reduce(found)) if len(found) else 0
+        found = 0
+        for cls in classes:
+            bits = self._known.get(cls)
+            if bits is None:
+                at = int(np.searchsorted(self.ids, cls))
+                bits = int(self.masks[at]) if at < len(self.ids) and self.ids[at] == cls else 0
+                self._known[cls] = bits
+            found |= bits
+        return found
 
     def type_of(self, classes: Sequence[int]) -> str | None:
         """The coarse type of an item of these P31 classes: PER for a human, else the first
@@ -390,10 +397,24 @@ def _all_labels(labels: Any, aliases: Any) -> tuple[tuple[str, str], ...]:
                  if name)
 
 
+def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def _entity_lines(path: Path, marker: str, what: str) -> Iterator[tuple[int, str]]:
     """The dump's entity lines that contain `marker`, each without its trailing ","; every
-    line's shape is checked, but only these are returned (to be parsed)."""
-    for number, text in progress(numbered_lines(path), f"{path.name}: {what}", unit="lines"):
+    line's shape is checked, but only these are returned (to be parsed). Progress counts lines
+    a thousand at a time: an update per line added a sixth to a pass's time on a terminal."""
+    batches = progress(_batched(numbered_lines(path), 1000), f"{path.name}: {what}",
+                       unit="lines", size=len)
+    for number, text in (line for batch in batches for line in batch):
         line = text.strip()
         if line in ("[", "]"):
             continue
