@@ -312,20 +312,24 @@ class ClassRoots:
 def class_roots(edges: Iterable[tuple[int, int]]) -> ClassRoots:
     """Which roots each class reaches, from (class, superclass) P279 edges (numeric ids).
 
-    The graph is held as two arrays of 32-bit ids, so its memory is that of the class
-    graph (some millions of edges on a full dump), and each root's subclasses are found
-    level by level, cycles and all.
+    The edges are held as 32-bit ids, then as indexes into the sorted list of classes, so
+    memory is that of the class graph, not the dump (about 80 bytes an edge at the peak;
+    a full dump has some millions); each root's subclasses are found level by level, cycles
+    and all.
     """
-    pairs = np.fromiter((i for edge in edges for i in edge), dtype=np.int64)
-    child, parent = pairs[0::2], pairs[1::2]
     roots = [(1 << bit, TYPE_ROOTS[kind]) for bit, kind in enumerate(TYPE_PRIORITY)]
     roots += [(INTERNAL, root) for root in INTERNAL_ROOTS]
-    nodes, dense = np.unique(np.concatenate([child, parent, [r for _, r in roots]]),
+    pairs = np.fromiter((i for edge in edges for i in edge), dtype=np.uint32)
+    count = len(pairs) // 2
+    nodes, dense = np.unique(np.concatenate([pairs, np.array([r for _, r in roots],
+                                                             dtype=np.uint32)]),
                              return_inverse=True)
-    order = np.argsort(dense[len(child):2 * len(child)], kind="stable")
-    children = dense[:len(child)][order]  # subclasses, grouped by superclass
-    starts = np.searchsorted(dense[len(child):2 * len(child)][order],
-                             np.arange(len(nodes) + 1))
+    del pairs
+    dense = dense[:2 * count].astype(np.int32)
+    order = np.argsort(dense[1::2], kind="stable")
+    children = dense[0::2][order]  # subclasses, grouped by superclass
+    starts = np.searchsorted(dense[1::2][order], np.arange(len(nodes) + 1))
+    del dense, order
     masks = np.zeros(len(nodes), dtype=np.uint8)
     for bit, root in roots:
         reached = np.zeros(len(nodes), dtype=bool)
