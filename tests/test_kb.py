@@ -117,9 +117,10 @@ def test_compressed_dumps_stream_the_same_people(
     sample: Path, tmp_path: Path, suffix: str
 ) -> None:
     dump = write(tmp_path / f"dump{suffix}", dump_lines(sample))
-    ids = [e.kb_id for e in read_wikidata(dump)]
-    # Berlin (a city), Q99 (no English name) and Q7 (P31 Q15) are not taken.
-    assert ids == ["Q42", "Q328212", "Q646148"]
+    found = [(e.kb_id, e.type) for e in read_wikidata(dump)]
+    # Q99 (no English name) and Q7 (P31 Q15, no English Wikipedia page) are not taken; Berlin
+    # is, as OTHER: its class has no P279 path to a root in this dump, but it has an enwiki page.
+    assert found == [("Q42", "PER"), ("Q328212", "PER"), ("Q646148", "PER"), ("Q64", "OTHER")]
 
 
 def test_malformed_line_is_named(sample: Path, tmp_path: Path) -> None:
@@ -170,7 +171,9 @@ def test_entity_without_id_is_an_error(tmp_path: Path) -> None:
 
 
 def test_no_people_is_an_error(tmp_path: Path) -> None:
-    dump = write(tmp_path / "cities.json", ["[", json.dumps(BERLIN), "]"])
+    # An untyped item without an English Wikipedia page, and a human without an English name.
+    dump = write(tmp_path / "cities.json", ["[", json.dumps(Q15) + ",", json.dumps(NO_ENGLISH),
+                                            "]"])
     with pytest.raises(XelError, match="no entities found"):
         build_kb(config_for(tmp_path, dump, "wikidata"))
 
@@ -283,7 +286,7 @@ def test_rebuild_is_skipped_when_unchanged_and_redone_when_the_file_changes(
 def test_wikidata_bz2_builds_a_searchable_index(sample: Path, tmp_path: Path) -> None:
     dump = write(tmp_path / "dump.json.bz2", dump_lines(sample))
     run = build_kb(config_for(tmp_path, dump, "wikidata"))
-    assert run.summary["entities"] == 3
+    assert run.summary["entities"] == 4  # the three people and Berlin (OTHER)
     with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
         assert [f.entity.kb_id for f in kb.by_key("veronica roth", "name")] == ["Q328212"]
         assert [f.entity.kb_id for f in kb.by_key("DNA", "alias")] == ["Q42"]
@@ -426,7 +429,7 @@ def test_cli_builds_skips_and_searches(sample: Path, tmp_path: Path) -> None:
     runner = CliRunner()
     built = runner.invoke(app, ["kb", "build", str(config)])
     assert built.exit_code == 0, built.output
-    assert "built" in built.output and "entities: 3" in built.output
+    assert "built" in built.output and "entities: 4" in built.output  # with Berlin
     again = runner.invoke(app, ["kb", "build", str(config)])
     assert "unchanged, skipped" in again.output
     found = runner.invoke(app, ["kb", "search", "Veronika Rot", "--config", str(config)],

@@ -24,7 +24,9 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 from xel.config import Config
 from xel.errors import XelError
@@ -248,24 +250,130 @@ def _labels(path: Path, number: int, value: Any) -> tuple[tuple[str, str], ...]:
                  if n.strip())
 
 
-def _is_human(claims: Any) -> bool:
-    """P31 (instance of) includes Q5 (human), in the current or the older `numeric-id` form."""
-    if not isinstance(claims, dict):
-        return False
-    for claim in claims.get("P31") or ():
-        snak = claim.get("mainsnak") if isinstance(claim, dict) else None
-        datavalue = snak.get("datavalue") if isinstance(snak, dict) else None
-        value = datavalue.get("value") if isinstance(datavalue, dict) else None
-        if isinstance(value, dict) and (
-            value.get("id") == "Q5" or (value.get("id") is None and value.get("numeric-id") == 5)
-        ):
-            return True
-    return False
-
+# Hansel's coarse classes (Xu et al., WSDM 2023): an item has a type when one of its P31
+# (instance of) classes is the type's root or reaches it through P279 (subclass of).
+TYPE_ROOTS = {"LOC": 618123,     # geographical feature: Hansel's LOC merges GPE, LOC and FAC
+              "ORG": 43229,      # organization
+              "EVENT": 1656682,  # event
+              "PER": 215627}     # person
+# An item whose classes reach several roots takes the first of these. Places come first
+# because the classes of GPEs and FACs (countries, municipalities, hospitals, airports) also
+# reach organization, and Hansel's LOC takes both; person comes last because organizations
+# reach it too, through legal person (Q3778211). Humans (P31 Q5) are PER before any of this.
+TYPE_PRIORITY = ("LOC", "ORG", "EVENT", "PER")
+HUMAN = 5
+# Wikimedia-internal classes (Hansel's Table 7): disambiguation page, category, template,
+# list article, Wikimedia internal item. Their instances, and their subclasses' instances,
+# are pages about the wiki, not entities: they are dropped whatever else they are.
+INTERNAL_ROOTS = (4167410, 4167836, 11266439, 13406463, 17442446)
+INTERNAL = 1 << len(TYPE_PRIORITY)  # the root bit of every internal class
 
 # English first, then `mul`, the label Wikidata now gives a name written the same in many
 # languages (editors drop an English label that repeats it).
 NAME_LANGUAGES = ("en", "mul")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ClassRoots:
+    """The classes that reach a coarse root through P279, and which roots each reaches (a bit
+    per `TYPE_PRIORITY` entry, and `INTERNAL`): sorted numeric ids, with a mask each. Classes
+    looked up are remembered: items use far fewer classes than there are, and a dict lookup is
+    a tenth of numpy's per call."""
+
+    ids: np.ndarray
+    masks: np.ndarray
+    _known: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def mask(self, classes: Sequence[int]) -> int:
+        """The roots any of `classes` reaches."""
+        found = 0
+        for cls in classes:
+            bits = self._known.get(cls)
+            if bits is None:
+                at = int(np.searchsorted(self.ids, cls))
+                bits = int(self.masks[at]) if at < len(self.ids) and self.ids[at] == cls else 0
+                self._known[cls] = bits
+            found |= bits
+        return found
+
+    def type_of(self, classes: Sequence[int]) -> str | None:
+        """The coarse type of an item of these P31 classes: PER for a human, else the first
+        root of `TYPE_PRIORITY` they reach, else OTHER; None for a Wikimedia-internal item."""
+        if HUMAN in classes:
+            return "PER"
+        mask = self.mask(classes)
+        if mask & INTERNAL:
+            return None
+        return next((kind for bit, kind in enumerate(TYPE_PRIORITY) if mask >> bit & 1),
+                    "OTHER")
+
+
+def class_roots(edges: Iterable[tuple[int, int]]) -> ClassRoots:
+    """Which roots each class reaches, from (class, superclass) P279 edges (numeric ids).
+
+    The edges are held as 32-bit ids, then as indexes into the sorted list of classes, so
+    memory is that of the class graph, not the dump (about 80 bytes an edge at the peak;
+    a full dump has some millions); each root's subclasses are found level by level, cycles
+    and all.
+    """
+    roots = [(1 << bit, TYPE_ROOTS[kind]) for bit, kind in enumerate(TYPE_PRIORITY)]
+    roots += [(INTERNAL, root) for root in INTERNAL_ROOTS]
+    pairs = np.fromiter((i for edge in edges for i in edge), dtype=np.uint32)
+    count = len(pairs) // 2
+    nodes, dense = np.unique(np.concatenate([pairs, np.array([r for _, r in roots],
+                                                             dtype=np.uint32)]),
+                             return_inverse=True)
+    del pairs
+    dense = dense[:2 * count].astype(np.int32)
+    order = np.argsort(dense[1::2], kind="stable")
+    children = dense[0::2][order]  # subclasses, grouped by superclass
+    starts = np.searchsorted(dense[1::2][order], np.arange(len(nodes) + 1))
+    del dense, order
+    masks = np.zeros(len(nodes), dtype=np.uint8)
+    for bit, root in roots:
+        reached = np.zeros(len(nodes), dtype=bool)
+        frontier = np.searchsorted(nodes, [root])
+        reached[frontier] = True
+        while len(frontier):
+            low, counts = starts[frontier], starts[frontier + 1] - starts[frontier]
+            offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+            found = children[np.repeat(low, counts) + offsets]
+            frontier = np.unique(found[~reached[found]])
+            reached[frontier] = True
+        masks[reached] |= bit
+    kept = masks != 0
+    return ClassRoots(nodes[kept], masks[kept])
+
+
+def _qid(text: str) -> int | None:
+    """`Q515` -> 515; None for another kind of id (`P31`, `L7`)."""
+    digits = text[1:]
+    return int(digits) if text[:1] == "Q" and digits.isascii() and digits.isdigit() else None
+
+
+def _item_ids(claims: Any, prop: str) -> list[int]:
+    """The numeric ids of the items `prop`'s claims name (`Q515` is 515), in the current form
+    (`id`) or the older one (`numeric-id` only); claims without a value are passed over."""
+    found: list[int] = []
+    for claim in (claims.get(prop) or ()) if isinstance(claims, dict) else ():
+        snak = claim.get("mainsnak") if isinstance(claim, dict) else None
+        datavalue = snak.get("datavalue") if isinstance(snak, dict) else None
+        value = datavalue.get("value") if isinstance(datavalue, dict) else None
+        if not isinstance(value, dict):
+            continue
+        qid, number = value.get("id"), value.get("numeric-id")
+        if isinstance(qid, str):
+            if (item := _qid(qid)) is not None:
+                found.append(item)
+        elif isinstance(number, int) and value.get("entity-type", "item") == "item":
+            found.append(number)
+    return found
+
+
+def _is_human(claims: Any) -> bool:
+    """P31 (instance of) includes Q5 (human), in the current or the older `numeric-id` form."""
+    return HUMAN in _item_ids(claims, "P31")
 
 
 def _term(values: Any, language: str) -> str:
@@ -273,29 +381,44 @@ def _term(values: Any, language: str) -> str:
     return str(value.get("value", "")).strip() if isinstance(value, dict) else ""
 
 
+def _alias_terms(values: Any, language: str) -> list[str]:
+    terms = values.get(language) if isinstance(values, dict) else None
+    return [str(t.get("value", "")).strip() for t in terms or () if isinstance(t, dict)]
+
+
 def _aliases(values: Any) -> tuple[str, ...]:
-    found: list[str] = []
-    for language in NAME_LANGUAGES:
-        terms = values.get(language) if isinstance(values, dict) else None
-        found += [str(t.get("value", "")).strip() for t in terms or () if isinstance(t, dict)]
+    found = [a for language in NAME_LANGUAGES for a in _alias_terms(values, language)]
     return tuple(dict.fromkeys(a for a in found if a))
 
 
-@kb_readers.register("wikidata")
-def read_wikidata(path: Path) -> Iterator[KbEntity]:
-    """Humans from a Wikidata JSON dump (`.json`, `.json.gz` or `.json.bz2`), streamed.
+def _all_labels(labels: Any, aliases: Any) -> tuple[tuple[str, str], ...]:
+    """(language, name) of every language's label and aliases: languages in code order, each
+    its label first, then its aliases in the dump's order, repeats dropped."""
+    languages = sorted({*(labels if isinstance(labels, dict) else ()),
+                        *(aliases if isinstance(aliases, dict) else ())})
+    return tuple((lang, name) for lang in languages
+                 for name in dict.fromkeys([_term(labels, lang), *_alias_terms(aliases, lang)])
+                 if name)
 
-    The dump is one JSON array with one entity per line, each line ending in ",". A person is
-    an item whose P31 claims include Q5. The name is the English label, else the `mul` label,
-    else the English Wikipedia title; people with none of these are skipped. Aliases are the
-    English and `mul` ones; every other language's label is kept as the person's name in that
-    language (pairs for transliteration models, `xel names pairs`). The popularity prior is the
-    number of
-    sitelinks (Wikipedia editions and sister projects with a page on the person). Lines that
-    cannot be a person (no `"P31"`) are checked for shape but not parsed, which is most of the
-    time saved on a full dump.
-    """
-    for number, text in numbered_lines(path):
+
+def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _entity_lines(path: Path, marker: str, what: str) -> Iterator[tuple[int, str]]:
+    """The dump's entity lines that contain `marker`, each without its trailing ","; every
+    line's shape is checked, but only these are returned (to be parsed). Progress counts lines
+    a thousand at a time: an update per line added a sixth to a pass's time on a terminal."""
+    batches = progress(_batched(numbered_lines(path), 1000), f"{path.name}: {what}",
+                       unit="lines", size=len)
+    for number, text in (line for batch in batches for line in batch):
         line = text.strip()
         if line in ("[", "]"):
             continue
@@ -305,16 +428,65 @@ def read_wikidata(path: Path) -> Iterator[KbEntity]:
                 f"{path}, line {number}: not a Wikidata entity (expected one JSON object per "
                 "line inside a JSON array): is the file truncated or not a Wikidata dump?"
             )
-        if '"P31"' not in line:
+        if marker in line:
+            yield number, line
+
+
+def _entity(path: Path, number: int, line: str) -> tuple[str, dict[str, Any]]:
+    record = _parse(path, number, line)
+    kb_id = record.get("id") if isinstance(record, dict) else None
+    if not isinstance(kb_id, str) or not kb_id:
+        raise XelError(f'{path}, line {number}: entity has no "id"')
+    return kb_id, record
+
+
+def read_classes(path: Path) -> ClassRoots:
+    """A dump's first pass: its P279 (subclass of) edges, and the roots each class reaches.
+    Only lines that contain `"P279"` are parsed (classes: a few percent of a full dump)."""
+    def edges() -> Iterator[tuple[int, int]]:
+        for number, line in _entity_lines(path, '"P279"', "classes (pass 1 of 2)"):
+            kb_id, record = _entity(path, number, line)
+            if (item := _qid(kb_id)) is not None:
+                for parent in _item_ids(record.get("claims"), "P279"):
+                    yield item, parent
+
+    return class_roots(edges())
+
+
+@kb_readers.register("wikidata")
+def read_wikidata(path: Path) -> Iterator[KbEntity]:
+    """Entities of every type from a Wikidata JSON dump (`.json`, `.json.gz` or `.json.bz2`),
+    streamed twice.
+
+    The dump is one JSON array with one entity per line, each line ending in ",". The first
+    pass reads only the P279 (subclass of) claims and finds which classes reach the roots of
+    Hansel's coarse types (`TYPE_ROOTS`); the second types each item by its P31 (instance of)
+    classes: a human (Q5) is PER; an item of several types takes the first in
+    `TYPE_PRIORITY` (LOC, ORG, EVENT, PER); Wikimedia-internal items (disambiguation pages,
+    categories, templates, lists: `INTERNAL_ROOTS` and their subclasses) are dropped; an item
+    whose classes reach no root is kept as OTHER only if it has an English Wikipedia page,
+    else skipped; so are items without P31, and properties and lexemes.
+
+    The name is the English label, else the `mul` label, else the English Wikipedia title;
+    items with none of these are skipped. Aliases are the English and `mul` ones. Every
+    language's label and aliases (the label first; languages in code order) are kept as the
+    entity's names in that language (`labels`: for transliteration pairs and for finding
+    translated names). The popularity prior is the number of sitelinks (Wikipedia editions and
+    sister projects with a page on the entity); the description is the English one. Lines that
+    cannot be an entity of a type (no `"P31"`) are checked for shape but not parsed, nor in the
+    first pass are lines without `"P279"`: most of the time saved on a full dump.
+    """
+    classes = read_classes(path)
+    for number, line in _entity_lines(path, '"P31"', "entities (pass 2 of 2)"):
+        kb_id, record = _entity(path, number, line)
+        instance_of = _item_ids(record.get("claims"), "P31")
+        if _qid(kb_id) is None or not instance_of:
             continue
-        record = _parse(path, number, line)
-        kb_id = record.get("id")
-        if not isinstance(kb_id, str) or not kb_id:
-            raise XelError(f'{path}, line {number}: entity has no "id"')
-        if not _is_human(record.get("claims")):
-            continue
+        kind = classes.type_of(instance_of)
         sitelinks = record.get("sitelinks") or {}
         enwiki = (sitelinks.get("enwiki") or {}).get("title") or None
+        if kind is None or (kind == "OTHER" and not enwiki):
+            continue
         labels = record.get("labels")
         name = next((t for lang in NAME_LANGUAGES if (t := _term(labels, lang))), enwiki)
         if not name:
@@ -326,8 +498,8 @@ def read_wikidata(path: Path) -> Iterator[KbEntity]:
             description=_term(record.get("descriptions"), "en"),
             wikipedia=enwiki,
             popularity=float(len(sitelinks)) if sitelinks else None,
-            labels=tuple(sorted((lang, term) for lang in (labels or {})
-                                if lang not in NAME_LANGUAGES and (term := _term(labels, lang)))),
+            labels=_all_labels(labels, record.get("aliases")),
+            type=kind,
         )
 
 
