@@ -243,7 +243,8 @@ def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
         assert "Q90" not in {f.entity.kb_id for f in kb.candidates("Paris Hilton", type="PER")}
         assert [f.entity.kb_id for f in kb.candidates("EU", type="ORG")] == ["Q458"]
         assert kb.types_named("Georgia") == {"LOC"}
-        assert kb.entity("Q230").type == "LOC"
+        georgia = kb.entity("Q230")
+        assert georgia is not None and georgia.type == "LOC"
         forms = kb.conn.execute("SELECT lang, form, key FROM foreign_forms f JOIN entities e"
                                 " USING (entity) WHERE e.kb_id = 'Q230' ORDER BY lang, form")
         assert [tuple(r) for r in forms] == [("de", "Georgien", "georgien"),
@@ -446,5 +447,5 @@ def test_an_index_an_older_schema_wrote_is_rebuilt(tmp_path: Path) -> None:
         store.execute("INSERT INTO entities VALUES (1, 'old', 'Old One', '[]', '', NULL, NULL)")
     assert build_kb(config_for(tmp_path, kb_file)).summary["entities"] == 1
     with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
-        assert kb.entity("x1") is not None and kb.entity("old") is None
-        assert kb.entity("x1").type == "PER"  # type: ignore[union-attr]
+        ann = kb.entity("x1")
+        assert ann is not None and ann.type == "PER" and kb.entity("old") is None

@@ -19,6 +19,7 @@ import io
 import json
 import math
 import sqlite3
+import sys
 import unicodedata
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -33,12 +34,22 @@ from xel.errors import XelError
 from xel.names.english import name_key
 from xel.progress import progress
 from xel.registry import kb_readers
-from xel.stages import Signature, StageRun, Work, file_digest, run_unless_current, versions
+from xel.stages import (
+    Signature,
+    StageRun,
+    Work,
+    code_digest,
+    file_digest,
+    run_unless_current,
+    versions,
+)
 from xel.store import Store
 from xel.textfile import decode_line
 
 # Bump when the index tables change, so an index built by older code is rebuilt.
 SCHEMA = "4"
+# The readers and the index builder: a changed reader rebuilds every index it wrote.
+KB_CODE = code_digest(sys.modules[__name__])
 
 DDL = """
 CREATE TABLE IF NOT EXISTS entities (
@@ -566,10 +577,11 @@ def kb_files(config: Config) -> list[Path]:
 
 
 def kb_signature(store: Store, config: Config) -> dict[str, str]:
-    """Source files' digests, format, index schema and versions (`store` is the index's own)."""
+    """Source files' digests, format, index schema, the readers' code and versions (`store`
+    is the index's own)."""
     digests = [file_digest(source) for source in kb_files(config)]
     return {"file": digests[0] if len(digests) == 1 else ",".join(digests),
-            "format": config.kb.format, "schema": SCHEMA, **versions()}
+            "format": config.kb.format, "schema": SCHEMA, "code": KB_CODE, **versions()}
 
 
 def index_kb(store: Store, config: Config) -> Work:
