@@ -129,11 +129,14 @@ def test_the_kb_is_asked_only_when_there_are_other_types() -> None:
 
 def test_a_one_word_name_ending_a_persons_name_in_its_document_is_a_surname() -> None:
     mentions = [("alfredo morelos", "Alfredo Morelos", "PER", "d1"),
-                ("morelos", "Morelos", "ORG", "d1"), ("morelos", "Morelos", "ORG", "d2"),
-                ("puebla", "Puebla", "LOC", "d1")]
+                ("morelos", "Morelos", "ORG", "d1"), ("puebla", "Puebla", "LOC", "d1"),
+                ("oliver cromwell", "Oliver Cromwell", "PER", "d2")]
+    mentions += [("cromwell", "Cromwell", "ORG", "d2")] * 5  # `the Cromwell Society`, cut
     found = {t.name_key: t.type for t in decide_all(
-        mentions, {"alfredo morelos": True}, lambda name: ["LOC"], ["PER", "ORG", "LOC"])}
-    assert found == {"alfredo morelos": "PER", "morelos": "PER", "puebla": "LOC"}
+        mentions, {"alfredo morelos": True, "oliver cromwell": True}, lambda name: [],
+        ["PER", "ORG", "LOC"])}
+    assert found == {"alfredo morelos": "PER", "morelos": "PER", "puebla": "LOC",
+                     "oliver cromwell": "PER", "cromwell": "ORG"}
 
 
 # --- each type's filters ---------------------------------------------------------------------

@@ -5,12 +5,12 @@ NER gives every mention a label, but one name is labelled differently from menti
 (`Washington` a person here and a place there), and a query, its HITs and its KB candidates
 need one type. The type check decides it per name, as the person check decides whether a name
 is a person's: a name NER marked as a person that passes the person check is a person's (so
-people-only collections are decided exactly as before); a one-word name that ends a person's
-name in one of its documents is that person's surname (`Morelos` of `Alfredo Morelos`, which
-NER calls an organization); any other name takes the type with the most votes from NER's
-labels of its mentions and the KB entities of that name, unless its head word says what it
-names (`University`, `River`, `Festival`), which outweighs them. A name with no vote for any
-of the collection's types is not asked about.
+people-only collections are decided exactly as before); any other name takes the type with
+the most votes from NER's labels of its mentions and the KB entities of that name, unless its
+head word says what it names (`University`, `River`, `Festival`), which outweighs them; a
+one-word name that ends a person's name in one of its documents also has a person's votes
+(a surname NER called something else). A name with no vote for any of the collection's types
+is not asked about.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
 # `City` is left out: `Mexico City` is a place, `Manchester City` a club.
 WORD = re.compile(r"[\w'’.-]+")
 KB_VOTES = 2.0  # a KB entity of that name and type
+SURNAME_VOTES = 2.0  # a one-word name that ends a person's name in one of its documents
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,8 @@ def head_type(name: str) -> str | None:
 def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str],
            person: bool, types: Iterable[str], surname: bool = False) -> Typed:
     """A name's type among the collection's `types`: PER when NER marked it a person and the
-    person check agrees (`person`), or when it is a person's `surname` in its documents; else
-    the other type with most votes (ties: config order), a head word's outweighing the rest."""
+    person check agrees (`person`); else the type with most votes (ties: config order), a
+    head word's outweighing the rest, PER among them only for a person's `surname`."""
     order = list(types)
     votes: dict[str, float] = {t: float(mentioned.get(t, 0)) for t in order}
     for kind in set(kb_types) & set(order):
@@ -90,10 +91,12 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     head = head_type(name)
     if head in order:
         votes[head] += 1 + max(votes.values())
+    if "PER" in order and mentioned.get("PER") and person:
+        return Typed(key, "PER", {t: round(v, 4) for t, v in sorted(votes.items()) if v})
+    if surname and "PER" in order:
+        votes["PER"] += SURNAME_VOTES
     found = {t: round(v, 4) for t, v in sorted(votes.items()) if v}
-    if "PER" in order and ((mentioned.get("PER") and person) or surname):
-        return Typed(key, "PER", {**found, **({"surname": 1.0} if surname else {})})
-    rest = [t for t in order if t != "PER" and votes[t] > 0]
+    rest = [t for t in order if votes[t] > 0 and (t != "PER" or surname)]
     chosen = max(rest, key=lambda t: (votes[t], -order.index(t))) if rest else None
     return Typed(key, chosen, found)
 
