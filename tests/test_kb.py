@@ -242,6 +242,7 @@ def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
         assert {f.entity.kb_id for f in kb.candidates("Paris", type="LOC")} == {"Q90"}
         assert "Q90" not in {f.entity.kb_id for f in kb.candidates("Paris Hilton", type="PER")}
         assert [f.entity.kb_id for f in kb.candidates("EU", type="ORG")] == ["Q458"]
+        assert [f.entity.kb_id for f in kb.by_key("E.U.", "alias", "ORG")] == ["Q458"]
         assert kb.types_named("Georgia") == {"LOC"}
         georgia = kb.entity("Q230")
         assert georgia is not None and georgia.type == "LOC"

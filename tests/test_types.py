@@ -208,7 +208,16 @@ def test_labels_are_found_inflected() -> None:
         "Лондоне"]
     arabic = "قال والاتحاد الأوروبي"
     assert [arabic[a:b] for a, b in label_spans(arabic, ["الاتحاد الأوروبي"], False, True)
-            ] == ["والاتحاد الأوروبي"]
+            ] == ["الاتحاد الأوروبي"]  # the clitic `و` (and) is not the name's
+    turkish = "Kuzey Kore'yi ziyaret etti, Kuzey Korelilerle"
+    # the ending after the apostrophe is the name's; `Korelilerle` (with North Koreans) is
+    # another word
+    assert [turkish[a:b] for a, b in label_spans(turkish, ["Kuzey Kore"], False, False)] == [
+        "Kuzey Kore'yi"]
+    accusative = "Он посетил Северную Корею, а Северная Корея"
+    assert [accusative[a:b] for a, b in label_spans(accusative, ["Северная Корея"], False,
+                                                   False)] == ["Северную Корею",
+                                                               "Северная Корея"]
     chinese = "他说欧洲联盟今天"
     assert [chinese[a:b] for a, b in label_spans(chinese, ["欧洲联盟", "欧盟"], True, False)
             ] == ["欧洲联盟"]

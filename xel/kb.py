@@ -634,6 +634,8 @@ def _write(store: Store, sources: list[Path], entities: Iterable[KbEntity]) -> d
         stats.add(entity.popularity)
         count += 1
         names = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
+        if entity.type != "PER":  # `U.S.` and `U.K.` as news writes `US` and `UK`
+            names += [("alias", dotted(a)) for a in entity.aliases if is_acronym(a)]
         seen: set[str] = set()
         for kind, form in names:
             key = name_key(form)
@@ -658,6 +660,16 @@ def _write(store: Store, sources: list[Path], entities: Iterable[KbEntity]) -> d
                                                            ("forms", forms)])
     return {"entities": count, "forms": forms, "with_popularity": stats.count,
             "renamed_duplicate_ids": renamed}
+
+
+def is_acronym(form: str) -> bool:
+    """Two to four capitals (`US`, `UK`, `NATO`)."""
+    return 2 <= len(form) <= 4 and form.isalpha() and form.isupper()
+
+
+def dotted(acronym: str) -> str:
+    """An acronym with a full stop after each letter (`U.S.`)."""
+    return "".join(f"{letter}." for letter in acronym)
 
 
 def _unique_id(store: Store, kb_id: str) -> str:

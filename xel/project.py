@@ -23,7 +23,7 @@ import functools
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import regex
@@ -252,26 +252,36 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
 PREFIXED_SCRIPTS = frozenset({"Arab", "Hebr"})
 
 
+# A case ending written after an apostrophe belongs to the name as written (Turkish
+# `Kuzey Kore'yi`, `Reuters'da`).
+APOSTROPHE_SUFFIX = r"(?:['\u2019]\w{1,6})?"
+
+
+def _stem(word: str) -> str:
+    """A label word as its inflected forms begin: all but the ending a case may change
+    (`Северная` -> `Северн`, `Лондон` -> `Лондо`); short words whole."""
+    return word[:-2] if len(word) >= 6 else word[:-1] if len(word) == 5 else word
+
+
 @functools.lru_cache(maxsize=4096)
 def label_pattern(form: str, unspaced: bool, prefixed: bool) -> regex.Pattern[str]:
-    """A label as it may be written in a sentence: in a spaced script each word inflected
-    (its last letter may change and up to four follow: `Лондоне`, `Europäischen`, `Lontoossa`),
-    the first after clitics where the script has them; in an unspaced one, as it is."""
+    """A label as it may be written in a sentence, in group `name`: in a spaced script each
+    word inflected (`Лондоне`, `Северную`, `Europäischen`, `Lontoossa`, `Kore'yi`), the first
+    after clitics where the script has them (left out of the name: `والاتحاد`); in an
+    unspaced one, as it is."""
     if unspaced:
-        return regex.compile(regex.escape(form), regex.IGNORECASE)
-    words = form.split()
-    parts = [regex.escape(w[:-1]) + r"\w{0,5}" if len(w) >= 5 else regex.escape(w) + r"\w{0,4}"
-             for w in words]
+        return regex.compile(f"(?P<name>{regex.escape(form)})", regex.IGNORECASE)
+    parts = [regex.escape(_stem(w)) + r"\w{0,5}" for w in form.split()]
     lead = r"\w{0,2}?" if prefixed else ""
-    return regex.compile(r"(?<!\w)" + lead + r"[\s\-]+".join(parts) + r"(?!\w)",
-                         regex.IGNORECASE)
+    return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
+                         + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
 
 
 def label_spans(text: str, forms: Iterable[str], unspaced: bool, prefixed: bool
                 ) -> list[tuple[int, int]]:
     """Where a sentence writes one of an entity's labels or aliases (inflected forms
     included), longest first where two overlap."""
-    found = sorted({(m.start(), m.end()) for form in forms if form.strip()
+    found = sorted({(m.start("name"), m.end("name")) for form in forms if form.strip()
                     for m in label_pattern(form.strip(), unspaced, prefixed).finditer(text)},
                    key=lambda s: (s[0] - s[1], s[0]))
     kept: list[tuple[int, int]] = []
@@ -296,14 +306,20 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         method = "label"
         if not found:
             found = [(m.start(), m.end()) for m in regex.finditer(
-                r"(?<!\w)" + regex.escape(name) + r"(?!\w)", pair.tgt_text)]
+                r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)",
+                pair.tgt_text)]
             method = "spelled"
         if found:
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
                 1, len(pair.src_text))
             at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
             return Projected(at, until, method, aligned)
-    return project_mention(pair, start, end, name, None, stops, config)
+    projected = project_mention(pair, start, end, name, None, stops, config)
+    if projected.end is None or not config.name_aware:
+        return projected
+    suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[projected.end:])
+    return replace(projected, end=projected.end + len(suffix.group()) if suffix else
+                   projected.end)
 
 
 def claimed_characters(pair: Pair, mention: Sequence[int], start: int, end: int
