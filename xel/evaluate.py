@@ -31,10 +31,20 @@ from xel.align import ALIGN_CODE, LEARNED, Links, aer, align, check_line_aligned
 from xel.config import COARSE_TYPES, Config
 from xel.corpus import read_source
 from xel.errors import XelError
+from xel.languages import is_unspaced, language
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.match import NameMatcher
 from xel.names.transliterate import models_for
-from xel.project import PROJECT_CODE, Pair, function_words, make_matcher, project_mention
+from xel.project import (
+    PREFIXED_SCRIPTS,
+    PROJECT_CODE,
+    Pair,
+    function_words,
+    make_matcher,
+    project_entity,
+    project_mention,
+    translated_labels,
+)
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.store import Store
 from xel.textfile import iter_lines
@@ -425,10 +435,12 @@ class Outcome:
 
 def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMention],
                         lang: str, config: Config,
-                        links: Sequence[Links] | None = None
+                        links: Sequence[Links] | None = None, kind: str = "PER"
                         ) -> tuple[list[Outcome], float | None]:
-    """Project every gold mention with xel's aligner and projection; returns outcomes and AER
-    of the aligner on these sentences (None where the gold has no links)."""
+    """Project every gold mention (of type `kind`) with xel's aligner and projection; returns
+    outcomes and AER of the aligner on these sentences (None where the gold has no links).
+    Names of other types than people are projected as translated names are, by the config
+    KB's labels where its index is built."""
     if links is None:
         links = list(align([g.src for g in gold], [g.tgt for g in gold], config.align))
     has_links = any(g.possible for g in gold)
@@ -436,6 +448,8 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
     matcher = make_matcher(lang, config, {" ".join(gold[m.sentence].src[m.first:m.last + 1])
                                           for m in mentions})
     stops = function_words(lang) if config.project.trim else frozenset()
+    labels = entity_labels(config, lang, kind, {" ".join(gold[m.sentence].src[m.first:m.last + 1])
+                                                for m in mentions})
     outcomes = []
     for m in mentions:
         g = gold[m.sentence]
@@ -443,7 +457,12 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
         pair = Pair(" ".join(g.src), src_spans, " ".join(g.tgt), tgt_spans, links[m.sentence])
         english = " ".join(g.src[m.first:m.last + 1])
         start, end = src_spans[m.first][0], src_spans[m.last][1]
-        p = project_mention(pair, start, end, english, matcher, stops, config.project)
+        if labels is None:
+            p = project_mention(pair, start, end, english, matcher, stops, config.project)
+        else:
+            p = project_entity(pair, start, end, english, labels.get(english, ()), stops,
+                               config.project, is_unspaced(lang),
+                               language(lang).script in PREFIXED_SCRIPTS)
         if p.start is None or p.end is None:
             tokens: set[int] = set()
             text = ""
@@ -452,6 +471,20 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
             text = pair.tgt_text[p.start:p.end]
         outcomes.append(Outcome(m, english, text, tokens, category(tokens, m.gold)))
     return outcomes, rate
+
+
+def entity_labels(config: Config, lang: str, kind: str,
+                  names: Iterable[str]) -> dict[str, tuple[str, ...]] | None:
+    """English name -> the KB labels `project_entity` looks for, for names of a type other
+    than people's (empty where the KB index is not built); None for people."""
+    from xel.kb import KnowledgeBase, index_path
+
+    if kind == "PER":
+        return None
+    if not index_path(config).is_file():
+        return {}
+    with KnowledgeBase.open(config) as kb:
+        return {name: translated_labels(kb, name, kind, lang) for name in names}
 
 
 def summarize(outcomes: Sequence[Outcome]) -> dict[str, Any]:
@@ -634,7 +667,8 @@ def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
         links, n_extra = align_gold(gs.sentences, gs.lang, config, extra)
         for kind, mentions in gs.mentions.items():
             for method, cfg in (("paper", paper_config(config)), ("xel", config)):
-                outcomes, rate = evaluate_projection(gs.sentences, mentions, gs.lang, cfg, links)
+                outcomes, rate = evaluate_projection(gs.sentences, mentions, gs.lang, cfg, links,
+                                                     gs.types.get(kind, "PER"))
                 row: dict[str, Any] = {"gold": gs.name, "lang": gs.lang, "mentions from": kind,
                                        "type": gs.types.get(kind, "PER"),
                                        "projection": method, "left out": gs.left_out[kind],

@@ -715,11 +715,11 @@ class ProjectJob:
 
 
 def project_job(store: Store, config: Config, mentions: list[Mention], lang: str,
-                translated: Mapping[str, Sequence[KbEntity]] | None = None,
+                translated: Mapping[str, str] | None = None,
                 kb: KnowledgeBase | None = None) -> ProjectJob:
     """Read a language's aligned pairs (those with a mention: the align stage keeps no
     others) into a job, a pair at a time; `translated`: the names that are not people's, with
-    the KB entities whose labels in the language are looked for (in `kb`)."""
+    their types, whose KB entities' labels in the language are looked for (in `kb`)."""
     segs: list[int] = []
     src_tokens: list[bytes] = []
     tgt_tokens: list[bytes] = []
@@ -734,10 +734,8 @@ def project_job(store: Store, config: Config, mentions: list[Mention], lang: str
             yield src_text
             yield tgt_text
 
-    codes = wikidata_codes(lang)
-    labels = {name: tuple(dict.fromkeys(form for e in entities
-                                        for form in kb.foreign_labels(e.kb_id, codes)))
-              if kb is not None else () for name, entities in (translated or {}).items()}
+    labels = {name: translated_labels(kb, name, kind, lang) if kb is not None else ()
+              for name, kind in (translated or {}).items()}
     return ProjectJob(lang, config, mentions, segs, Texts(texts()), src_tokens, tgt_tokens,
                       links, labels)
 
@@ -790,10 +788,8 @@ def project_languages(store: Store, config: Config,
     each = sentence_count(store, source_language(store))
     with contextlib.ExitStack() as stack:
         kb = stack.enter_context(KnowledgeBase.open(config)) if others else None
-        translated = {name: entities_named(kb, name, kind) for name, kind in others.items()
-                      } if kb is not None else {}
         ex = stack.enter_context(executor(config.executor, each * len(langs)))
-        jobs = (project_job(store, config, mentions, lang, translated, kb) for lang in langs)
+        jobs = (project_job(store, config, mentions, lang, others, kb) for lang in langs)
         projected = ex.imap(project_pairs, jobs, len(langs), read_ahead(each))
         for lang, results in zip(langs, progress(projected, "project", len(langs), "languages"),
                                  strict=True):
@@ -817,6 +813,14 @@ def entities_named(kb: KnowledgeBase, name: str, kind: str) -> list[KbEntity]:
     found = {f.entity.kb_id: f.entity for how in ("name", "alias")
              for f in kb.by_key(name, how, kind)}
     return list(found.values())
+
+
+def translated_labels(kb: KnowledgeBase, name: str, kind: str, lang: str) -> tuple[str, ...]:
+    """What `project_entity` looks for: the labels and aliases in `lang` of the KB entities
+    of type `kind` named `name`."""
+    codes = wikidata_codes(lang)
+    return tuple(dict.fromkeys(form for e in entities_named(kb, name, kind)
+                               for form in kb.foreign_labels(e.kb_id, codes)))
 
 
 def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) -> Work:
