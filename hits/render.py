@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from hits.store import EL_CHOICES, Item, batch, field_name, items, open_tables
 from xel.corpus import document, source_language
-from xel.entity_types import noun
+from xel.entity_types import a_noun
 from xel.errors import XelError
 from xel.languages import language
 from xel.link import read_kb_entries
@@ -112,8 +112,8 @@ def el_item(store: Store, item: Item, max_description: int) -> dict[str, Any]:
 
 def kind_words(kind: str) -> dict[str, str]:
     """How an item speaks of its query's type: `a person`, `an organization`."""
-    word = noun(kind)
-    return {"noun": word, "article": "an" if word[0] in "aeiou" else "a"}
+    article, word = a_noun(kind).split(" ", 1)
+    return {"noun": word, "article": article}
 
 
 def people_only(store: Store) -> bool:

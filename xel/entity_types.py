@@ -143,3 +143,9 @@ def read_types(store: Store) -> dict[str, Typed]:
 def noun(kind: str) -> str:
     """`person`, `organization`, `place`, `event`: how a HIT or the report names a type."""
     return NOUNS.get(kind, "entity")
+
+
+def a_noun(kind: str) -> str:
+    """The noun with its article: `a person`, `an organization`."""
+    word = noun(kind)
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"

@@ -138,8 +138,9 @@ def filters(config: QueriesConfig, not_persons: set[str],
     chain: list[tuple[str, Filter]] = []
     if rejected:
         chain.append((check, drop_reviewed(set(rejected))))
-    chain.append((f"names with fewer than {config.min_tokens} tokens",
-                  drop_short(config.min_tokens)))
+    if config.min_tokens > 1:  # a name has a token
+        chain.append((f"names with fewer than {config.min_tokens} tokens",
+                      drop_short(config.min_tokens)))
     if config.longest_only:
         chain.append(("shorter name inside a longer one in the same document", longest_only))
     chain.append((f"names in fewer than {config.min_documents} documents",

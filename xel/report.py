@@ -29,7 +29,7 @@ from hits.cost import CENT, per_assignment  # noqa: E402
 from hits.report import gold_checks  # noqa: E402
 from xel.clel import SYSTEMS, baselines_folder  # noqa: E402
 from xel.config import Config  # noqa: E402
-from xel.entity_types import noun  # noqa: E402
+from xel.entity_types import a_noun, noun  # noqa: E402
 from xel.export import (  # noqa: E402
     CrowdResults,
     Record,
@@ -108,7 +108,7 @@ def attrition_rows(steps: pd.DataFrame, queries: Sequence[Query],
     decided = Counter(links[q.query_id].label for q in queries if q.query_id in links)
     if decided:
         left = len(queries)
-        for label, why in (("NOT_PERSON", f"crowd: not a {what}"),
+        for label, why in (("NOT_PERSON", f"crowd: not {a_noun(kind)}"),
                            ("NEI", "crowd: not enough information")):
             left -= decided.get(label, 0)
             rows.append({"step": why, "removed": decided.get(label, 0), "left": left})
