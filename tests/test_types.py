@@ -235,6 +235,12 @@ def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None
     kept = pair("He joined NATO today", "Он вступил в NATO сегодня", [(2, 3)])
     got = project_entity(kept, 10, 14, "NATO", (), frozenset(), ProjectConfig(), False, False)
     assert kept.tgt_text[got.start:got.end] == "NATO" and got.method == "spelled"
+    # in another script, not the English copy in brackets after the translated name
+    copy = pair("Storms hit Baton Rouge today", "风暴袭击 巴吞鲁日 (Baton Rouge) 今天",
+                [(2, 1), (3, 1)])
+    got = project_entity(copy, 10, 21, "Baton Rouge", (), frozenset(), ProjectConfig(), False,
+                         False, latin_target=False)
+    assert copy.tgt_text[got.start:got.end] == "巴吞鲁日"
     # neither: the aligned span, trimmed
     got = project_entity(p, 15, 29, "European Union", (), frozenset({"der"}), ProjectConfig(),
                          False, False)

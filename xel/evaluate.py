@@ -34,11 +34,13 @@ from xel.errors import XelError
 from xel.languages import is_unspaced, language
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.match import NameMatcher
+from xel.names.pairs import wikidata_codes
 from xel.names.transliterate import models_for
 from xel.project import (
     PREFIXED_SCRIPTS,
     PROJECT_CODE,
     Pair,
+    entities_named,
     function_words,
     make_matcher,
     project_entity,
@@ -50,7 +52,7 @@ from xel.store import Store
 from xel.textfile import iter_lines
 from xel.tokenizers import tokenizer_for
 from xel.translate import translate
-from xel.triage import TRIAGE_CODE, accept_round_trip, prepare_round_trip
+from xel.triage import TRIAGE_CODE, accept_round_trip, label_round_trip, prepare_round_trip
 
 CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
 
@@ -462,7 +464,8 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
         else:
             p = project_entity(pair, start, end, english, labels.get(english, ()), stops,
                                config.project, is_unspaced(lang),
-                               language(lang).script in PREFIXED_SCRIPTS)
+                               language(lang).script in PREFIXED_SCRIPTS,
+                               language(lang).script == "Latn")
         if p.start is None or p.end is None:
             tokens: set[int] = set()
             text = ""
@@ -496,9 +499,11 @@ def summarize(outcomes: Sequence[Outcome]) -> dict[str, Any]:
 
 
 def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
-                    store: Store | None = None) -> dict[str, Any]:
+                    store: Store | None = None, kind: str = "PER") -> dict[str, Any]:
     """Round-trip acceptance (A1) of each non-empty projection, and how often an accepted
-    projection is fully correct (precision)."""
+    projection is fully correct (precision). Names of other types than people's go back to
+    English through the labels of the KB entities of that type named as the English is (the
+    stage asks the query's link candidates), then through transliteration."""
     own = store is None
     db = store or Store(":memory:")
     try:
@@ -509,14 +514,38 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
             db.close()
     models = models_for(lang, config)
     prepare_round_trip(models, [o.english for o in outcomes], names)
-    accepted = [o for o in outcomes if o.predicted and accept_round_trip(
-        o.predicted, o.english, answers[o.predicted].text, lang, config.triage, models).accepted]
+    by_kb = kb_round_trips(outcomes, lang, config, kind)
+    accepted = [o for o in outcomes if o.predicted and (by_kb.get(o.english, {}).get(
+        o.predicted) or accept_round_trip(o.predicted, o.english, answers[o.predicted].text,
+                                          lang, config.triage, models).accepted)]
     right = sum(o.category == "fully correct" for o in accepted)
     n = len(outcomes)
     return {"mentions": n, "backend": backend, "accepted": len(accepted),
             "acceptance %": round(100 * len(accepted) / n, 1) if n else None,
             "accepted and fully correct": right,
             "precision %": round(100 * right / len(accepted), 1) if accepted else None}
+
+
+def kb_round_trips(outcomes: Sequence[Outcome], lang: str, config: Config,
+                   kind: str) -> dict[str, dict[str, bool]]:
+    """English name -> projection -> whether the KB's round trip accepts it (names of
+    people, or without a built KB index: none)."""
+    from xel.kb import KnowledgeBase, index_path
+
+    if kind == "PER" or not index_path(config).is_file():
+        return {}
+    out: dict[str, dict[str, bool]] = {}
+    unspaced, prefixed = is_unspaced(lang), language(lang).script in PREFIXED_SCRIPTS
+    codes = wikidata_codes(lang)
+    with KnowledgeBase.open(config) as kb:
+        for o in outcomes:
+            if not o.predicted:
+                continue
+            entities = [(e, kb.foreign_labels(e.kb_id, codes))
+                        for e in entities_named(kb, o.english, kind)]
+            found = label_round_trip(o.predicted, o.english, entities, unspaced, prefixed)
+            out.setdefault(o.english, {})[o.predicted] = bool(found and found[1].accepted)
+    return out
 
 
 def conll_as_gold(english: Sequence[ConllSentence],
@@ -586,7 +615,6 @@ def kb_labels(config: Config, lang: str) -> dict[str, set[str]]:
     """The config KB's names in `lang` (its multilingual labels), by folded English name:
     a pairing cue of `pair_entities`; empty where the KB index is not built or has none."""
     from xel.kb import KnowledgeBase, foreign_key, index_path
-    from xel.names.pairs import wikidata_codes
 
     if not index_path(config).is_file():
         return {}
@@ -677,7 +705,8 @@ def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
                                                              f"{n_extra} corpus pairs",
                                        **summarize(outcomes)}
                 if with_triage:
-                    row["triage"] = evaluate_triage(outcomes, gs.lang, cfg)
+                    row["triage"] = evaluate_triage(outcomes, gs.lang, cfg,
+                                                    kind=gs.types.get(kind, "PER"))
                 rows.append(row)
     return rows
 
@@ -838,7 +867,7 @@ def evaluate_span_gold(store: Store, path: Path, config: Config, with_triage: bo
                                    "left out": left_out, "AER": None,
                                    "aligner trained on": "the collection", **summarize(outcomes)}
             if with_triage:
-                row["triage"] = evaluate_triage(outcomes, lang, cfg, store)
+                row["triage"] = evaluate_triage(outcomes, lang, cfg, store, kind)
                 if method == "xel":
                     row["triage stage"] = stage_triage(store, rows, lang)
             out.append(row)

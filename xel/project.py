@@ -291,9 +291,14 @@ def label_spans(text: str, forms: Iterable[str], unspaced: bool, prefixed: bool
     return sorted(kept)
 
 
+def bracketed(text: str, at: int) -> bool:
+    """The text at `at` follows an opening bracket (spaces between)."""
+    return text[:at].rstrip()[-1:] in ("(", "（", "[")
+
+
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
                    stops: frozenset[str], config: ProjectConfig, unspaced: bool,
-                   prefixed: bool) -> Projected:
+                   prefixed: bool, latin_target: bool = True) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place
     or event): where the sentence writes one of its KB entities' labels in the language, or
     the English name itself (brands, acronyms), the occurrence nearest the aligned span;
@@ -305,9 +310,11 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         found = label_spans(pair.tgt_text, forms, unspaced, prefixed)
         method = "label"
         if not found:
+            # The English name as the translation keeps it; in another script not the copy
+            # in brackets after the translated name (`巴吞鲁日 (Baton Rouge)`).
             found = [(m.start(), m.end()) for m in regex.finditer(
                 r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)",
-                pair.tgt_text)]
+                pair.tgt_text) if latin_target or not bracketed(pair.tgt_text, m.start())]
             method = "spelled"
         if found:
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
@@ -749,6 +756,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
     stops = function_words(job.lang) if job.config.project.trim else frozenset()
     unspaced = is_unspaced(job.lang)
     prefixed = language(job.lang).script in PREFIXED_SCRIPTS
+    latin = language(job.lang).script == "Latn"
     at = {seg: k for k, seg in enumerate(job.segs)}
     results: dict[int, Result] = {}
     last: tuple[int, Pair | None] = (-1, None)
@@ -762,7 +770,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
             p = Projected(None, None, "none", None)
         elif name in job.translated:
             p = project_entity(pair, start, end, name, job.translated[name], stops,
-                               job.config.project, unspaced, prefixed)
+                               job.config.project, unspaced, prefixed, latin)
         else:
             p = project_mention(pair, start, end, name, matcher, stops, job.config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
