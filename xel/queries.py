@@ -179,8 +179,9 @@ def apply_filters(
 def name_types(mentions: Sequence[Mention], typed: dict[str, Typed], overruled: set[str],
                types: Sequence[str]) -> dict[str, tuple[str, bool]]:
     """Name key -> (the type whose filters it goes through, whether the check turned it
-    down): its type; a reviewer's `yes` makes it a person's; a name turned down goes through
-    its mentions' most frequent type, so that type's attrition counts it."""
+    down): its type; a reviewer's `yes` makes it a person's; a name turned down, or one the
+    check never saw, goes through its mentions' most frequent type (so that type's attrition
+    counts it)."""
     seen: dict[str, Counter[str]] = defaultdict(Counter)
     for m in mentions:
         seen[m.name_key][m.type] += 1
@@ -193,7 +194,7 @@ def name_types(mentions: Sequence[Mention], typed: dict[str, Typed], overruled: 
             found[key] = (decided, False)
         else:
             order = [t for t in types if kinds[t]] or list(types)
-            found[key] = (max(order, key=lambda t: kinds[t]), True)
+            found[key] = (max(order, key=lambda t: kinds[t]), key in typed)
     return found
 
 
