@@ -74,7 +74,7 @@ def one_run(config: Path, folder: Path) -> dict[str, Any]:
         raise SystemExit(f"{folder} holds a store already: a build is measured from an empty "
                          "one (remove it, or give another --work)")
     folder.mkdir(parents=True, exist_ok=True)
-    copy.write_text(yaml.safe_dump(data), encoding="utf-8")
+    copy.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     load = LoadSampler()
     load.start()
     started = time.time()

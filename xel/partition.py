@@ -67,7 +67,9 @@ def assign(items: list[Item], shares: dict[str, float], seed: int) -> dict[str, 
 
 
 def partition_signature(store: Store, config: Config) -> dict[str, str]:
-    return {"config": digest_of(config.partition), **versions()}
+    # The shares' order breaks ties between partitions (`assign`): part of what decides.
+    return {"config": digest_of(config.partition), "order": ",".join(config.partition.shares),
+            **versions()}
 
 
 def run_partition(store: Store, config: Config, kb_of: Mapping[str, str | None]) -> Work:
