@@ -450,3 +450,19 @@ def test_an_index_an_older_schema_wrote_is_rebuilt(tmp_path: Path) -> None:
     with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
         ann = kb.entity("x1")
         assert ann is not None and ann.type == "PER" and kb.entity("old") is None
+
+
+def test_the_names_baseline_reads_a_translated_name_through_the_kbs_labels(tmp_path: Path
+                                                                          ) -> None:
+    from xel.score import baseline_answer
+
+    kb_file = write(tmp_path / "kb.jsonl", [
+        '{"id": "Q183", "name": "Germany", "type": "LOC", "popularity": 90, '
+        '"labels": {"de": ["Deutschland", "BRD"], "ru": "Германия"}}',
+        '{"id": "P1", "name": "Deutschland Smith", "popularity": 5}'])
+    build_kb(config_for(tmp_path, kb_file))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert baseline_answer(kb, "Deutschland", "deu", None, "LOC") == "Q183"
+        assert baseline_answer(kb, "Германия", "rus", None) == "Q183"
+        # a person query is not answered by a place's label
+        assert baseline_answer(kb, "Deutschland", "deu", None, "PER") == "NIL"

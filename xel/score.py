@@ -22,6 +22,7 @@ import icu
 from xel.errors import XelError
 from xel.export import slice_labels
 from xel.kb import KnowledgeBase
+from xel.names.pairs import wikidata_codes
 from xel.names.script import SEPARATORS
 from xel.names.translit import MODELS
 from xel.names.transliterate import language_models
@@ -299,15 +300,20 @@ def latin(name: str) -> str:
 
 
 def baseline_answer(kb: KnowledgeBase, name: str, lang: str | None = None,
-                    models: Path | None = MODELS) -> str:
-    """The most popular entity whose name, then alias, matches one of the name's English
-    readings (the transliteration models', best first; endings undone), else its ICU
-    romanization; else NIL."""
+                    models: Path | None = MODELS, type: str | None = None) -> str:
+    """The most popular entity (of the query's `type`, where the record gives one) whose
+    label or alias in the language is the name (a KB with translations: `Deutschland`), else
+    whose name, then alias, matches one of the name's English readings (the transliteration
+    models', best first; endings undone), else its ICU romanization; else NIL."""
+    for code in wikidata_codes(lang) if lang else ():
+        translated = kb.by_foreign_key(name, code, type)  # most popular first
+        if translated:
+            return translated[0].kb_id
     readings = language_models(lang, models).readings(name, n=25, per_part=5) if (
         lang and models) else []
     for reading in [*readings, latin(name)]:
         for kind in ("name", "alias"):
-            found = kb.by_key(reading, kind)  # most popular first
+            found = kb.by_key(reading, kind, type)  # most popular first
             if found:
                 return found[0].entity.kb_id
     return NIL
@@ -334,7 +340,7 @@ def baseline_run(collection: Path, kb: KnowledgeBase, out: Path,
                 p for _, _, r in found for p in SEPARATORS.split(str(r.get("name", ""))) if p])
         for path, number, record in found:
             try:
-                answer = baseline_answer(kb, record["name"], lang, models)
+                answer = baseline_answer(kb, record["name"], lang, models, record.get("type"))
                 lines.append(f"{record['id']}\t{answer}\n")
             except (KeyError, TypeError) as e:
                 raise XelError(f"{path}, line {number}: not a query record ({e})") from None
