@@ -60,7 +60,7 @@ class FakeKb:
     def __init__(self, names: dict[str, list[str]]) -> None:
         self.names = names
 
-    def by_key(self, name: str, kind: str) -> list[object]:
+    def by_key(self, name: str, kind: str, type: str | None = None) -> list[object]:
         from xel.kb import Found, KbEntity
 
         ids = self.names.get(name.lower(), []) if kind == "name" else []
