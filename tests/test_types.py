@@ -202,48 +202,47 @@ def pair(src: str, tgt: str, links: list[tuple[int, int]]) -> Pair:
 def test_labels_are_found_inflected() -> None:
     text = "Die Staaten der Europäischen Union und Deutschlands Regierung"
     assert [text[a:b] for a, b in label_spans(
-        text, ["Europäische Union", "EU"], False, False)] == ["Europäischen Union"]
+        text, ["Europäische Union", "EU"], "deu")] == ["Europäischen Union"]
     russian = "Премьер прилетел в Лондоне вчера"
-    assert [russian[a:b] for a, b in label_spans(russian, ["Лондон"], False, False)] == [
+    assert [russian[a:b] for a, b in label_spans(russian, ["Лондон"], "rus")] == [
         "Лондоне"]
     arabic = "قال والاتحاد الأوروبي"
-    assert [arabic[a:b] for a, b in label_spans(arabic, ["الاتحاد الأوروبي"], False, True)
+    assert [arabic[a:b] for a, b in label_spans(arabic, ["الاتحاد الأوروبي"], "arb")
             ] == ["الاتحاد الأوروبي"]  # the clitic `و` (and) is not the name's
     turkish = "Kuzey Kore'yi ziyaret etti, Kuzey Korelilerle"
     # the ending after the apostrophe is the name's; `Korelilerle` (with North Koreans) is
     # another word
-    assert [turkish[a:b] for a, b in label_spans(turkish, ["Kuzey Kore"], False, False)] == [
+    assert [turkish[a:b] for a, b in label_spans(turkish, ["Kuzey Kore"], "tur")] == [
         "Kuzey Kore'yi"]
     accusative = "Он посетил Северную Корею, а Северная Корея"
-    assert [accusative[a:b] for a, b in label_spans(accusative, ["Северная Корея"], False,
-                                                   False)] == ["Северную Корею",
-                                                               "Северная Корея"]
+    assert [accusative[a:b] for a, b in label_spans(accusative, ["Северная Корея"], "rus")
+            ] == ["Северную Корею", "Северная Корея"]
     chinese = "他说欧洲联盟今天"
-    assert [chinese[a:b] for a, b in label_spans(chinese, ["欧洲联盟", "欧盟"], True, False)
+    assert [chinese[a:b] for a, b in label_spans(chinese, ["欧洲联盟", "欧盟"], "zho-CN")
             ] == ["欧洲联盟"]
     # a label word does not match a longer, different word
-    assert label_spans("Die Unionsparteien", ["Union"], False, False) == []
+    assert label_spans("Die Unionsparteien", ["Union"], "deu") == []
 
 
 def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None:
     p = pair("Leaders of the European Union met", "Die Führer der Europäischen Union trafen",
              [(0, 1), (3, 3), (4, 3), (5, 5)])  # the aligner misses `Union`
     got = project_entity(p, 15, 29, "European Union", ("Europäische Union",), frozenset(),
-                         ProjectConfig(), False, False)
+                         ProjectConfig(), "deu")
     assert p.tgt_text[got.start:got.end] == "Europäischen Union" and got.method == "label"
     # no label in the language: the English name where the translation keeps it
     kept = pair("He joined NATO today", "Он вступил в NATO сегодня", [(2, 3)])
-    got = project_entity(kept, 10, 14, "NATO", (), frozenset(), ProjectConfig(), False, False)
+    got = project_entity(kept, 10, 14, "NATO", (), frozenset(), ProjectConfig(), "rus")
     assert kept.tgt_text[got.start:got.end] == "NATO" and got.method == "spelled"
     # in another script, not the English copy in brackets after the translated name
     copy = pair("Storms hit Baton Rouge today", "风暴袭击 巴吞鲁日 (Baton Rouge) 今天",
                 [(2, 1), (3, 1)])
-    got = project_entity(copy, 10, 21, "Baton Rouge", (), frozenset(), ProjectConfig(), False,
-                         False, latin_target=False)
+    got = project_entity(copy, 10, 21, "Baton Rouge", (), frozenset(), ProjectConfig(),
+                         "zho-CN")
     assert copy.tgt_text[got.start:got.end] == "巴吞鲁日"
     # neither: the aligned span, trimmed
     got = project_entity(p, 15, 29, "European Union", (), frozenset({"der"}), ProjectConfig(),
-                         False, False)
+                         "deu")
     assert got.method == "aligned" and p.tgt_text[got.start:got.end] == "Europäischen"
 
 
@@ -258,18 +257,18 @@ def test_the_round_trip_of_a_translated_name_goes_through_the_link_candidates() 
     georgia = KbEntity("Q230", "Georgia", type="LOC")
     state = KbEntity("Q1428", "Georgia", ("GA",), type="LOC")
     back, decision = label_round_trip("Europäischen Union", "EU",
-                                      [(eu, ["Europäische Union", "EU"])], False, False) or (
+                                      [(eu, ["Europäische Union", "EU"])], "deu") or (
         "", None)
     assert back == "European Union" and decision is not None and decision.accepted
     # the projection is another candidate's label: not the query's name
     other = KbEntity("Q1", "Union of Europe", type="ORG")
     found = label_round_trip("Europäischen Union", "European Union",
-                             [(other, ["Europäische Union"])], False, False)
+                             [(other, ["Europäische Union"])], "deu")
     assert found is not None and not found[1].accepted
     # no candidate writes it: the transliteration round trip decides
-    assert label_round_trip("Грузия", "Georgia", [(georgia, ["Georgien"])], False, False) is None
+    assert label_round_trip("Грузия", "Georgia", [(georgia, ["Georgien"])], "rus") is None
     found = label_round_trip("Грузии", "Georgia", [(state, ["Джорджия"]),
-                                                   (georgia, ["Грузия"])], False, False)
+                                                   (georgia, ["Грузия"])], "rus")
     assert found is not None and found[1].accepted and "Q230" in found[1].why
 
 

@@ -31,13 +31,11 @@ from xel.align import ALIGN_CODE, LEARNED, Links, aer, align, check_line_aligned
 from xel.config import COARSE_TYPES, Config
 from xel.corpus import read_source
 from xel.errors import XelError
-from xel.languages import is_unspaced, language
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.match import NameMatcher
 from xel.names.pairs import wikidata_codes
 from xel.names.transliterate import models_for
 from xel.project import (
-    PREFIXED_SCRIPTS,
     PROJECT_CODE,
     Pair,
     entities_named,
@@ -46,6 +44,7 @@ from xel.project import (
     project_entity,
     project_mention,
     translated_labels,
+    with_labels,
 )
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.store import Store
@@ -463,9 +462,7 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
             p = project_mention(pair, start, end, english, matcher, stops, config.project)
         else:
             p = project_entity(pair, start, end, english, labels.get(english, ()), stops,
-                               config.project, is_unspaced(lang),
-                               language(lang).script in PREFIXED_SCRIPTS,
-                               language(lang).script == "Latn")
+                               config.project, lang)
         if p.start is None or p.end is None:
             tokens: set[int] = set()
             text = ""
@@ -535,15 +532,12 @@ def kb_round_trips(outcomes: Sequence[Outcome], lang: str, config: Config,
     if kind == "PER" or not index_path(config).is_file():
         return {}
     out: dict[str, dict[str, bool]] = {}
-    unspaced, prefixed = is_unspaced(lang), language(lang).script in PREFIXED_SCRIPTS
-    codes = wikidata_codes(lang)
     with KnowledgeBase.open(config) as kb:
         for o in outcomes:
             if not o.predicted:
                 continue
-            entities = [(e, kb.foreign_labels(e.kb_id, codes))
-                        for e in entities_named(kb, o.english, kind)]
-            found = label_round_trip(o.predicted, o.english, entities, unspaced, prefixed)
+            entities = with_labels(kb, entities_named(kb, o.english, kind), lang)
+            found = label_round_trip(o.predicted, o.english, entities, lang)
             out.setdefault(o.english, {})[o.predicted] = bool(found and found[1].accepted)
     return out
 

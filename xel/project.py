@@ -264,25 +264,24 @@ def _stem(word: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def label_pattern(form: str, unspaced: bool, prefixed: bool) -> regex.Pattern[str]:
-    """A label as it may be written in a sentence, in group `name`: in a spaced script each
+def label_pattern(form: str, lang: str) -> regex.Pattern[str]:
+    """A label as `lang` may write it in a sentence, in group `name`: in a spaced script each
     word inflected (`Лондоне`, `Северную`, `Europäischen`, `Lontoossa`, `Kore'yi`), the first
     after clitics where the script has them (left out of the name: `والاتحاد`); in an
     unspaced one, as it is."""
-    if unspaced:
+    if is_unspaced(lang):
         return regex.compile(f"(?P<name>{regex.escape(form)})", regex.IGNORECASE)
     parts = [regex.escape(_stem(w)) + r"\w{0,5}" for w in form.split()]
-    lead = r"\w{0,2}?" if prefixed else ""
+    lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
     return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
                          + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
 
 
-def label_spans(text: str, forms: Iterable[str], unspaced: bool, prefixed: bool
-                ) -> list[tuple[int, int]]:
-    """Where a sentence writes one of an entity's labels or aliases (inflected forms
-    included), longest first where two overlap."""
+def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, int]]:
+    """Where a sentence in `lang` writes one of an entity's labels or aliases (inflected
+    forms included), longest first where two overlap."""
     found = sorted({(m.start("name"), m.end("name")) for form in forms if form.strip()
-                    for m in label_pattern(form.strip(), unspaced, prefixed).finditer(text)},
+                    for m in label_pattern(form.strip(), lang).finditer(text)},
                    key=lambda s: (s[0] - s[1], s[0]))
     kept: list[tuple[int, int]] = []
     for start, end in found:
@@ -297,8 +296,7 @@ def bracketed(text: str, at: int) -> bool:
 
 
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
-                   stops: frozenset[str], config: ProjectConfig, unspaced: bool,
-                   prefixed: bool, latin_target: bool = True) -> Projected:
+                   stops: frozenset[str], config: ProjectConfig, lang: str) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place
     or event): where the sentence writes one of its KB entities' labels in the language, or
     the English name itself (brands, acronyms), the occurrence nearest the aligned span;
@@ -307,8 +305,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     mention = covered(pair.src, start, end)
     aligned = _chars(pair.tgt, paper_span(aligned_tokens(mention, pair.links)))
     if config.name_aware and config.name_match:
-        found = label_spans(pair.tgt_text, forms, unspaced, prefixed)
+        found = label_spans(pair.tgt_text, forms, lang)
         method = "label"
+        latin_target = language(lang).script == "Latn"
         if not found:
             # The English name as the translation keeps it; in another script not the copy
             # in brackets after the translated name (`巴吞鲁日 (Baton Rouge)`).
@@ -754,9 +753,6 @@ def project_pairs(job: ProjectJob) -> list[Result]:
     matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions
                                                   if m[3] not in job.translated})
     stops = function_words(job.lang) if job.config.project.trim else frozenset()
-    unspaced = is_unspaced(job.lang)
-    prefixed = language(job.lang).script in PREFIXED_SCRIPTS
-    latin = language(job.lang).script == "Latn"
     at = {seg: k for k, seg in enumerate(job.segs)}
     results: dict[int, Result] = {}
     last: tuple[int, Pair | None] = (-1, None)
@@ -770,7 +766,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
             p = Projected(None, None, "none", None)
         elif name in job.translated:
             p = project_entity(pair, start, end, name, job.translated[name], stops,
-                               job.config.project, unspaced, prefixed, latin)
+                               job.config.project, job.lang)
         else:
             p = project_mention(pair, start, end, name, matcher, stops, job.config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
@@ -823,12 +819,18 @@ def entities_named(kb: KnowledgeBase, name: str, kind: str) -> list[KbEntity]:
     return list(found.values())
 
 
+def with_labels(kb: KnowledgeBase, entities: Iterable[KbEntity], lang: str
+                ) -> list[tuple[KbEntity, list[str]]]:
+    """Each entity with its labels and aliases in `lang` (the KB's label codes for it)."""
+    codes = wikidata_codes(lang)
+    return [(e, kb.foreign_labels(e.kb_id, codes)) for e in entities]
+
+
 def translated_labels(kb: KnowledgeBase, name: str, kind: str, lang: str) -> tuple[str, ...]:
     """What `project_entity` looks for: the labels and aliases in `lang` of the KB entities
     of type `kind` named `name`."""
-    codes = wikidata_codes(lang)
-    return tuple(dict.fromkeys(form for e in entities_named(kb, name, kind)
-                               for form in kb.foreign_labels(e.kb_id, codes)))
+    return tuple(dict.fromkeys(form for _, forms in with_labels(
+        kb, entities_named(kb, name, kind), lang) for form in forms))
 
 
 def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) -> Work:

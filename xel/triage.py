@@ -29,16 +29,15 @@ import xel.translate
 from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.kb import KbEntity, KnowledgeBase
-from xel.languages import is_unspaced, language
+from xel.languages import is_unspaced
 from xel.link import read_candidates
 from xel.names.agree import agreement, parts
 from xel.names.english import name_key
 from xel.names.families import family
-from xel.names.pairs import wikidata_codes
 from xel.names.script import HYPHENS, SEPARATORS
 from xel.names.transliterate import LanguageModels, models_for, models_signature
 from xel.project import DDL as PROJECT_DDL
-from xel.project import PREFIXED_SCRIPTS, label_pattern
+from xel.project import label_pattern, with_labels
 from xel.queries import DDL as QUERIES_DDL
 from xel.queries import declare as declare_queries
 from xel.stages import Work, code_digest, digest_of, versions
@@ -132,17 +131,17 @@ def triage_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
 
 
 def label_round_trip(projection: str, english: str,
-                     entities: Sequence[tuple[KbEntity, Sequence[str]]], unspaced: bool,
-                     prefixed: bool) -> tuple[str, Decision] | None:
-    """The back-translation of a translated name through its link candidates' labels in the
-    language (`entities`: each candidate with those labels), accepted where the candidate
+                     entities: Sequence[tuple[KbEntity, Sequence[str]]], lang: str
+                     ) -> tuple[str, Decision] | None:
+    """The back-translation of a translated name through its link candidates' labels in
+    `lang` (`entities`: each candidate with those labels), accepted where the candidate
     whose label the projection writes has the query's English name as its name or an alias;
     None where no candidate's label is the projection."""
     key = name_key(english)
     found = None
     for entity, labels in entities:
         label = next((f for f in labels
-                      if label_pattern(f, unspaced, prefixed).fullmatch(projection.strip())), None)
+                      if label_pattern(f, lang).fullmatch(projection.strip())), None)
         if label is None:
             continue
         if key in {name_key(n) for n in (entity.name, *entity.aliases)}:
@@ -296,18 +295,15 @@ def through_kb(store: Store, config: Config, lang: str, queries: Sequence[Any],
     if not queries:
         return {}
     candidates = read_candidates(store)
-    codes = wikidata_codes(lang)
-    unspaced, prefixed = is_unspaced(lang), language(lang).script in PREFIXED_SCRIPTS
     out = {}
     with KnowledgeBase.open(config) as kb:
         for q in queries:
             found = located[q["query_id"]]
             if found is None:
                 continue
-            entities = [(e, kb.foreign_labels(r.kb_id, codes))
-                        for r in candidates.get(q["query_id"], ())
-                        if (e := kb.entity(r.kb_id)) is not None]
-            decided = label_round_trip(found[0], q["name"], entities, unspaced, prefixed)
+            entities = with_labels(kb, [e for r in candidates.get(q["query_id"], ())
+                                        if (e := kb.entity(r.kb_id)) is not None], lang)
+            decided = label_round_trip(found[0], q["name"], entities, lang)
             if decided is not None:
                 out[q["query_id"]] = decided
     return out

@@ -12,7 +12,6 @@ wrong.
 
 from __future__ import annotations
 
-import csv
 import sys
 from collections import Counter
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from build import half  # noqa: E402
+from build import english_mentions, half  # noqa: E402
 
 from xel.config import load_config  # noqa: E402
 from xel.entity_types import read_types  # noqa: E402
@@ -29,9 +28,7 @@ from xel.store import Store  # noqa: E402
 
 
 def gold_mentions(part: str) -> list[dict[str, str]]:
-    with (HERE / "english.tsv").open(encoding="utf-8") as f:
-        rows = csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
-        return [r for r in rows if half(r["doc"]) == part]
+    return [r for r in english_mentions() if half(r["doc"]) == part]
 
 
 def key_of(english: str, kind: str) -> str:
