@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -52,7 +52,7 @@ from xel.score import (  # noqa: E402
 )
 from xel.stages import Work, code_digest, digest_of, file_digest  # noqa: E402
 from xel.store import Store  # noqa: E402
-from xel.triage import read_triage  # noqa: E402
+from xel.triage import Triaged, read_triage  # noqa: E402
 
 OUTCOMES = ["A1", "A2", "A3", "E", "D1", "D2", "pending"]
 COLOURS = {"A1": "#1b7837", "A2": "#5aae61", "A3": "#a6dba0", "E": "#762a83",
@@ -129,14 +129,21 @@ def person_rejections(store: Store) -> pd.DataFrame:
 
 def language_outcomes(store: Store) -> pd.DataFrame:
     """Figure 9: per language, how many queries each outcome accepted or discarded."""
+    return outcome_table(store, read_triage(store), lambda lang, _: lang)
+
+
+def outcome_table(store: Store, triaged: Sequence[Triaged],
+                  group: Callable[[str, str], str]) -> pd.DataFrame:
+    """Outcome counts per group of (language, query id): the crowd's and experts' decisions,
+    and `pending` for triaged queries still waiting for them."""
     decided = results.name_outcomes(store)
     known = {(o.lang, o.query_id) for o in decided}
-    counts = Counter((o.lang, o.outcome) for o in decided)
-    counts.update((t.lang, "pending") for t in read_triage(store)
+    counts = Counter((group(o.lang, o.query_id), o.outcome) for o in decided)
+    counts.update((group(t.lang, t.query_id), "pending") for t in triaged
                   if (t.lang, t.query_id) not in known)
-    table = pd.DataFrame(0, index=sorted({lang for lang, _ in counts}), columns=OUTCOMES)
-    for (lang, outcome), n in counts.items():
-        table.loc[lang, outcome] = n
+    table = pd.DataFrame(0, index=sorted({key for key, _ in counts}), columns=OUTCOMES)
+    for (key, outcome), n in counts.items():
+        table.loc[key, outcome] = n
     return table
 
 
@@ -144,18 +151,12 @@ def type_outcomes(store: Store) -> pd.DataFrame:
     """Per type, how many queries (over every language) each outcome accepted or discarded,
     with the round trip's acceptance (A1 of the projected)."""
     kinds = {q.query_id: q.type for q in read_queries(store)}
-    decided = results.name_outcomes(store)
-    known = {(o.lang, o.query_id) for o in decided}
-    counts = Counter((kinds.get(o.query_id, "PER"), o.outcome) for o in decided)
-    counts.update((kinds.get(t.query_id, "PER"), "pending") for t in read_triage(store)
-                  if (t.lang, t.query_id) not in known)
-    table = pd.DataFrame(0, index=sorted({kind for kind, _ in counts}), columns=OUTCOMES)
-    for (kind, outcome), n in counts.items():
-        table.loc[kind, outcome] = n
-    triaged = Counter((kinds.get(t.query_id, "PER"), t.outcome) for t in read_triage(store))
+    triaged = read_triage(store)
+    table = outcome_table(store, triaged, lambda _, query_id: kinds.get(query_id, "PER"))
+    outcomes = Counter((kinds.get(t.query_id, "PER"), t.outcome) for t in triaged)
     table["A1 of projected"] = [
-        triaged[(k, "A1")] / max(1, sum(n for (kk, o), n in triaged.items()
-                                        if kk == k and o != "D1")) for k in table.index]
+        outcomes[(k, "A1")] / max(1, sum(n for (kk, o), n in outcomes.items()
+                                         if kk == k and o != "D1")) for k in table.index]
     return table
 
 
