@@ -441,6 +441,8 @@ def test_a_name_without_numbers_has_none_in_its_span() -> None:
     s, e = without_digits(text, 4, 11)  # a date was aligned with the name too
     assert text[s:e] == "川口顺子"
     assert without_digits("ab 123", 3, 6) == (3, 6)  # nothing but numbers: left to others
+    assert without_digits("၁၁ နာရီ", 0, 7) == (2, 7)  # Burmese digits are numbers
+    assert without_digits("ဂ်ိဳကို ၀ီဒိုဒို", 0, 16) == (0, 16)  # but for a wa typed as zero
     p = pair("Minister Yoriko Kawaguchi announced", "外相 川口顺子29日 宣布", {(1, 1), (2, 1)})
     assert project(p, "Yoriko Kawaguchi", "zho-CN") == "川口顺子"
     p = pair("Louis 14 spoke", "Louis 14 a parlé", {(0, 0), (1, 1)})
@@ -531,3 +533,20 @@ def test_a_zawgyi_vowel_written_before_its_consonant_begins_the_name() -> None:
     text = "ႏွင့္ ေဒၚနယ္ထရန္႔တို႔"  # NTREX: `ေ` is a spacing mark after a space
     start = text.index("ေ")
     assert whole_characters(text, start, len(text))[0] == start
+
+
+def test_a_name_written_by_sound_grows_to_the_words_that_read_as_the_rest() -> None:
+    # NTREX Burmese: the aligner gave McGregor's two written words to other English words.
+    src = "Rangers goalkeeper Allan McGregor stopped it"
+    tgt = "ရိမ္းဂ်ား ဂိုးသမား အလမ္ မက္ ဂရီဂါ မွ ပုတ္ထုတ္ခဲ့"
+    p = pair(src, tgt, {(0, 0), (1, 1), (2, 2), (4, 6)})
+    assert project(p, "Allan McGregor", "mya") == "အလမ္ မက္ ဂရီဂါ"
+    # Nothing beside the name reads as the rest of it: the span stays.
+    p = pair("star Phil Mickelson struggled", "ၾကယ္ပြင့္ ေဖးလ္ သည္ ရုန္းကန္", {(0, 0), (1, 1), (3, 3)})
+    assert project(p, "Phil Mickelson", "mya") == "ေဖးလ္"
+
+
+def test_a_burmese_wa_typed_as_the_digit_zero_is_a_letter() -> None:
+    text = "သမၼတ ဂ်ိဳကို ၀ီဒိုဒိုက အင္ဒိုနီးရွား"
+    p = pair("President Joko Widodo made Indonesia", text, {(0, 0), (1, 1), (2, 2), (4, 3)})
+    assert project(p, "Joko Widodo", "mya") == "ဂ်ိဳကို ၀ီဒိုဒို"  # the particle `က` left out

@@ -100,6 +100,15 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("pus", "جورج ایوانوف", "Gjorge Ivanov"), ("snd-Arab", "جارج ايوانوف", "Gjorge Ivanov"),
     # A name written as one word spells the English parts together.
     ("hin", "वालिद अल-मौलेम", "Walid al-Moualem"),
+    # Burmese: the digit zero typed for wa; a killed consonant before the same one; a name
+    # whose syllables are spaced apart; `Mc` said mak; Gallagher said without its r.
+    ("mya", "ဂ်ိဳကို ၀ီဒိုဒို", "Joko Widodo"), ("mya", "ေဖးလ္ မိုက္ကယ္ဆန္", "Phil Mickelson"),
+    ("mya", "အလမ္ မက္ ဂရီဂါ", "Allan McGregor"), ("mya", "ဒက္လန္ ဂယ္လဂါ", "Declan Gallagher"),
+    # Dhivehi (NTREX): `ވ` writes w as well as v; a final consonant closed with u; n said m
+    # before p; `ވެސް` (also) and `ވަނީ` written onto the name.
+    ("div", "ޓޮމީ ފްލީޓްވޫޑް", "Tommy Fleetwood"), ("div", "ޖޮކޯ ވިޑޯޑޯ", "Joko Widodo"),
+    ("div", "ވަލީދު އަލް މުއައްލިމް", "Walid al-Moualem"), ("div", "މައިކް ޕޮންޕޭއޯ", "Mike Pompeo"),
+    ("div", "ޑޮނަލްޑް ޓްރަމްޕުވެސް", "Donald Trump"), ("div", "ޖަސްޓިން ރޯސްވަނީ", "Justin Rose"),
 ])
 def test_names_written_by_sound_agree(lang: str, projection: str, english: str) -> None:
     found = agreement(projection, english, lang)
@@ -129,6 +138,11 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("dzo", "ལི་ཛི་བིཀྲི་ཝ་རན", "Elizabeth Warren"), ("mya", "ိတ္္ဆင္းစ္", "Wayde Sims"),
     ("mya", "ေရာဘင္ဆမ္", "Scott Robinson"), ("mya", "ဂါရီဟို", "Gary Holt"),  # a part each
     ("mya", "ဂ်ိဳကို", "George"), ("dzo", "ཀྲེག", "Greg"),
+    ("mya", "ေဖးလ္ မိုက္", "Phil Mickelson"), ("mya", "ရိုဘတ္ မ်ဴ", "Robert Mueller"),  # parts
+    ("mya", "ဂ်ိဳကို ၀ီဒိုဒို", "Joko"), ("mya", "အလမ္ မက္ ဂရီဂါ", "Allan"),  # more than the name
+    # Dhivehi respellings past reading (NTREX): an s added, a b lost, a letter lost.
+    ("div", "ގޭރީ ހޯލްޓްސް", "Gary Holt"), ("div", "ތޯމަސް ޖޯރން", "Thomas Bjorn"),
+    ("div", "ޖެރަމީ ކޯބްރިންސްގެ", "Jeremy Corbyn"), ("div", "ވަލީދު", "Wallace"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0

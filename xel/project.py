@@ -37,6 +37,7 @@ from xel.entity_types import Typed, read_types
 from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase
 from xel.languages import is_unspaced, language
+from xel.names.agree import agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.match import WORDLIKE, NameMatcher
@@ -238,6 +239,8 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     start, end = whole_characters(pair.tgt_text, start, end)
     if not any(ch.isdigit() for ch in name):
         start, end = without_digits(pair.tgt_text, start, end)
+    if matcher is not None and matcher.family.by_sound and config.name_match:
+        start, end = whole_by_sound(pair, start, end, name, matcher)
     if not regex.search(r"\p{L}", pair.tgt_text[start:end]):
         return Projected(None, None, "none", aligned)  # numbers or punctuation: no name
     start, end = in_turn(pair, at, until, start, end,
@@ -371,11 +374,16 @@ def _occurrences(word: str, whole: bool) -> regex.Pattern[str]:
                          else regex.escape(word))
 
 
+# Digits that write a letter: none takes a vowel sign, and Burmese typists write the letter wa
+# with the digit zero it looks like (`၀ီဒိုဒို`, Widodo).
+LETTER_DIGITS = r"\d(?=\p{M})|\u1040(?=\p{Myanmar})"
+
+
 def without_digits(text: str, start: int, end: int) -> tuple[int, int]:
     """A name without numbers has none in its span: the longest piece between them
     (`川口顺子29日` is `川口顺子`: a date was aligned too)."""
     pieces = [(start + m.start(), start + m.end())
-              for m in regex.finditer(r"[^\d]+", text[start:end])]
+              for m in regex.finditer(rf"(?:[^\d]|{LETTER_DIGITS})+", text[start:end])]
     named = [p for p in pieces if regex.search(r"\p{L}", text[p[0]:p[1]])]
     return max(named, key=lambda p: p[1] - p[0]) if named else (start, end)
 
@@ -493,6 +501,36 @@ def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[i
 # Learned pieces of unspaced scripts are syllables or parts of words: an English token is
 # written with up to this many (Khmer `ដូ` `ណាល់`, Donald).
 PIECES_PER_TOKEN = 3
+
+
+def whole_by_sound(pair: Pair, start: int, end: int, name: str, matcher: NameMatcher
+                   ) -> tuple[int, int]:
+    """In scripts that write names by sound, a span that does not sound like the whole name
+    grown by the fewest neighbouring tokens that make it so, clitics and titles left out
+    (Burmese `ေဖးလ္ မိုက္` to `ေဖးလ္ မိုက္ကယ္ဆန္`, Phil Mickelson; `အလမ္` to
+    `အလမ္ မက္ ဂရီဂါ`, Allan McGregor): the aligner gave the rest of the name to other words.
+    Never across punctuation, and within `PIECES_PER_TOKEN` tokens per English token."""
+    text, lang, rules = pair.tgt_text, matcher.family.lang, matcher.family
+    if not text[start:end].strip() or agreement(text[start:end], name, lang).score > 0:
+        return start, end
+    inside = [k for k, (s, e) in enumerate(pair.tgt) if s < end and e > start]
+    if not inside:
+        return start, end
+    english = name_tokens(name)
+    limit = PIECES_PER_TOKEN * len(english)
+    first, last = inside[0], inside[-1]
+    lefts = [first - d for d in range(limit) if first - d >= 0
+             and all(_is_word(pair, k) for k in range(first - d, first))]
+    rights = [last + d for d in range(limit) if last + d < len(pair.tgt)
+              and all(_is_word(pair, k) for k in range(last + 1, last + d + 1))]
+    for a, b in sorted(((a, b) for a in lefts for b in rights if (a, b) != (first, last)
+                        and b - a < limit), key=lambda ab: (first - ab[0] + ab[1] - last, -ab[0])):
+        s = start if a == first else pair.tgt[a][0]
+        e = end if b == last else pair.tgt[b][1]
+        s, e = rules.edges(text, s, e, english, matcher)
+        if s < e and agreement(text[s:e], name, lang).score > 0:
+            return s, e
+    return start, end
 
 
 def _missing_sides(found: list[list[tuple[int, int, float]]], span: tuple[int, int]

@@ -85,8 +85,21 @@ def agreement(projection: str, english: str, lang: str,
     rules = family(lang)
     words = (rules.unprefixed(w) for w in projection.split())
     bare = " ".join(rules.joined_ending(w) or w for w in words)
-    return max((agree_parts(parts(p), english, lang, scorer)
-                for p in dict.fromkeys([projection, bare])), key=lambda a: a.score)
+    n_tokens = len(name_key(english).split())
+    return max((agree_parts(pieces, english, lang, scorer)
+                for p in dict.fromkeys([projection, bare])
+                for pieces in joinings(parts(p), n_tokens if rules.by_sound else 0)),
+               key=lambda a: a.score)
+
+
+def joinings(pieces: list[str], n_tokens: int) -> Iterator[list[str]]:
+    """The parts as written, and, where there are more than `n_tokens` (0: never), every way
+    of joining neighbours into that many: scripts written by sound may space a name's syllables
+    apart (Burmese `မက္ ဂရီဂါ`, McGregor)."""
+    yield pieces
+    if 0 < n_tokens < len(pieces):
+        for cuts in runs(len(pieces), n_tokens):
+            yield ["".join(pieces[a:b]) for a, b in cuts]
 
 
 def agree_parts(pieces: Sequence[str], english: str, lang: str,

@@ -73,10 +73,16 @@ def cluster_reading(base: str, marks: str) -> str:
     return letter + vowel + "n" * ("\u1036" in marks) + _CREAKY * ("\u1037" in marks)
 
 
+# A killed consonant before the same consonant writes one English consonant (`မိုက္ကယ္ဆန္`,
+# Mickelson).
+_GEMINATE = regex.compile(r"([bdfgjklmnprstvz])\1")
+
+
 def latin_readings(token: str) -> list[str]:
-    """Latin readings of a Burmese token, each final that says two things said both ways."""
+    """Latin readings of a Burmese token, each final that says two things said both ways; the
+    digit zero typed for the letter wa it looks like (`၀ီဒိုဒို`, Widodo) read as wa."""
     readings = []
-    for text in unicode_burmese(token):
+    for text in unicode_burmese(regex.sub(r"\u1040(?=\p{Myanmar})", "\u101d", token)):
         read = "".join(cluster_reading(*m) for m in _CLUSTER.findall(text))
         read = _S_AFTER_FINAL.sub("s", read).replace(_FINAL_S, "t")
         placeholders = [p for p in _SAID if p in read]
@@ -85,10 +91,12 @@ def latin_readings(token: str) -> list[str]:
             for placeholder, sound in zip(placeholders, said, strict=True):
                 out = out.replace(placeholder, sound)
             readings.append(out)
+    readings += [_GEMINATE.sub(r"\1", r) for r in readings if _GEMINATE.search(r)]
     return [r for r in dict.fromkeys(readings) if r]
 
 
-_PARTICLES = ("ႏွင့္", "နှင့်", "ကို", "သည္", "သည်", "၏", "တို႔", "တို့", "ရဲ႕", "ရဲ့")
+_PARTICLES = ("ႏွင့္", "နှင့်", "ကို", "သည္", "သည်", "၏", "တို႔", "တို့", "ရဲ႕", "ရဲ့", "အား", "မွ", "မှ",
+              "က")
 
 
 def either_order(text: str) -> str:
@@ -104,7 +112,7 @@ class Myanmar(Family):
     by_sound = True
     non_rhotic = True
     # Particles written onto a name's last syllable (`ကာဗန္ေနာ့ႏွင့္`, Kavanaugh and), in
-    # Zawgyi and in Unicode: and, the object and subject markers, of, plural; titles written
+    # Zawgyi and in Unicode: and, the object and subject markers, of, plural, from; titles written
     # before it (`သမၼတေဒၚနယ္ထရန္`, President Donald Trump; U; minister).
     enclitics = tuple(dict.fromkeys(spelled for particle in _PARTICLES
                                     for spelled in (particle, either_order(particle))))

@@ -48,17 +48,19 @@ def english_keys(token: str, non_rhotic: bool = False) -> frozenset[str]:
     """The keys of an English token; `ch` is k in `Michael`, ch in `Charles`; `g` before e
     and i is j in `Gerrard`; a final `gh` is silent, g as other languages read it
     (`Kavanaugh`, `कवानौघ`) or f as in `tough` (Khmer `ខាវ៉ាណាហ្វ`), between vowels g
-    (`Gallagher`); a final v as f, as Russian says it (`Ivanov`, Pashto `ایوانوف`); with
-    `non_rhotic`, an `r` after a vowel unsaid, as in British English,
+    (`Gallagher`); `Mc` as mak (`McGregor`); a final v as f, as Russian says it (`Ivanov`,
+    Pashto `ایوانوف`); with `non_rhotic`, each also with an `r` after a vowel unsaid, as in
+    British English,
     which some scripts' transcriptions follow (Dhivehi `ޖެރާޑް`, jerad: Gerrard; Korean `마크`,
     mak: Mark)."""
     text = plain(token)
-    soft_g = re.sub(r"g(?=[eiy])", "j", text)
-    keys = frozenset({sound_key(text), sound_key(text.replace("ch", "k")), sound_key(soft_g),
-            sound_key(re.sub(r"gh$", "g", text)), sound_key(re.sub(r"gh$", "f", text)),
-            sound_key(re.sub(r"(?<=[aeiou])gh(?=[aeiou])", "g", text)),
-            sound_key(re.sub(r"(?<=[aeiou])v$", "f", text))})
-    return keys | {sound_key(_NON_RHOTIC.sub("", soft_g))} if non_rhotic else keys
+    said = [text, text.replace("ch", "k"), re.sub(r"g(?=[eiy])", "j", text),
+            re.sub(r"gh$", "g", text), re.sub(r"gh$", "f", text),
+            re.sub(r"(?<=[aeiou])gh(?=[aeiou])", "g", text),
+            re.sub(r"(?<=[aeiou])v$", "f", text), re.sub(r"^mc", "mak", text)]
+    if non_rhotic:
+        said += [_NON_RHOTIC.sub("h", s) for s in said]  # h: unsaid, and no final e made
+    return frozenset(sound_key(s) for s in said)
 
 
 def finals_reduced(key: str) -> str:
