@@ -7,8 +7,9 @@ where both are Latin, otherwise by a scorer (the transliteration models' n-best 
 direction), in scripts that write names by sound (Greek, Bulgarian, Urdu) by sound, and in
 Chinese by the Mandarin syllables of a transliteration (`xel.names.mandarin`). Parts pair
 with runs in order or reversed (family name first); every part and every English token must be
-paired, so a partial name or one with an extra word never agrees. The score is the weakest
-pair's, so a threshold on it bounds every part.
+paired, so a partial name or one with an extra word never agrees; in scripts written by
+sound one part may be a consonant off (a translator's slip) where the others agree. The score
+is the weakest pair's, so a threshold on it bounds every part.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.mandarin import reads_as
 from xel.names.script import SEPARATORS, WHOLE_NAME_MIN, is_latin, orthographic, to_latin
+from xel.names.sound import slipped
 
 # (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
 Scorer = Callable[[Sequence[str], Sequence[str]], tuple[float, str]]
@@ -88,14 +90,15 @@ def agreement(projection: str, english: str, lang: str,
     n_tokens = len(name_key(english).split())
     return max((agree_parts(pieces, english, lang, scorer)
                 for p in dict.fromkeys([projection, bare])
-                for pieces in joinings(parts(p), n_tokens if rules.by_sound else 0)),
+                for pieces in joinings(parts(p), n_tokens if rules.unspaced else 0)),
                key=lambda a: a.score)
 
 
 def joinings(pieces: list[str], n_tokens: int) -> Iterator[list[str]]:
     """The parts as written, and, where there are more than `n_tokens` (0: never), every way
-    of joining neighbours into that many: scripts written by sound may space a name's syllables
-    apart (Burmese `မက္ ဂရီဂါ`, McGregor)."""
+    of joining neighbours into that many: scripts written without spaces between words space a
+    name's syllables as they please (Burmese `မက္ ဂရီဂါ`, McGregor). Not in spaced scripts,
+    where a part is a word (Hindi `गेरार्ड ने`, Gerrard and the postposition after it)."""
     yield pieces
     if 0 < n_tokens < len(pieces):
         for cuts in runs(len(pieces), n_tokens):
@@ -109,6 +112,7 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
     tokens = name_key(english).split()
     forms = [rules.base_forms(p) for p in pieces]
     memo: dict[tuple[int, tuple[str, ...]], tuple[float, str]] = {}
+    slips: set[tuple[int, tuple[str, ...]]] = set()  # pairs that agree but for a slip
 
     def pair(k: int, run: tuple[str, ...]) -> tuple[float, str]:
         if (k, run) not in memo:
@@ -122,13 +126,21 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
                 found = (1.0, f"{pieces[k]}≈{run[0]} (in Mandarin)")
             if found[0] < 1.0 and len(run) >= 2:
                 found = max(found, read_whole(pieces[k], run, rules.readings(pieces[k])))
+            if found[0] < 1.0 and len(run) == 1 and slipped(
+                    rules.read_out(forms[k]), run[0], rules.non_rhotic):
+                found = (1.0, f"{pieces[k]}≈{run[0]} (one consonant off)")
+                slips.add((k, run))
             memo[(k, run)] = found
         return memo[(k, run)]
 
     best = Agreement(0.0, "")
     for cuts in runs(len(tokens), len(pieces)):
         for order in (cuts, cuts[::-1]):
-            scored = [pair(k, tuple(tokens[a:b])) for k, (a, b) in enumerate(order)]
+            runs_of = [(k, tuple(tokens[a:b])) for k, (a, b) in enumerate(order)]
+            scored = [pair(k, run) for k, run in runs_of]
+            slipped_parts = sum(r in slips for r in runs_of)
+            if slipped_parts > 1 or slipped_parts == len(runs_of):
+                continue  # a slip is forgiven in one part, beside parts that agree
             score = min(s for s, _ in scored)
             if score > best.score:
                 best = Agreement(score, "; ".join(how for _, how in scored))

@@ -18,6 +18,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from rapidfuzz.distance import OSA
+
 _VOWELS = re.compile(r"[aeiouyw]+")
 _NON_RHOTIC = re.compile(r"(?<=[aeiou])r+(?![aeiouy])")
 _RULES = [(re.compile(pattern), repl) for pattern, repl in [
@@ -151,3 +153,15 @@ def alike_when_folded(readings: list[str], english: str, fold: Callable[[str], s
         return True
     skeletons = {consonants(k) for k in keys}
     return any(consonants(w) in skeletons for w in wanted if len(consonants(w)) >= 3)
+
+
+def slipped(readings: list[str], english: str, non_rhotic: bool = False) -> bool:
+    """A reading one consonant off the English token's key inside it (one changed, added,
+    dropped, or two swapped), beginning and ending as it does, where the token has three
+    consonants or more: a translator's slip (Sindhi `ڊونڊڊ`, Donald; `فائنٽائن`, Feinstein),
+    which agreement forgives in one part of a name whose other parts agree. A name cut short
+    (Urdu `فلیٹ`, Fleet(wood)) does not end as the name does."""
+    wanted = {k for k in english_keys(english, non_rhotic) if len(consonants(k)) >= 3}
+    keys = {sound_key(r) for r in readings}
+    return any(k[:1] == w[:1] and consonants(k)[-1:] == consonants(w)[-1:]
+               and OSA.distance(consonants(k), consonants(w)) <= 1 for k in keys for w in wanted)
