@@ -144,6 +144,7 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("mya", "ဂ်ိဳကို", "George"), ("dzo", "ཀྲེག", "Greg"),
     ("mya", "ေဖးလ္ မိုက္", "Phil Mickelson"), ("mya", "ရိုဘတ္ မ်ဴ", "Robert Mueller"),  # parts
     ("mya", "ဂ်ိဳကို ၀ီဒိုဒို", "Joko"), ("mya", "အလမ္ မက္ ဂရီဂါ", "Allan"),  # more than the name
+    ("tha", "แซราห์ เพลิน อ้า", "Sarah Palin"), ("tha", "โดนัลด์  ทรัมป์ ป", "Donald Trump"),
     # Dhivehi respellings past reading (NTREX): an s added, a b lost, a letter lost.
     ("div", "ގޭރީ ހޯލްޓްސް", "Gary Holt"), ("div", "ތޯމަސް ޖޯރން", "Thomas Bjorn"),
     ("div", "ޖެރަމީ ކޯބްރިންސްގެ", "Jeremy Corbyn"), ("div", "ވަލީދު", "Wallace"),

@@ -87,21 +87,27 @@ def agreement(projection: str, english: str, lang: str,
     rules = family(lang)
     words = (rules.unprefixed(w) for w in projection.split())
     bare = " ".join(rules.joined_ending(w) or w for w in words)
-    n_tokens = len(name_key(english).split())
+    tokens = name_key(english).split()
     return max((agree_parts(pieces, english, lang, scorer)
                 for p in dict.fromkeys([projection, bare])
-                for pieces in joinings(parts(p), n_tokens if rules.unspaced else 0)),
+                for pieces in joinings(parts(p), tokens, lang)),
                key=lambda a: a.score)
 
 
-def joinings(pieces: list[str], n_tokens: int) -> Iterator[list[str]]:
-    """The parts as written, and, where there are more than `n_tokens` (0: never), every way
-    of joining neighbours into that many: scripts written without spaces between words space a
-    name's syllables as they please (Burmese `မက္ ဂရီဂါ`, McGregor). Not in spaced scripts,
+def joinings(pieces: list[str], tokens: Sequence[str], lang: str) -> Iterator[list[str]]:
+    """The parts as written, and, in scripts written without spaces between words, where there
+    are more parts than English tokens, every way of joining neighbours into as many, of parts
+    that do not read as a token on their own: such scripts space a name's syllables as they
+    please (Burmese `မက္ ဂရီဂါ`, McGregor), but a part that is a name already is not run on
+    into the next (Thai `เพลิน อ้า`, Palin and an interjection). Never in spaced scripts,
     where a part is a word (Hindi `गेरार्ड ने`, Gerrard and the postposition after it)."""
     yield pieces
-    if 0 < n_tokens < len(pieces):
-        for cuts in runs(len(pieces), n_tokens):
+    rules = family(lang)
+    if not rules.unspaced or not 0 < len(tokens) < len(pieces):
+        return
+    named = [any(rules.sounds_like(rules.base_forms(p), t) for t in tokens) for p in pieces]
+    for cuts in runs(len(pieces), len(tokens)):
+        if not any(b - a > 1 and any(named[a:b]) for a, b in cuts):
             yield ["".join(pieces[a:b]) for a, b in cuts]
 
 
