@@ -19,6 +19,9 @@ TO_ARABIC = {"ٹ": "ت", "ڈ": "د", "ڑ": "ر", "ں": "ن", "ے": "ي", "ۓ": "
              "ڳ": "غ", "ڱ": "نغ", "ڻ": "ن", "ٿ": "ت", "ٺ": "ت", "ڦ": "ف", "ڄ": "ج", "ڃ": "نج",
              "ڇ": "تش", "ڍ": "د", "ڙ": "ر", "ټ": "ت", "ډ": "د", "ړ": "ر", "ږ": "ج", "ښ": "ش",
              "ګ": "غ", "ڼ": "ن", "ۍ": "ي"}
+# Central Kurdish and Uyghur write h with `ھ` (`ھۆ`, Ho; `گڕاھام`, Graham), the letter Urdu
+# writes only to mark aspiration.
+FULL_VOWELS_ARABIC = {**TO_ARABIC, "ھ": "ه"}
 # Letters that write vowels (and hamza seats), and the short-vowel marks.
 VOWEL_LETTERS = frozenset("اآأإوؤيىئةءۓےیەۆێۇۈېۍ"
                           "\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652")
@@ -44,12 +47,12 @@ BY_SOUND = {"urd": URDU_LATIN, "snd": SINDHI_PASHTO_LATIN, "pus": SINDHI_PASHTO_
 
 # Central Kurdish and Uyghur write every vowel, so their letters read much as English spells
 # the sounds: Kurdish `ە` e, `ۆ` o, `ێ` e, `ڤ` v, `ڵ` and `ڕ` as l and r; Uyghur `ە` e, `ې`
-# e, `ى` i, `ۇ` u, `ۆ` and `ۈ` o and u, `ۋ` w, `ڭ` ng, `ق` k; the hamza seat `ئ` begins
-# a word that starts with a vowel.
+# e, `ى` i, `ۇ` u, `ۆ` and `ۈ` o and u, `ۋ` w, `ڭ` ng, `ق` k; both write h with `ھ` as
+# well as `ه`; the hamza seat `ئ` begins a word that starts with a vowel.
 FULL_VOWELS_LATIN = {
     **URDU_LATIN, "ە": "e", "ۆ": "o", "ێ": "e", "ڤ": "v", "ڵ": "l", "ڕ": "r", "ې": "e",
     "ى": "i", "ۇ": "u", "ۈ": "u", "ۋ": "w", "ڭ": "ng", "ه": "h", "ك": "k", "ق": "k",
-    "ی": "i", "ي": "y", "و": "u",
+    "ی": "i", "ي": "y", "و": "u", "ھ": "h",
 }
 FULL_VOWELS = {"ckb", "uig"}
 
@@ -83,10 +86,20 @@ class Arabic(Family):
         # Arabic (and Hassaniya, Shilha) write one-letter conjunctions and prepositions onto the
         # next word; Persian, Urdu and Kurdish write theirs apart.
         self.proclitics = PROCLITICS.get(self.code, "")
+        # Kurdish and Uyghur write names by sound with every vowel (`ئەنجێڵا`, Angela;
+        # `جۆرج`, George), which the model's Arabic spellings and ICU's romanization (it
+        # leaves `ە`, `ۆ`, `ێ` as they are) miss: projection also finds their tokens by sound.
+        self.by_sound = self.code in FULL_VOWELS
 
     def model_inputs(self, token: str) -> list[str]:
-        arabic = "".join(TO_ARABIC.get(ch, ch) for ch in token)
+        table = FULL_VOWELS_ARABIC if self.code in FULL_VOWELS else TO_ARABIC
+        arabic = "".join(table.get(ch, ch) for ch in token)
         return list(dict.fromkeys([token, arabic]))
+
+    def ignorable(self, piece: str) -> bool:
+        """A lone `و` is the conjunction and, never a name (an English initial W is spelled
+        out: Kurdish `جۆرج دەبلیو. بۆش`, George W. Bush)."""
+        return piece == "و"
 
     def sound_readings(self, token: str) -> list[str]:
         """Urdu, Sindhi and Pashto write English names by sound, mostly without short vowels

@@ -313,7 +313,8 @@ class Family:
         (`xel.names.sound`), by the family's `sound_readings`, or reads as its very letters;
         where only consonants agree, at least `sound_consonants` of them, in order."""
         readings = self.read_out(forms)
-        if len(english) >= 2 and plain(english) in readings:  # `ኡን`, un: letter for letter
+        letters = plain(english)  # none in `2&1`, whose empty reading is no name's
+        if len(letters) >= 2 and letters in readings:  # `ኡን`, un: letter for letter
             return True
         return bool(readings) and sounds_alike(readings, english, self.sound_consonants,
                                                self.non_rhotic)
