@@ -112,7 +112,7 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     # One part a consonant off beside parts that agree: a translator's slip (NTREX Sindhi).
     ("snd-Arab", "ڊونڊڊ ٽرمپ", "Donald Trump"), ("snd-Arab", "ڊين فائنٽائن", "Dianne Feinstein"),
     ("snd-Arab", "ڊيٽيون سنپسن", "Dyteon Simpson"),
-    ("snd-Arab", "ڊيڪلان گالافر", "Declan Gallagher"),
+    ("snd-Arab", "ڊيڪلان گالافر", "Declan Gallagher"), ("snd-Arab", "جريمي ڪورين", "Jeremy Corbyn"),
 ])
 def test_names_written_by_sound_agree(lang: str, projection: str, english: str) -> None:
     found = agreement(projection, english, lang)
