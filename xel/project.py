@@ -41,6 +41,7 @@ from xel.names.agree import agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.match import WORDLIKE, NameMatcher
+from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.pairs import wikidata_codes
 from xel.names.script import is_latin, whole_characters
 from xel.names.transliterate import models_for, models_signature
@@ -376,7 +377,7 @@ def _occurrences(word: str, whole: bool) -> regex.Pattern[str]:
 
 # Digits that write a letter: none takes a vowel sign, and Burmese typists write the letter wa
 # with the digit zero it looks like (`၀ီဒိုဒို`, Widodo).
-LETTER_DIGITS = r"\d(?=\p{M})|\u1040(?=\p{Myanmar})"
+LETTER_DIGITS = rf"\d(?=\p{{M}})|{ZERO_FOR_WA}"
 
 
 def without_digits(text: str, start: int, end: int) -> tuple[int, int]:

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.mandarin import reads_as
-from xel.names.script import SEPARATORS, WHOLE_NAME_MIN, is_latin, orthographic, to_latin
+from xel.names.script import (
+    SEPARATORS,
+    WHOLE_NAME_MIN,
+    Family,
+    is_latin,
+    orthographic,
+    to_latin,
+)
 from xel.names.sound import slipped
 
 # (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
@@ -90,11 +97,11 @@ def agreement(projection: str, english: str, lang: str,
     tokens = name_key(english).split()
     return max((agree_parts(pieces, english, lang, scorer)
                 for p in dict.fromkeys([projection, bare])
-                for pieces in joinings(parts(p), tokens, lang)),
+                for pieces in joinings(parts(p), tokens, rules)),
                key=lambda a: a.score)
 
 
-def joinings(pieces: list[str], tokens: Sequence[str], lang: str) -> Iterator[list[str]]:
+def joinings(pieces: list[str], tokens: Sequence[str], rules: Family) -> Iterator[list[str]]:
     """The parts as written, and, in scripts written without spaces between words, where there
     are more parts than English tokens, every way of joining neighbours into as many, of parts
     that do not read as a token on their own: such scripts space a name's syllables as they
@@ -102,10 +109,9 @@ def joinings(pieces: list[str], tokens: Sequence[str], lang: str) -> Iterator[li
     into the next (Thai `เพลิน อ้า`, Palin and an interjection). Never in spaced scripts,
     where a part is a word (Hindi `गेरार्ड ने`, Gerrard and the postposition after it)."""
     yield pieces
-    rules = family(lang)
     if not rules.unspaced or not 0 < len(tokens) < len(pieces):
         return
-    named = [any(rules.sounds_like(rules.base_forms(p), t) for t in tokens) for p in pieces]
+    named = [any(rules.sounds_like(rules.forms_of(p), t) for t in tokens) for p in pieces]
     for cuts in runs(len(pieces), len(tokens)):
         if not any(b - a > 1 and any(named[a:b]) for a, b in cuts):
             yield ["".join(pieces[a:b]) for a, b in cuts]

@@ -78,11 +78,16 @@ def cluster_reading(base: str, marks: str) -> str:
 _GEMINATE = regex.compile(r"([bdfgjklmnprstvz])\1")
 
 
+# NTREX types the letter wa with the digit zero it looks like (`၀ီဒိုဒို`, Widodo): a zero
+# before Burmese text is that letter.
+ZERO_FOR_WA = r"\u1040(?=\p{Myanmar})"
+
+
 def latin_readings(token: str) -> list[str]:
     """Latin readings of a Burmese token, each final that says two things said both ways; the
     digit zero typed for the letter wa it looks like (`၀ီဒိုဒို`, Widodo) read as wa."""
     readings = []
-    for text in unicode_burmese(regex.sub(r"\u1040(?=\p{Myanmar})", "\u101d", token)):
+    for text in unicode_burmese(regex.sub(ZERO_FOR_WA, "\u101d", token)):
         read = "".join(cluster_reading(*m) for m in _CLUSTER.findall(text))
         read = _S_AFTER_FINAL.sub("s", read).replace(_FINAL_S, "t")
         placeholders = [p for p in _SAID if p in read]
