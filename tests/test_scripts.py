@@ -113,6 +113,10 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     ("snd-Arab", "ڊونڊڊ ٽرمپ", "Donald Trump"), ("snd-Arab", "ڊين فائنٽائن", "Dianne Feinstein"),
     ("snd-Arab", "ڊيٽيون سنپسن", "Dyteon Simpson"),
     ("snd-Arab", "ڊيڪلان گالافر", "Declan Gallagher"), ("snd-Arab", "جريمي ڪورين", "Jeremy Corbyn"),
+    # Dzongkha runs a name's words together: its syllables are joined into the English tokens
+    # (a slip forgiven in one, `ལནདྲ` for nald), a final `ག` said g, the article unwritten.
+    ("dzo", "དྲོ་ལནདྲ་ཀྲམཔ", "Donald Trump"), ("dzo", "ཕིལ་མེ་ཀལ་ཧན", "Phil Mickelson"),
+    ("dzo", "ཀཱེརག་ཧལ་ཀེཊ", "Craig Halkett"), ("dzo", "ཝ་ལིགྲི་མའུ་ལེམ", "Walid al-Moualem"),
 ])
 def test_names_written_by_sound_agree(lang: str, projection: str, english: str) -> None:
     found = agreement(projection, english, lang)
@@ -151,6 +155,10 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     # A slip is forgiven in one part only, never in a name of one part or in every part.
     ("snd-Arab", "ڊونڊڊ", "Donald"), ("snd-Arab", "ڊونڊڊ ڪورين", "Donald Corbyn"),
     ("snd-Arab", "ڊونڊڊ ٽرمپ", "Ronald Trump"),  # another first consonant
+    # Syllables joined still pair every English token, and no office is a name.
+    ("dzo", "དྲོ་ལནདྲ་ཀྲམཔ", "Donald Trump Smith"), ("dzo", "དྲོ་ལནདྲ་ཀྲམཔ", "Ronald Trump"),
+    ("dzo", "ཕིལ་མེ་ཀལ་ཧན་གྱིས་ གཟའ་ཟླཝ་ལུ་", "Phil Mickelson"),
+    ("dzo", "སྲིད་འཛིན་ཀྲམཔ", "Donald Trump"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0
@@ -206,3 +214,13 @@ def test_burmese_particles_and_titles_are_left_out(text: str, english: list[str]
                                                    name: str) -> None:
     start, end = family("mya").edges(text, 0, len(text), english, NameMatcher("mya", None, 0.75))
     assert text[start:end] == name
+
+
+def test_an_office_before_a_tibetan_name_is_a_title() -> None:
+    """The aligner takes `སྲིད་འཛིན` (president) in with Trump (NTREX Tibetan): such a
+    projection is more than the name, and projection's edges leave the office out."""
+    rules = family("bod")
+    assert rules.titled("སྲིད་འཛིན་Trump") and rules.titled("བློན་ཆེན་ ཐེ་ར་ས")
+    assert not rules.titled("ཐེ་རོན་ཕུས") and not rules.titled("སྲིད་ཐེ")
+    assert rules.title("སྲིད་འཛིན་ཐེ་རོན་ཕུས") == len("སྲིད་འཛིན་")
+

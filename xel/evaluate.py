@@ -510,7 +510,7 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
         if own:
             db.close()
     models = models_for(lang, config)
-    prepare_round_trip(models, [o.english for o in outcomes], names)
+    prepare_round_trip(models, lang, [(o.predicted, o.english) for o in outcomes if o.predicted])
     by_kb = kb_round_trips(outcomes, lang, config, kind)
     accepted = [o for o in outcomes if o.predicted and (by_kb.get(o.english, {}).get(
         o.predicted) or accept_round_trip(o.predicted, o.english, answers[o.predicted].text,

@@ -31,7 +31,7 @@ from xel.corpus import DDL as CORPUS_DDL
 from xel.kb import KbEntity, KnowledgeBase
 from xel.languages import is_unspaced
 from xel.link import read_candidates
-from xel.names.agree import agreement, parts
+from xel.names.agree import agreement, cuttings, parts
 from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.script import HYPHENS, SEPARATORS
@@ -183,13 +183,16 @@ def accept_round_trip(projection: str, english: str, back: str, lang: str, confi
                                      f"{threshold:.3g}: {found.why or 'parts do not pair up'}")
 
 
-def prepare_round_trip(models: LanguageModels | None, english: Iterable[str],
-                       projections: Iterable[str]) -> None:
-    """Decode in one batch what `accept_round_trip` will ask the models about (the English
-    names' tokens, the projections' parts), rather than a program run a name."""
+def prepare_round_trip(models: LanguageModels | None, lang: str,
+                       pairs: Iterable[tuple[str, str]]) -> None:
+    """Decode in one batch what `accept_round_trip` will ask the models about for each
+    (projection, English name): the English names' tokens, the projections' parts however
+    agreement cuts them, rather than a program run a name."""
     if models is not None:
-        models.prepare(english={t for name in english for t in name_key(name).split()},
-                       parts={p for name in projections for p in parts(name)})
+        pairs = list(pairs)
+        models.prepare(english={t for _, name in pairs for t in name_key(name).split()},
+                       parts={p for text, name in pairs
+                              for pieces in cuttings(text, name, lang) for p in pieces})
 
 
 def surname_of(projection: str, english: str, forms: Sequence[str], before: str) -> str | None:
@@ -249,7 +252,8 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
                     and not (q["query_id"] in by_kb and by_kb[q["query_id"]][1].accepted)})
     answers, backend = translate(store, names, lang, config) if names else ({}, "")
     models = models_for(lang, config)
-    prepare_round_trip(models, [q["name"] for q in queries], names)
+    prepare_round_trip(models, lang, [(f[0], q["name"]) for q in queries
+                                      if (f := located[q["query_id"]]) and f[0] in answers])
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM triage WHERE lang = ?", (lang,))

@@ -30,6 +30,10 @@ from xel.names.script import (
 )
 from xel.names.sound import slipped
 
+# The most syllables an English token is written in (`ཨི་ལི་ཟི་བེན་ཀྲི`, Elizabeth): a longer
+# run is a clause, not worth cutting every way.
+MOST_SYLLABLES = 5
+
 # (base forms of a projected part, English tokens of a run) -> (score in [0, 1], how)
 Scorer = Callable[[Sequence[str], Sequence[str]], tuple[float, str]]
 
@@ -91,14 +95,20 @@ def agreement(projection: str, english: str, lang: str,
     """How well a projected name spells the English name (see the module docstring); where
     an affix is joined to a word by a hyphen (Azerbaijani `Kavanaugh-un`, isiZulu `u-Brett`,
     which `parts` takes for two parts), also the name without it, and the better of the two."""
+    return max((agree_parts(pieces, english, lang, scorer)
+                for pieces in cuttings(projection, english, lang)),
+               key=lambda a: a.score)
+
+
+def cuttings(projection: str, english: str, lang: str) -> Iterator[list[str]]:
+    """The parts `agreement` compares: of the projection as written and without affixes
+    joined by hyphens, each also as `joinings` joins them."""
     rules = family(lang)
     words = (rules.unprefixed(w) for w in projection.split())
     bare = " ".join(rules.joined_ending(w) or w for w in words)
     tokens = name_key(english).split()
-    return max((agree_parts(pieces, english, lang, scorer)
-                for p in dict.fromkeys([projection, bare])
-                for pieces in joinings(parts(p), tokens, rules)),
-               key=lambda a: a.score)
+    for p in dict.fromkeys([projection, bare]):
+        yield from joinings(parts(p), tokens, rules)
 
 
 def joinings(pieces: list[str], tokens: Sequence[str], rules: Family) -> Iterator[list[str]]:
@@ -109,8 +119,14 @@ def joinings(pieces: list[str], tokens: Sequence[str], rules: Family) -> Iterato
     into the next (Thai `เพลิน อ้า`, Palin and an interjection). Never in spaced scripts,
     where a part is a word (Hindi `गेरार्ड ने`, Gerrard and the postposition after it)."""
     yield pieces
-    if not rules.unspaced or not 0 < len(tokens) < len(pieces):
+    if not rules.unspaced:
         return
+    syllables = [s for p in pieces for s in rules.syllables(p)]
+    if syllables == pieces and len(pieces) == len(tokens):
+        return  # as written, already yielded
+    if not 0 < len(tokens) <= len(syllables) <= MOST_SYLLABLES * len(tokens):
+        return
+    pieces = syllables
     named = [any(rules.sounds_like(rules.forms_of(p), t) for t in tokens) for p in pieces]
     for cuts in runs(len(pieces), len(tokens)):
         if not any(b - a > 1 and any(named[a:b]) for a, b in cuts):

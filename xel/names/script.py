@@ -219,6 +219,11 @@ class Family:
             stems = found
         return list(dict.fromkeys(forms))
 
+    def syllables(self, part: str) -> list[str]:
+        """A part of a name cut where an unspaced script may join it to the next into one
+        English token; scripts that mark no syllables keep it whole."""
+        return [part]
+
     def joined_ending(self, word: str) -> str | None:
         """The name before an ending joined to it by punctuation (Turkish `Trump'ın`), or None
         where the word has none; families that write such endings say how."""

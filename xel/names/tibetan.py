@@ -30,18 +30,21 @@ _SUBJOINED = {chr(ord(ch) + 0x50): latin for ch, latin in _LETTERS.items()} | {
 _VOWELS = {"\u0f71": "a", "\u0f72": "i", "\u0f74": "u", "\u0f7a": "e", "\u0f7c": "o",
            "\u0f7b": "ai", "\u0f7d": "au", "\u0f80": "i", "\u0f73": "i", "\u0f75": "u"}
 _SYLLABLE_BREAK = regex.compile(r"[\u0f0b-\u0f14\s\u00b7\p{Pd}]+")
+_AFTER_TSHEG = regex.compile(r"(?<=[\u0f0b\u0f0c])")
 # The retroflex stacks as English writes them: t, d or tr, dr (`ཀྲམ`, tram; `དྲོ`, do), also
 # after a final (`བརཀྲི`, bart: Robert; `ལནདྲ`, land: Donald).
 _STACKS = regex.compile(r"kr|tr|gr|dr")
-# Finals g and d are said voiceless: `ཀྲེག`, trek (Track), `ཕུའུ་རེག`, fu-rek (Furyk); a final
-# `བ` writes English v (`ཟོ་རན་ཟེབ`, Zoran Zaev), so it stays b.
+# Finals g and d are said voiceless: `ཀྲེག`, trek (Track), `ཕུའུ་རེག`, fu-rek (Furyk), though
+# English g is written with them too (`ཀཱེརག`, Craig); a final `བ` writes English v
+# (`ཟོ་རན་ཟེབ`, Zoran Zaev), so it stays b.
 _VOICELESS = {"ག": "k", "ད": "t"}
 _AS_ENGLISH = {"kr": ("tr", "t"), "tr": ("tr", "t"), "gr": ("dr", "d"), "dr": ("dr", "d")}
 
 
-def syllable_reading(syllable: str) -> str:
+def syllable_reading(syllable: str, voiced: bool = False) -> str:
     """A syllable as its letters say it: the root with its stack, its vowel (`a` where it has
-    no sign), then the final letters (`ཀྲམཔ`, kramp; `ལནདྲ`, landr)."""
+    no sign), then the final letters (`ཀྲམཔ`, kramp; `ལནདྲ`, landr), voiceless unless
+    `voiced`."""
     out: list[str] = []
     voweled = False
     for k, ch in enumerate(syllable):
@@ -56,7 +59,7 @@ def syllable_reading(syllable: str) -> str:
                 voweled = True
                 out.append(_LETTERS[ch])
             elif voweled and syllable[k + 1:k + 2] not in _SUBJOINED:
-                out.append(_VOICELESS.get(ch, _LETTERS[ch]))
+                out.append(_LETTERS[ch] if voiced else _VOICELESS.get(ch, _LETTERS[ch]))
             else:
                 out.append(_LETTERS[ch])
     if not voweled and out:
@@ -74,9 +77,14 @@ _S_BEFORE = regex.compile(r"^[aei]si?$")
 def tibetan_readings(token: str) -> list[str]:
     """A word read syllable by syllable, a retroflex stack with its r said (`tramp`) or not
     (`do`): all said, none said, and d unsaid with t said (`དྲོ་ནལ་ཀྲམ`, donaltram); each
-    also with the vowel of final consonants written as syllables left out (`beret`)."""
-    syllables = [syllable_reading(s) for s in _SYLLABLE_BREAK.split(token) if s]
+    also with the vowel of final consonants written as syllables left out (`beret`); and
+    with its finals voiced."""
+    return list(dict.fromkeys(r for voiced in (False, True) for r in _readings(
+        [syllable_reading(s, voiced) for s in _SYLLABLE_BREAK.split(token) if s])))
 
+
+def _readings(syllables: list[str]) -> list[str]:
+    """The syllables' readings joined, each way of saying the stacks and finals."""
     def read(said_t: bool, said_d: bool, finals: bool) -> str:
         def english(m: regex.Match[str]) -> str:
             said, unsaid = _AS_ENGLISH[m[0]]
@@ -158,22 +166,42 @@ def one_syllable(sound: tuple[str, bool], token: str) -> bool:
         stands_for(initial, english) if english else not initial)
 
 
+# Offices written before a name, which the aligner takes in with it (`སྲིད་འཛིན་Trump`,
+# President Trump; `བློན་ཆེན་ཐེ་ར་ས`, Prime Minister Theresa): president, prime minister,
+# minister, judge or senator.
+TITLES = ("སྲིད་འཛིན", "སྲིད་བློན", "བློན་ཆེན", "བློན་པོ", "ཁྲིམས་དཔོན")
+
+
 class Tibetan(Family):
     name = "tibetan"
     by_sound = True
     non_rhotic = True
     enclitics = tuple("\u0f0b" + p for p in PARTICLES)
+    titles = {code: tuple(t + "\u0f0b" for t in TITLES) for code in ("bod", "dzo")}
+
+    def titled(self, projection: str) -> bool:
+        """An office among the projection's syllables: a name is never run on with one."""
+        said = "\u0f0b".join(s for s in _SYLLABLE_BREAK.split(projection) if s) + "\u0f0b"
+        return any(("\u0f0b" + said).find("\u0f0b" + t + "\u0f0b") >= 0 for t in TITLES)
 
     def sound_readings(self, token: str) -> list[str]:
         return tibetan_readings(token)
 
+    def syllables(self, part: str) -> list[str]:
+        """Syllables, each with its tsheg: Dzongkha runs a name's words together as it runs
+        all words (`དྲོ་ལནདྲ་ཀྲམཔ`, Donald Trump), so where a name's tokens begin is found by
+        joining syllables, as spaced parts are joined in Burmese."""
+        return [s for s in _AFTER_TSHEG.split(part) if s]
+
     def sounds_like(self, forms: Sequence[str], english: str) -> bool:
         """By sound, syllables closed on one consonant (`ཀྲམ`, tram: Trump), v written b
         (`ཀེ་བ་ནའུ`, Kavanaugh); in Tibetan, also as Mandarin syllables."""
-        if closed_alike(self.read_out(forms), english, folded):
+        said = unwritten_articles(english)
+        if any(closed_alike(self.read_out(forms), e, folded)
+               for e in dict.fromkeys([english, " ".join(said)])):
             return True
         return self.code == "bod" and any(
-            reads_as_mandarin(mandarin_syllables(form), unwritten_articles(english))
+            reads_as_mandarin(mandarin_syllables(form), said)
             for form in forms if not set(_SYLLABLE_BREAK.split(form)) & set(PARTICLES))
 
 
