@@ -8,7 +8,9 @@ import json
 import math
 import random
 import shutil
+import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from typer.testing import CliRunner
 from xel.build import build
 from xel.clel import (
     FEATURES,
+    FOLDS,
     Example,
     NameSounds,
     QueryRecord,
@@ -29,6 +32,7 @@ from xel.clel import (
     fit,
     learn_lexicon,
     named,
+    out_of_fold,
     read_records,
     train_documents,
     translate,
@@ -182,6 +186,23 @@ def test_fit_reads_no_test_example() -> None:
     trained = [synthetic("train", 99, "NIL", rng) if e.query.id == "qtrain0" else e
                for e in examples]
     assert fit(trained, [0.1, 1.0], "deu") != model  # train does reach the weights
+
+
+def test_train_is_answered_out_of_fold_by_models_that_never_saw_the_query() -> None:
+    """Each train query's answer for choosing the threshold comes from a model learned on the
+    other folds: changing one query moves no answer of the queries in its own fold."""
+    rng = np.random.default_rng(3)
+    train = [replace(synthetic("train", k, ["P1", "P2", "NIL"][k % 3], rng),
+                     query=QueryRecord(f"t{k}", "deu", "train", f"Name {k}", "d",
+                                       ["P1", "P2", "NIL"][k % 3])) for k in range(60)]
+    answers = out_of_fold(train, 1.0, 2015)
+    assert len(answers) == 60 and all(0.0 <= p <= 1.0 for _, p, _ in answers.values())
+    moved = [replace(e, X=-5 * e.X) if e.query.id == "t0" else e for e in train]
+    again = out_of_fold(moved, 1.0, 2015)
+    fold_of = {e.query.id: zlib.crc32(e.query.name.encode()) % FOLDS for e in train}
+    mates = [q for q in answers if fold_of[q] == fold_of["t0"] and q != "t0"]
+    assert mates and all(again[q] == answers[q] for q in mates)
+    assert any(again[q] != answers[q] for q in answers if fold_of[q] != fold_of["t0"])
 
 
 # --- on a built collection ------------------------------------------------------------------

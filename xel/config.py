@@ -346,7 +346,8 @@ class BaselineConfig(Section):
     translations: int = Field(3, ge=1, description="English words per word in the lexicon")
     regularization: list[float] = Field(
         default_factory=lambda: [0.1, 1.0, 10.0],
-        description="LogisticRegression C values tried; devtest chooses one")
+        description="LogisticRegression C values tried; devtest and train's "
+                    "out-of-fold answers choose one")
 
 
 class ExecutorConfig(Section):

@@ -154,7 +154,8 @@ def baseline_command(
     """A baseline run. `names`: the target-language name's English readings (the
     transliteration models; endings undone) against KB names. `clel`: candidates by those
     readings, features for name, popularity and translated context, weights learned on the
-    train partition and the NIL threshold on devtest (weights written beside the run)."""
+    train partition, the NIL threshold on devtest and train's out-of-fold answers (weights
+    written beside the run)."""
     if system not in ("names", "clel"):
         raise XelError(f"--system {system!r}: the baselines are `names` and `clel`")
     cfg = load_config(config)
