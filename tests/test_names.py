@@ -19,6 +19,8 @@ from xel.names.english import clean_spaces, name_key, split_name
         ("“Boris Johnson”", "Boris Johnson", None),
         ("Det Insp Bob Blemmings", "Bob Blemmings", "Det Insp"),  # NTREX's police titles
         ("Lawyer Christian Schertz", "Christian Schertz", "Lawyer"),
+        ("Tsar Alexander", "Alexander", "Tsar"),  # PUD; a monarch's title
+        ("Shah Rukh Khan", "Shah Rukh Khan", None),  # Shah is a name too
         ("Martin Luther King Jr.", "Martin Luther King Jr.", None),
         ("Mr", "Mr", None),  # an honorific alone is left as the name, not dropped silently
         ("Voltaire et al.", "Voltaire", None),  # a list's `et al.` is no part of a name

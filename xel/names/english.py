@@ -26,6 +26,9 @@ HONORIFICS = frozenset({
     "archbishop", "rabbi", "imam", "sheikh", "ayatollah", "coach", "chairman", "chairwoman",
     "chief", "secretary", "ambassador", "commissioner", "councillor", "councilman",
     "speaker", "st", "saint", "det", "insp", "supt", "cllr", "lawyer", "attorney",
+    # Monarchs' titles (PUD's `Tsar Alexander`, `ज़ार अलेक्सान्द्र`); not Shah, Sultan or
+    # Emir, which are given names and surnames too (Shah Rukh Khan, Emir Kusturica).
+    "tsar", "czar", "tsarina", "tsaritsa", "emperor", "empress", "kaiser", "pharaoh", "caliph",
 })
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\u00ad-"
