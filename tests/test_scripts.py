@@ -117,6 +117,9 @@ def test_ethiopic_reads_the_sixth_vowel_both_ways() -> None:
     # (a slip forgiven in one, `ལནདྲ` for nald), a final `ག` said g, the article unwritten.
     ("dzo", "དྲོ་ལནདྲ་ཀྲམཔ", "Donald Trump"), ("dzo", "ཕིལ་མེ་ཀལ་ཧན", "Phil Mickelson"),
     ("dzo", "ཀཱེརག་ཧལ་ཀེཊ", "Craig Halkett"), ("dzo", "ཝ་ལིགྲི་མའུ་ལེམ", "Walid al-Moualem"),
+    # A token of one syllable said as English says it, beside parts that agree (NTREX).
+    ("hin", "थेरेसा मे", "Theresa May"), ("div", "ތެރެސާ މޭއި", "Theresa May"),
+    ("amh", "ቴሬዛ ሜይ", "Theresa May"), ("dzo", "ཐེརི་ས་ མེའེ", "Theresa May"),
 ])
 def test_names_written_by_sound_agree(lang: str, projection: str, english: str) -> None:
     found = agreement(projection, english, lang)
@@ -159,6 +162,8 @@ def test_names_written_by_sound_agree(lang: str, projection: str, english: str) 
     ("dzo", "དྲོ་ལནདྲ་ཀྲམཔ", "Donald Trump Smith"), ("dzo", "དྲོ་ལནདྲ་ཀྲམཔ", "Ronald Trump"),
     ("dzo", "ཕིལ་མེ་ཀལ་ཧན་གྱིས་ གཟའ་ཟླཝ་ལུ་", "Phil Mickelson"),
     ("dzo", "སྲིད་འཛིན་ཀྲམཔ", "Donald Trump"),
+    # A syllable is no name alone, nor with another vowel (`मी`), nor a word with more (`में`, in).
+    ("hin", "मे", "May"), ("hin", "थेरेसा मी", "Theresa May"), ("hin", "थेरेसा में", "Theresa May"),
 ])
 def test_other_names_do_not(lang: str, projection: str, english: str) -> None:
     assert agreement(projection, english, lang).score == 0.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from xel.names.agree import agreement
-from xel.names.sound import sound_key, sounds_alike
+from xel.names.sound import short_alike, sound_key, sounds_alike
 
 
 @pytest.mark.parametrize(("a", "b"), [
@@ -50,3 +50,14 @@ def test_wrong_or_partial_names_are_not(projection: str, english: str, lang: str
 def test_a_syllable_agrees_with_nothing() -> None:
     assert not sounds_alike(["ra"], "Ri") and not sounds_alike(["ad"], "Wayde")
     assert not sounds_alike([], "Trump")
+
+
+
+@pytest.mark.parametrize(("readings", "english", "alike"), [
+    (["me"], "May", True), (["mei"], "May", True), (["mee"], "May", True), (["mi"], "May", False),
+    (["ho"], "Ho", True), (["hu"], "Ho", False), (["li"], "Lee", True), (["le"], "Lee", False),
+    (["men"], "May", False), (["ma"], "Tom", False), (["tom"], "Tom", False),
+])
+def test_a_token_of_one_syllable_is_said_with_its_consonant_and_vowel(
+        readings: list[str], english: str, alike: bool) -> None:
+    assert short_alike(readings, english) == alike

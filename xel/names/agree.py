@@ -28,7 +28,7 @@ from xel.names.script import (
     orthographic,
     to_latin,
 )
-from xel.names.sound import slipped
+from xel.names.sound import short_alike, slipped
 
 # The most syllables an English token is written in (`ཨི་ལི་ཟི་བེན་ཀྲི`, Elizabeth): a longer
 # run is a clause, not worth cutting every way.
@@ -140,7 +140,8 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
     tokens = name_key(english).split()
     forms = [rules.base_forms(p) for p in pieces]
     memo: dict[tuple[int, tuple[str, ...]], tuple[float, str]] = {}
-    slips: set[tuple[int, tuple[str, ...]]] = set()  # pairs that agree but for a slip
+    # pairs that agree only forgiven: a slip, or a token that is one syllable
+    slips: set[tuple[int, tuple[str, ...]]] = set()
 
     def pair(k: int, run: tuple[str, ...]) -> tuple[float, str]:
         if (k, run) not in memo:
@@ -158,6 +159,10 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
                     rules.read_out(forms[k]), run[0], rules.non_rhotic):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (one consonant off)")
                 slips.add((k, run))
+            if found[0] == 0.0 and len(run) == 1 and short_alike(rules.read_out(forms[k]),
+                                                                 run[0]):
+                found = (1.0, f"{pieces[k]}≈{run[0]} (a syllable)")
+                slips.add((k, run))
             memo[(k, run)] = found
         return memo[(k, run)]
 
@@ -168,7 +173,7 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
             scored = [pair(k, run) for k, run in runs_of]
             slipped_parts = sum(r in slips for r in runs_of)
             if slipped_parts > 1 or slipped_parts == len(runs_of):
-                continue  # a slip is forgiven in one part, beside parts that agree
+                continue  # forgiven in one part, beside parts that agree
             score = min(s for s, _ in scored)
             if score > best.score:
                 best = Agreement(score, "; ".join(how for _, how in scored))

@@ -165,3 +165,28 @@ def slipped(readings: list[str], english: str, non_rhotic: bool = False) -> bool
     keys = {sound_key(r) for r in readings}
     return any(k[:1] == w[:1] and consonants(k)[-1:] == consonants(w)[-1:]
                and OSA.distance(consonants(k), consonants(w)) <= 1 for k in keys for w in wanted)
+
+
+# English spellings of a short token's vowel, as a reading writes it (`May`, `me`; `Lee`, `li`).
+_SAID_VOWEL = [(re.compile(r"^(?:ee|ea|ie)"), "i"), (re.compile(r"^(?:ay|ai|ey|ei|e)"), "e"),
+               (re.compile(r"^[iy]"), "i"), (re.compile(r"^(?:oo|u)"), "u"),
+               (re.compile(r"^o"), "o"), (re.compile(r"^a"), "a")]
+
+
+def said_vowel(token: str) -> str:
+    """The vowel an English token of one syllable says first (`May`: e, `Lee`: i, `Ho`: o)."""
+    m = re.search(r"[aeiouy]+", token.lower()[1:] if token[:1].lower() == "y" else token.lower())
+    return next((v for pattern, v in _SAID_VOWEL if m and pattern.match(m[0])), "")
+
+
+def short_alike(readings: list[str], english: str) -> bool:
+    """A token of one consonant or none (`May`, `Ho`, `Lee`) said by a reading: the same
+    consonant and the same first vowel (`मे`, me, and `މޭއި`, mei, are May; `mi` is not).
+    Such a token is only a syllable, so agreement takes it beside parts that agree."""
+    key = sound_key(english)
+    vowel = said_vowel(english)
+    if len(consonants(key)) > 1 or not vowel:
+        return False
+    return any(consonants(sound_key(r)) == consonants(key)
+               and (re.search(r"[aeiou]", r.lower()) or [""])[0] == vowel for r in readings)
+
