@@ -188,5 +188,5 @@ def short_alike(readings: list[str], english: str) -> bool:
     if len(consonants(key)) > 1 or not vowel:
         return False
     return any(consonants(sound_key(r)) == consonants(key)
-               and (re.search(r"[aeiou]", r.lower()) or [""])[0] == vowel for r in readings)
+               and next(iter(re.findall(r"[aeiou]", r.lower())), "") == vowel for r in readings)
 

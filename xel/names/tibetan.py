@@ -181,8 +181,8 @@ class Tibetan(Family):
 
     def titled(self, projection: str) -> bool:
         """An office among the projection's syllables: a name is never run on with one."""
-        said = "\u0f0b".join(s for s in _SYLLABLE_BREAK.split(projection) if s) + "\u0f0b"
-        return any(("\u0f0b" + said).find("\u0f0b" + t + "\u0f0b") >= 0 for t in TITLES)
+        said = "\u0f0b".join(["", *(s for s in _SYLLABLE_BREAK.split(projection) if s), ""])
+        return any(f"\u0f0b{t}\u0f0b" in said for t in TITLES)
 
     def sound_readings(self, token: str) -> list[str]:
         return tibetan_readings(token)
