@@ -140,8 +140,8 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
     tokens = name_key(english).split()
     forms = [rules.base_forms(p) for p in pieces]
     memo: dict[tuple[int, tuple[str, ...]], tuple[float, str]] = {}
-    # pairs that agree only forgiven: a slip, or a token that is one syllable
-    slips: set[tuple[int, tuple[str, ...]]] = set()
+    # pairs that agree only as forgiven: a slip, or a token that is one syllable
+    forgiven: set[tuple[int, tuple[str, ...]]] = set()
 
     def pair(k: int, run: tuple[str, ...]) -> tuple[float, str]:
         if (k, run) not in memo:
@@ -158,11 +158,11 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
             if found[0] < 1.0 and len(run) == 1 and slipped(
                     rules.read_out(forms[k]), run[0], rules.non_rhotic):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (one consonant off)")
-                slips.add((k, run))
+                forgiven.add((k, run))
             if found[0] == 0.0 and len(run) == 1 and short_alike(rules.read_out(forms[k]),
                                                                  run[0]):
                 found = (1.0, f"{pieces[k]}≈{run[0]} (a syllable)")
-                slips.add((k, run))
+                forgiven.add((k, run))
             memo[(k, run)] = found
         return memo[(k, run)]
 
@@ -171,8 +171,8 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
         for order in (cuts, cuts[::-1]):
             runs_of = [(k, tuple(tokens[a:b])) for k, (a, b) in enumerate(order)]
             scored = [pair(k, run) for k, run in runs_of]
-            slipped_parts = sum(r in slips for r in runs_of)
-            if slipped_parts > 1 or slipped_parts == len(runs_of):
+            forgiven_parts = sum(r in forgiven for r in runs_of)
+            if forgiven_parts > 1 or forgiven_parts == len(runs_of):
                 continue  # forgiven in one part, beside parts that agree
             score = min(s for s, _ in scored)
             if score > best.score:
