@@ -4,8 +4,9 @@
 
 Each run copies CONFIG with `store` and `output` moved to a fresh folder (temporary, or
 `--work DIR/run-<k>`, kept for comparing collections; the KB index stays where the config puts
-it, built by the first run), runs `xel build` under `/usr/bin/time -v`, and reports wall time,
-peak RSS and the load average (one-minute, sampled every 10 s) while it ran; the median run is
+it, built by the first run; the transliteration models' decodings go to the run's folder, so
+no build starts with another's), runs `xel build` under `/usr/bin/time -v`, and reports wall
+time, peak RSS and the load average (one-minute, sampled every 10 s) while it ran; the median run is
 the figure. Each stage's time comes from the store: stage instances finish one after another,
 so an instance took from the previous one's finish (or the build's start) to its own, and a
 stage's time is the sum over its instances (`align` over every `align:<lang>`).
@@ -80,7 +81,8 @@ def one_run(config: Path, folder: Path) -> dict[str, Any]:
     started = time.time()
     run = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "xel", "build",
                           str(copy)], capture_output=True, text=True, cwd=root,
-                         env={**os.environ, "XEL_QUIET": "1"})
+                         env={**os.environ, "XEL_QUIET": "1",
+                              "XEL_DECODED": str(folder / "decoded.sqlite")})
     load.done.set()
     if run.returncode:
         raise SystemExit(f"xel build failed:\n{run.stderr[-3000:]}")

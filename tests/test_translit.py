@@ -243,3 +243,27 @@ def test_languages_sharing_a_model_decode_a_token_once(monkeypatch: pytest.Monke
     assert not [words for direction, words in asked if direction == "from-english"]
     assert asked  # Bulgarian spellings (`Тръмп`) are new to the model: those are decoded
     fresh()
+
+
+def test_decodings_are_kept_on_disk_per_model(tiny: tuple[Path, dict], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decoded token is read back from `decoded.sqlite` (no decoder run) by any process;
+    each compiled model keeps its own answers; an unusable file only costs decoding."""
+    monkeypatch.setenv("XEL_DECODED", str(tmp_path / "decoded.sqlite"))
+    to_en = translit.load("russian", "to-english", tiny[0])
+    first = to_en.nbest(["шакира", "чумбаво"], n=3)
+    runs: list[list[str]] = []
+    decode_share = translit.Transliterator._decode_share
+
+    def counted(self: translit.Transliterator, words: list[str], k: int) -> dict:
+        runs.append(words)
+        return decode_share(self, words, k)
+
+    monkeypatch.setattr(translit.Transliterator, "_decode_share", counted)
+    assert to_en.nbest(["чумбаво", "шакира"], n=3) == first[::-1] and runs == []
+    to_en.nbest(["шакира", "ботаро"])
+    assert runs == [["ботаро"]]  # only what the file lacks
+    from_en = translit.load("russian", "from-english", tiny[0])
+    assert from_en.nbest(["shakira"])[0][0][0] == "шакира" and runs[-1] == ["shakira"]
+    monkeypatch.setenv("XEL_DECODED", str(tmp_path))  # a folder: no database can open there
+    assert to_en.nbest(["шакира", "чумбаво"], n=3) == first and runs[-1] == ["чумбаво", "шакира"]

@@ -225,6 +225,37 @@ def test_triage_needs_projection_and_queries(tmp_path: Path) -> None:
         triaged(store, config)
 
 
+def test_triage_on_worker_processes_is_triage_in_this_process(tmp_path: Path) -> None:
+    """Workers read the store and decide; the writer alone writes: the triage table, the
+    counts and the translation cache are those of one process."""
+    from xel.config import ExecutorConfig
+
+    store, config = small_store(tmp_path, also=("fra",))
+    projected(store, config)
+    store.declare(QUERIES_DDL)
+    for k, (qid, name, key, doc, mention, seg) in enumerate([
+            ("q1", "Donald Trump", "donald trump", "d1", 0, 0),
+            ("q2", "Angela Merkel", "angela merkel", "d2", 16, 15)]):
+        store.execute(QUERY_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?)",
+                      (qid, name, key, doc, mention, seg, k))
+    store.record_stage("queries", "test", "queries|test", {})
+    tables = ["triage", "translations", "projection_counts"]
+
+    def tables_now() -> list[list[tuple[object, ...]]]:
+        return [[tuple(r) for r in store.query(f"SELECT * FROM {t} ORDER BY 1, 2, 3")]
+                for t in tables]
+
+    assert [r.summary["A1"] for r in triaged(store, config).values()] == [2, 2]  # here
+    here = tables_now()
+    assert {r[1] for r in here[1]} == {"deu", "fra"}
+    for table in tables[:2]:
+        store.execute(f"DELETE FROM {table}")
+    config.executor = ExecutorConfig(workers=2, in_process_below=0)
+    runs = run(store, config, ["triage"], force=True)
+    assert [r.summary["queries"] for r in runs] == [2, 2]
+    assert tables_now() == here
+
+
 def test_project_and_triage_commands(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

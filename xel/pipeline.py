@@ -68,7 +68,7 @@ from xel.stages import (
     versions,
 )
 from xel.store import Store
-from xel.triage import triage_language, triage_signature
+from xel.triage import triage_languages, triage_signature
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ PIPELINE = [
           signature=project_signature, batch=project_languages),
     Stage("triage", "triage: back-translations, outcome A1, D1 or to curate",
           ("project", "queries"), "xel triage --lang {lang}", per_language=True,
-          signature=triage_signature, prepare=triage_language),
+          signature=triage_signature, batch=triage_languages),
     Stage("names", "name_outcomes A1/D1 (triage), A2/A3/D2 (crowd); expert_queue",
           ("triage",), "hits simulate --kind name --lang {lang}", per_language=True,
           round=name_round, results=name_results),

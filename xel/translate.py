@@ -117,16 +117,38 @@ def translate(store: Store, names: list[str], lang: str,
     When the configured translator fails, `on_error: fallback` asks `fallback` instead and
     `stop` raises an XelError; either way nothing unanswered is cached.
     """
+    answers, backend, fresh = look_up(store, names, lang, config)
+    keep(store, fresh)
+    return answers, backend
+
+
+CacheRow = tuple[str, str, str, str, str]  # backend key, lang, text, translation, method
+
+
+def look_up(store: Store, names: list[str], lang: str,
+            config: Config) -> tuple[dict[str, Translation], str, list[CacheRow]]:
+    """`translate` without writing: the answers, the backend and the cache rows of the
+    answers that were not cached (for the writer to `keep`; a worker process reads the store
+    but leaves writing to the one writer)."""
     store.declare(CACHE_DDL)
     triage = config.triage
     backend = triage.translator
     try:
-        return _cached(store, backend, names, lang, config), backend
+        return _cached(store, backend, names, lang, config)
     except TranslationError as e:
         if triage.on_error == "stop" or not triage.fallback or triage.fallback == backend:
             raise XelError(str(e)) from None
         backend = triage.fallback
-        return _cached(store, backend, names, lang, config), backend
+        return _cached(store, backend, names, lang, config)
+
+
+def keep(store: Store, rows: list[CacheRow]) -> None:
+    """Write new answers into the cache."""
+    if rows:
+        store.declare(CACHE_DDL)
+        with store.transaction():
+            store.executemany("INSERT OR REPLACE INTO translations VALUES (?, ?, ?, ?, ?)",
+                              rows)
 
 
 def cache_key(backend: str, lang: str, config: Config) -> str:
@@ -139,7 +161,7 @@ def cache_key(backend: str, lang: str, config: Config) -> str:
 
 
 def _cached(store: Store, backend: str, names: list[str], lang: str,
-            config: Config) -> dict[str, Translation]:
+            config: Config) -> tuple[dict[str, Translation], str, list[CacheRow]]:
     key = cache_key(backend, lang, config)
     unique = sorted(set(names))
     known: dict[str, Translation] = {}
@@ -150,14 +172,9 @@ def _cached(store: Store, backend: str, names: list[str], lang: str,
             f" AND text IN ({','.join('?' * len(chunk))})", (key, lang, *chunk))
         known.update({r["text"]: Translation(r["translation"], r["method"]) for r in rows})
     missing = [n for n in unique if n not in known]
-    if missing:
-        fresh = translators.get(backend)(missing, lang, config)
-        with store.transaction():
-            store.executemany(
-                "INSERT OR REPLACE INTO translations VALUES (?, ?, ?, ?, ?)",
-                [(key, lang, n, t.text, t.method) for n, t in fresh.items()])
-        known.update(fresh)
-    return known
+    fresh = translators.get(backend)(missing, lang, config) if missing else {}
+    known.update(fresh)
+    return known, backend, [(key, lang, n, t.text, t.method) for n, t in fresh.items()]
 
 
 def round_trip_key(name: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,8 @@ import xel.names
 import xel.translate
 from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
+from xel.corpus import sentence_count, source_language
+from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase
 from xel.languages import is_unspaced
 from xel.link import read_candidates
@@ -36,13 +38,14 @@ from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.script import HYPHENS, SEPARATORS
 from xel.names.transliterate import LanguageModels, models_for, models_signature
+from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
 from xel.project import label_pattern, with_labels
 from xel.queries import DDL as QUERIES_DDL
 from xel.queries import declare as declare_queries
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
-from xel.translate import CACHE_DDL, round_trip_key, translate
+from xel.translate import CACHE_DDL, CacheRow, keep, look_up, round_trip_key
 
 DDL = """
 CREATE TABLE IF NOT EXISTS triage (
@@ -214,12 +217,49 @@ def surname_of(projection: str, english: str, forms: Sequence[str], before: str)
     return None
 
 
-def triage_language(store: Store, config: Config, lang: str) -> Work:
-    """The triage stage of `lang`: choose, locate and back-translate each query's projection;
-    the writer stores A1/D1/curate."""
+def triage_languages(store: Store, config: Config,
+                     langs: list[str]) -> Iterator[tuple[str, Work]]:
+    """The triage stage of several languages on the configured executor (in this process
+    where all of them together have under `executor.in_process_below` sentences): each worker
+    reads the store and decides its languages' rows; the writer stores A1/D1/curate and the
+    new translations."""
     for ddl in (CORPUS_DDL, QUERIES_DDL, PROJECT_DDL, CACHE_DDL, DDL):
         store.declare(ddl)
     store.add_columns("triage", COLUMNS)
+    declare_queries(store)
+    each = sentence_count(store, source_language(store))
+    with executor(config.executor, each * len(langs)) as ex:
+        jobs = (TriageJob(config, lang) for lang in langs)
+        done = ex.imap(triage_rows, jobs, len(langs), read_ahead(each))
+        for lang, result in zip(langs, progress(done, "triage", len(langs), "languages"),
+                                strict=True):
+            yield lang, write_triage(lang, result)
+
+
+@dataclass(frozen=True)
+class TriageJob:
+    """What a worker needs to triage one language: it opens the store (to read) itself."""
+
+    config: Config
+    lang: str
+
+
+@dataclass(frozen=True)
+class TriageResult:
+    rows: list[tuple[Any, ...]]  # the language's triage rows, as the table has them
+    backend: str
+    translations: list[CacheRow]  # answers the translation cache did not have yet
+
+
+def triage_rows(job: TriageJob) -> TriageResult:
+    """Choose, locate and back-translate each query's projection in one language (runs in an
+    executor's worker, or in this process)."""
+    config, lang = job.config, job.lang
+    with Store(config.resolve(config.store)) as store:
+        return decide(store, config, lang)
+
+
+def decide(store: Store, config: Config, lang: str) -> TriageResult:
     ranks: dict[str, list[str]] = defaultdict(list)
     for r in store.query("SELECT name_key, text FROM projection_ranks WHERE lang = ?"
                          " ORDER BY name_key, rank", (lang,)):
@@ -228,7 +268,6 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
     for r in store.query("SELECT seg, doc_id, text FROM sentences WHERE lang = ? ORDER BY seg",
                          (lang,)):
         documents[r["doc_id"]].append((r["seg"], r["text"]))
-    declare_queries(store)
     queries = store.query("SELECT query_id, name, name_key, doc_id, seg, type FROM queries"
                           " ORDER BY ordinal")
     unspaced = is_unspaced(lang)
@@ -250,36 +289,43 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
                        located)
     names = sorted({f[0] for q in queries if (f := located[q["query_id"]])
                     and not (q["query_id"] in by_kb and by_kb[q["query_id"]][1].accepted)})
-    answers, backend = translate(store, names, lang, config) if names else ({}, "")
+    answers, backend, fresh = look_up(store, names, lang, config) if names else ({}, "", [])
     models = models_for(lang, config)
     prepare_round_trip(models, lang, [(f[0], q["name"]) for q in queries
                                       if (f := located[q["query_id"]]) and f[0] in answers])
+    rows: list[tuple[Any, ...]] = []
+    for q in queries:
+        found = located[q["query_id"]]
+        if found is None:
+            rows.append((lang, q["query_id"], "", None, None, None, None, None, "D1",
+                         reasons[q["query_id"]], None, None))
+            continue
+        text, seg, start, end = found
+        known = by_kb.get(q["query_id"])
+        if known is not None and known[1].accepted:
+            rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb", "A1",
+                         "kb-label", known[1].score, known[1].why))
+            continue
+        back = answers[text]
+        decision = accept_round_trip(text, q["name"], back.text, lang, config.triage, models)
+        full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
+            text, q["name"], ranks.get(q["name_key"], []), sentences[seg][:start])
+        if full:
+            decision = Decision(True, 1.0, f"the surname of {full}, which the collection "
+                                            "writes for this name")
+        rows.append((lang, q["query_id"], text, seg, start, end, back.text, backend,
+                     "A1" if decision.accepted else "curate", back.method, decision.score,
+                     decision.why))
+    return TriageResult(rows, backend, fresh)
+
+
+def write_triage(lang: str, result: TriageResult) -> Work:
+    """The writer of a language's triage: its rows, its counts, and the new translations."""
 
     def work(s: Store) -> dict[str, Any]:
+        keep(s, result.translations)
         s.execute("DELETE FROM triage WHERE lang = ?", (lang,))
-        rows: list[tuple[Any, ...]] = []
-        for q in queries:
-            found = located[q["query_id"]]
-            if found is None:
-                rows.append((lang, q["query_id"], "", None, None, None, None, None, "D1",
-                             reasons[q["query_id"]], None, None))
-                continue
-            text, seg, start, end = found
-            known = by_kb.get(q["query_id"])
-            if known is not None and known[1].accepted:
-                rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb", "A1",
-                             "kb-label", known[1].score, known[1].why))
-                continue
-            back = answers[text]
-            decision = accept_round_trip(text, q["name"], back.text, lang, config.triage, models)
-            full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
-                text, q["name"], ranks.get(q["name_key"], []), sentences[seg][:start])
-            if full:
-                decision = Decision(True, 1.0, f"the surname of {full}, which the collection "
-                                                "writes for this name")
-            rows.append((lang, q["query_id"], text, seg, start, end, back.text, backend,
-                         "A1" if decision.accepted else "curate", back.method, decision.score,
-                         decision.why))
+        rows = result.rows
         s.executemany("INSERT INTO triage(lang, query_id, projection, seg, start, end,"
                       " back_translation, backend, outcome, reason, score, why)"
                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
@@ -287,7 +333,7 @@ def triage_language(store: Store, config: Config, lang: str) -> Work:
         s.execute("UPDATE projection_counts SET queries = ?, a1 = ?, d1 = ?, curate = ?"
                   " WHERE lang = ?", (len(rows), counts["A1"], counts["D1"], counts["curate"],
                                       lang))
-        return {"queries": len(rows), "backend": backend, **counts}
+        return {"queries": len(rows), "backend": result.backend, **counts}
 
     return work
 

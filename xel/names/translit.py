@@ -16,12 +16,14 @@ target-script token, and it was trained on the romanized target sides of all six
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import lzma
 import math
 import os
 import random
+import sqlite3
 import subprocess
 import tempfile
 import unicodedata
@@ -170,11 +172,21 @@ class Transliterator:
         return "".join(token.split())
 
     def _decode(self, words: list[str], k: int) -> dict[str, list[tuple[str, float]]]:
-        """Decode in one decoder process per core (each reads a share of the words)."""
-        shares = [words[i::WORKERS] for i in range(WORKERS)] if len(words) > 500 else [words]
+        """What the decodings kept on disk have for the words (`Decoded`), the rest decoded
+        in one decoder process per core (each reads a share of them) and kept."""
+        kept = Decoded(self.fst.name, k)
+        found = kept.get(words)
+        missing = [w for w in words if w not in found]
+        if not missing:
+            return found
+        shares = [missing[i::WORKERS] for i in range(WORKERS)] if len(missing) > 500 else [
+            missing]
         with ThreadPoolExecutor(len(shares)) as pool:
             outputs = list(pool.map(lambda share: self._decode_share(share, k), shares))
-        return {w: c for out in outputs for w, c in out.items()}
+        fresh = {w: c for out in outputs for w, c in out.items()}
+        fresh.update({w: [] for w in missing if w not in fresh})  # nothing is an answer too
+        kept.put(fresh)
+        return {**found, **fresh}
 
     def _decode_share(self, words: list[str], k: int) -> dict[str, list[tuple[str, float]]]:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt") as f:
@@ -215,6 +227,56 @@ class Transliterator:
             except (OSError, ValueError, KeyError):
                 parts["fallback"] = "absent"
         return parts
+
+
+class Decoded:
+    """Decodings of one compiled model kept on disk (`decoded.sqlite` beside the compiled
+    models, or $XEL_DECODED): a model decodes a token the same way every time, and the
+    stages, their worker processes and every rerun ask about the same tokens (triage's
+    projections are the baselines' names), each time paying a second to start the decoder
+    on a large model. Where the file cannot be used, everything is decoded afresh."""
+
+    DDL = ("CREATE TABLE IF NOT EXISTS decoded (model TEXT NOT NULL, k INTEGER NOT NULL,"
+           " word TEXT NOT NULL, candidates TEXT NOT NULL, PRIMARY KEY (model, k, word))"
+           " WITHOUT ROWID")
+
+    def __init__(self, model: str, k: int) -> None:
+        self.model, self.k = model, k
+
+    @staticmethod
+    def path() -> Path:
+        return Path(os.environ.get("XEL_DECODED") or _cache_dir() / "decoded.sqlite")
+
+    def _connect(self) -> sqlite3.Connection:
+        path = self.path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=60)
+        db.execute("PRAGMA journal_mode=WAL")  # several worker processes read and write
+        db.execute(self.DDL)
+        return db
+
+    def get(self, words: Sequence[str]) -> dict[str, list[tuple[str, float]]]:
+        found: dict[str, list[tuple[str, float]]] = {}
+        try:
+            with contextlib.closing(self._connect()) as db:
+                for at in range(0, len(words), 500):
+                    chunk = list(words[at:at + 500])
+                    rows = db.execute(
+                        "SELECT word, candidates FROM decoded WHERE model = ? AND k = ? AND"
+                        f" word IN ({','.join('?' * len(chunk))})", (self.model, self.k, *chunk))
+                    found.update((w, [(t, p) for t, p in json.loads(c)]) for w, c in rows)
+        except (OSError, sqlite3.Error):
+            return {}
+        return found
+
+    def put(self, decoded: dict[str, list[tuple[str, float]]]) -> None:
+        try:
+            with contextlib.closing(self._connect()) as db, db:
+                db.executemany("INSERT OR IGNORE INTO decoded VALUES (?, ?, ?, ?)",
+                               [(self.model, self.k, w, json.dumps(c, ensure_ascii=False))
+                                for w, c in decoded.items()])
+        except (OSError, sqlite3.Error):
+            pass  # kept or not, the answers are the same
 
 
 def model_paths(key: str, direction: Direction, folder: Path = MODELS) -> tuple[Path, Path]:
