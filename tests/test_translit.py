@@ -267,3 +267,20 @@ def test_decodings_are_kept_on_disk_per_model(tiny: tuple[Path, dict], tmp_path:
     assert from_en.nbest(["shakira"])[0][0][0] == "шакира" and runs[-1] == ["shakira"]
     monkeypatch.setenv("XEL_DECODED", str(tmp_path))  # a folder: no database can open there
     assert to_en.nbest(["шакира", "чумбаво"], n=3) == first and runs[-1] == ["чумбаво", "шакира"]
+
+
+def test_compile_command_fills_the_cache(tiny: tuple[Path, dict], tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from xel.cli import _load_commands, app
+
+    monkeypatch.setenv("XEL_CACHE", str(tmp_path))
+    translit.load.cache_clear()
+    _load_commands()
+    result = CliRunner().invoke(app, ["names", "compile", "--out", str(tiny[0])])
+    assert result.exit_code == 0, result.output
+    built = sorted(p.name.split(".")[:2] for p in (tmp_path / "translit").glob("*.fst"))
+    assert built == [["russian", "from-english"], ["russian", "to-english"]]
+    assert "russian.to-english" in result.output
+    translit.load.cache_clear()

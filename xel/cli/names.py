@@ -53,6 +53,14 @@ def train_command(pairs: Path = PAIRS, out: Path = OUT, only: list[str] | None =
     console.print(f"models written to {out}")
 
 
+@names_app.command("compile")
+def compile_command(models: Path = OUT) -> None:
+    """Compile the transliteration models into the cache ($XEL_CACHE or ~/.cache/xel), as
+    their first use would (`./setup` does it once)."""
+    for fst in translit.compile_models(models):
+        console.print(f"{fst.name}: {fst.stat().st_size / 2**20:.0f} MiB")
+
+
 @names_app.command("calibrate")
 def calibrate_command(pairs: Path = PAIRS, models: Path = OUT, only: list[str] | None = ONLY,
                       seed: int = SEED, dev_fraction: float = DEV) -> None:

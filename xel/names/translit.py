@@ -330,6 +330,15 @@ def load(key: str, direction: Direction, folder: Path = MODELS) -> Transliterato
     return Transliterator(key, direction, fst, sidecar, _letters(pairs), _seen(pairs))
 
 
+def compile_models(folder: Path = MODELS, workers: int = WORKERS) -> list[Path]:
+    """Compile every model in `folder` into the cache, `workers` at a time: what `load` does
+    on a model's first use, done at setup so that a first build does not wait for it."""
+    found = [(key, d) for key in KEYS for d in DIRECTIONS
+             if model_paths(key, d, folder)[0].is_file()]
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        return list(pool.map(lambda kd: load(kd[0], kd[1], folder).fst, found))
+
+
 def _seen(corpus: str) -> dict[str, frozenset[str]]:
     """The training pairs an aligned corpus holds (`t}т r}р u}а m}м p}п`: trump, трамп; `|`
     joins letters of one side, `_` is nothing)."""
