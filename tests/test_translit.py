@@ -284,3 +284,29 @@ def test_compile_command_fills_the_cache(tiny: tuple[Path, dict], tmp_path: Path
     assert built == [["russian", "from-english"], ["russian", "to-english"]]
     assert "russian.to-english" in result.output
     translit.load.cache_clear()
+
+
+def test_model_tables_are_kept_beside_the_compiled_model(tiny: tuple[Path, dict],
+                                                         tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model's letters and training pairs are worked out once and read back after; a
+    damaged file is worked out again."""
+    monkeypatch.setenv("XEL_CACHE", str(tmp_path))
+    translit.load.cache_clear()
+    first = translit.load("russian", "to-english", tiny[0])
+    kept = first.fst.with_suffix(".tables.pickle")
+    assert kept.is_file() and first.seen and first.letters
+
+    def never(corpus: str) -> None:
+        raise AssertionError("worked out again")
+
+    translit.load.cache_clear()
+    with monkeypatch.context() as m:
+        m.setattr(translit, "_seen", never)
+        again = translit.load("russian", "to-english", tiny[0])
+    assert (again.seen, again.letters) == (first.seen, first.letters)
+    kept.write_bytes(b"not a pickle")
+    translit.load.cache_clear()
+    rebuilt = translit.load("russian", "to-english", tiny[0])
+    assert rebuilt.seen == first.seen and kept.read_bytes() != b"not a pickle"
+    translit.load.cache_clear()

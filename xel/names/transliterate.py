@@ -41,6 +41,12 @@ def fold(text: str) -> str:
     return "".join(ch for ch in to_latin(text) if ch.isalnum())
 
 
+@functools.lru_cache(maxsize=1 << 18)
+def spelled(text: str) -> str:
+    """`single(fold(text))`, kept: agreement compares every candidate of every part so."""
+    return single(fold(text))
+
+
 def best_first(options: Sequence[Candidates]) -> Iterator[tuple[tuple[str, float], ...]]:
     """One choice from each list (each best first), in order of falling product of their
     scores, ties in the order of `itertools.product`; lazily, so a 25-part span (a projection
@@ -78,6 +84,7 @@ class LanguageModels:
         # model input -> English candidates; English token -> target-script candidates
         self._to = decoded(folder, self.key, "to-english")
         self._from = decoded(folder, self.key, "from-english")
+        self._comparables: dict[str, str] = {}
 
     def _model(self, direction: Direction) -> Transliterator:
         assert self.key is not None
@@ -201,18 +208,18 @@ class LanguageModels:
         compared on `single` spellings (`xel.names.agree.Scorer`)."""
         if self.key is None:
             return 0.0, ""
-        want = single(fold("".join(run)))
+        want = spelled("".join(run))
         best, how = 0.0, ""
         part = forms[0]
         self.prepare(english=run, parts=[part])
         inputs = self.inputs(part)
         seen_to, seen_from = self._model("to-english").seen, self._model("from-english").seen
         for v in inputs:
-            if want in {single(fold(e)) for e in seen_to.get(normalize(v), ())} or (
+            if want in {spelled(e) for e in seen_to.get(normalize(v), ())} or (
                     len(run) == 1 and normalize(v) in seen_from.get(normalize(run[0]), ())):
                 return 1.0, f"{part}={'+'.join(run)} (a training pair)"
             for text, p in self._to.get(v, []):
-                if single(fold(text)) == want and p > best:
+                if spelled(text) == want and p > best:
                     best, how = p, f"{part}→{text} {p:.2f}"
         comparable = {self._comparable(v) for v in inputs}
         for pieces in itertools.product(*(self._from[t] for t in run)):
@@ -226,11 +233,14 @@ class LanguageModels:
 
     def _comparable(self, text: str) -> str:
         """A target-script text as the from-English model writes it (`romanized` writes the
-        uroman romanization), in the family's `skeleton` and `single` spelling."""
-        text = normalize(text)
-        if self.key == "romanized":
-            text = normalize(romanize(text))
-        return single(self.family.skeleton(text))
+        uroman romanization), in the family's `skeleton` and `single` spelling; kept, since
+        every English candidate's decodings are compared with every part."""
+        if text not in self._comparables:
+            plain = normalize(text)
+            if self.key == "romanized":
+                plain = normalize(romanize(plain))
+            self._comparables[text] = single(self.family.skeleton(plain))
+        return self._comparables[text]
 
     def threshold(self) -> float:
         """The agreement score that accepts at >= 95% precision on the model's dev pairs."""
