@@ -97,4 +97,3 @@ def test_projection_on_a_pool_or_dask_is_the_projection_in_this_process(tmp_path
         assert [r.summary["mentions"] for r in runs] == [30, 30]
         assert projections() == here, where.name
     store.close()
-

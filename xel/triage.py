@@ -252,14 +252,14 @@ class TriageResult:
 
 
 def triage_rows(job: TriageJob) -> TriageResult:
-    """Choose, locate and back-translate each query's projection in one language (runs in an
-    executor's worker, or in this process)."""
-    config, lang = job.config, job.lang
-    with Store(config.resolve(config.store)) as store:
-        return decide(store, config, lang)
+    """`decide` one language (runs in an executor's worker, or in this process)."""
+    with Store(job.config.resolve(job.config.store)) as store:
+        return decide(store, job.config, job.lang)
 
 
 def decide(store: Store, config: Config, lang: str) -> TriageResult:
+    """Choose, locate and back-translate each query's projection in `lang`, reading the store
+    and writing nothing: the rows and the translations new to the cache, for the writer."""
     ranks: dict[str, list[str]] = defaultdict(list)
     for r in store.query("SELECT name_key, text FROM projection_ranks WHERE lang = ?"
                          " ORDER BY name_key, rank", (lang,)):
