@@ -24,20 +24,24 @@ import sys
 import tempfile
 import zlib
 from array import array
-from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 from typing import Any
 
+import xel.priors
 import xel.tokenizers
 from xel.config import AlignConfig, Config, TokenizeConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
 from xel.errors import XelError
 from xel.executors import executor
+from xel.names.match import make_matcher
+from xel.names.transliterate import models_signature
 from xel.ner import DDL as NER_DDL
+from xel.priors import MentionPair, Prior, name_priors
 from xel.progress import progress
 from xel.registry import aligners
 from xel.stages import Work, code_digest, digest_of, file_digest, versions
@@ -47,8 +51,10 @@ from xel.tokenizers import Span, tokenizer_for, tokenizer_name
 
 Link = tuple[int, int]
 Links = set[Link]
+# An aligner's arguments: source and target tokens of every pair, the settings, the pairs whose
+# links are wanted (None: all) and lexical priors (`xel.priors`; aligners without them ignore them).
 Aligner = Callable[[Sequence[Sequence[str]], Sequence[Sequence[str]], AlignConfig,
-                    Sequence[int] | None], Iterator[Links]]
+                    Sequence[int] | None, Mapping[Prior, float] | None], Iterator[Links]]
 
 
 # --- symmetrization ------------------------------------------------------------------------
@@ -131,16 +137,24 @@ def identical_priors(source: Path, target: Path, alpha: float) -> Counter[str]:
     return Counter({token: alpha * n for token, n in found.items()})
 
 
-def eflomal_priors(folder: Path, config: AlignConfig) -> Path | None:
-    """The priors file for the token files `src` and `tgt` in `folder`, or None without
-    `align.identical_prior`."""
-    if not config.identical_prior:
+def eflomal_priors(folder: Path, config: AlignConfig,
+                   names: Mapping[Prior, float] | None = None) -> Path | None:
+    """The priors file for the token files `src` and `tgt` in `folder`: tokens written alike
+    (`align.identical_prior`) and `names` (`xel.priors`, tokens as written: cased and spaced
+    here as the files are); None where there are neither."""
+    lexical: defaultdict[Prior, float] = defaultdict(float)
+    if config.identical_prior:
+        for token, count in identical_priors(folder / "src", folder / "tgt",
+                                             config.identical_prior).items():
+            lexical[token, token] = float(count)
+    for (s, t), alpha in (names or {}).items():
+        lexical[file_token(s, config.lowercase), file_token(t, config.lowercase)] += alpha
+    if not lexical:
         return None
     priors = folder / "priors"
     with open(priors, "w", encoding="utf-8") as f:
-        for token, alpha in sorted(identical_priors(folder / "src", folder / "tgt",
-                                                    config.identical_prior).items()):
-            f.write(f"LEX\t{token}\t{token}\t{alpha:g}\n")
+        for (s, t), alpha in sorted(lexical.items()):
+            f.write(f"LEX\t{s}\t{t}\t{alpha:g}\n")
     return priors
 
 
@@ -207,9 +221,14 @@ def write_tokens(path: Path, sentences: Sequence[Sequence[str]], lowercase: bool
 
 
 def token_line(tokens: Sequence[str], lowercase: bool) -> str:
-    """A sentence as eflomal reads it: tokens joined by spaces (spaces inside a token as `_`)."""
-    line = " ".join(t.replace(" ", "_") for t in tokens)
-    return (line.lower() if lowercase else line) + "\n"
+    """A sentence as eflomal reads it: tokens joined by spaces."""
+    return " ".join(file_token(t, lowercase) for t in tokens) + "\n"
+
+
+def file_token(token: str, lowercase: bool) -> str:
+    """A token as eflomal reads it (spaces inside it as `_`)."""
+    token = token.replace(" ", "_")
+    return token.lower() if lowercase else token
 
 
 def _write_pairs(d: Path, src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
@@ -229,10 +248,12 @@ def _write_pairs(d: Path, src: Sequence[Sequence[str]], tgt: Sequence[Sequence[s
 
 @aligners.register("eflomal")
 def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-            config: AlignConfig, wanted: Sequence[int] | None = None) -> Iterator[Links]:
+            config: AlignConfig, wanted: Sequence[int] | None = None,
+            priors: Mapping[Prior, float] | None = None) -> Iterator[Links]:
     """Both directions with eflomal over all pairs, then the configured symmetrization of the
-    `wanted` pairs (default: all). eflomal learns from every pair; memory holds the wanted
-    pairs' output lines, each symmetrized only when its turn comes."""
+    `wanted` pairs (default: all). eflomal learns from every pair, starting from `priors`
+    beside its configured ones; memory holds the wanted pairs' output lines, each
+    symmetrized only when its turn comes."""
     if len(src) != len(tgt):
         raise XelError(f"aligner: {len(src)} source sentences but {len(tgt)} target sentences")
     wanted = range(len(src)) if wanted is None else wanted
@@ -243,7 +264,7 @@ def eflomal(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
         if not keep:
             return (set() for _ in wanted)
         command = eflomal_command(d / "src", d / "tgt", d / "fwd", d / "rev", config,
-                                  len(keep), eflomal_priors(d, config))
+                                  len(keep), eflomal_priors(d, config, priors))
         done = subprocess.run(command, capture_output=True, text=True,
                               env={**os.environ, **seeded_environment(config.seed)})
         if done.returncode != 0:
@@ -281,8 +302,10 @@ _SIMALIGN_METHODS = {"a": "inter", "m": "mwmf", "i": "itermax"}
 
 @aligners.register("simalign")
 def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-             config: AlignConfig, wanted: Sequence[int] | None = None) -> Iterator[Links]:
-    """Contextual-embedding alignment (Jalili Sabet et al. 2020) with a local transformer."""
+             config: AlignConfig, wanted: Sequence[int] | None = None,
+             priors: Mapping[Prior, float] | None = None) -> Iterator[Links]:
+    """Contextual-embedding alignment (Jalili Sabet et al. 2020) with a local transformer
+    (it learns nothing, so `priors` have no use)."""
     path = config.simalign_model
     if not path or not (Path(path) / "config.json").is_file():
         raise XelError(
@@ -307,11 +330,22 @@ def simalign(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
 
 
 def align(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]],
-          config: AlignConfig, wanted: Sequence[int] | None = None) -> Iterator[Links]:
+          config: AlignConfig, wanted: Sequence[int] | None = None,
+          priors: Mapping[Prior, float] | None = None) -> Iterator[Links]:
     """Align sentence pairs with the configured aligner; the links of the `wanted` pairs
     (indices, default all), in that order, one at a time."""
     aligner: Aligner = aligners.get(config.aligner)
-    return aligner(src, tgt, config, wanted)
+    return aligner(src, tgt, config, wanted, priors)
+
+
+def priors_for(lang: str, config: Config, pairs: Sequence[MentionPair],
+               names: Iterable[str]) -> dict[Prior, float] | None:
+    """The name priors of `align.name_prior` for the mentions' pairs (None where it is 0),
+    the matcher told the `names` it will be asked about."""
+    if not config.align.name_prior:
+        return None
+    return name_priors(pairs, make_matcher(lang, config, names, by_sound=False),
+                       config.align.name_prior)
 
 
 def aer(predicted: Sequence[Links], sure: Sequence[Links], possible: Sequence[Links]) -> float:
@@ -399,7 +433,7 @@ def decode_links(data: bytes) -> Links:
 
 # Taken when the code is imported, so a long run's signatures describe the code it runs even
 # if the files change on disk meanwhile.
-ALIGN_CODE = code_digest(xel.tokenizers, sys.modules[__name__])
+ALIGN_CODE = code_digest(xel.tokenizers, xel.priors, sys.modules[__name__])
 
 
 def align_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
@@ -411,6 +445,7 @@ def align_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
             "tokenizer:src": tokenizer_name(source, config.tokenize),
             "tokenizer:tgt": tokenizer_name(lang, config.tokenize),
             "code": ALIGN_CODE,
+            **(models_signature(lang, config) if config.align.name_prior else {}),
             **versions("eflomal", "sentencepiece", "jieba", "simalign", "regex")}
 
 
@@ -487,6 +522,10 @@ class AlignJob:
     wanted: list[int]
     tokenize: TokenizeConfig
     align: AlignConfig
+    # Where `align.name_prior` asks for name priors: the config (for the name models) and the
+    # mentions (character spans in the source text) of each wanted pair.
+    names: Config | None = None
+    mentions: list[list[Span]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -519,9 +558,16 @@ def align_texts(job: AlignJob) -> Aligned:
     (runs in an executor's worker); each pair's links are encoded as the aligner yields them."""
     src_tok = tokenizer_for(job.source, job.src_texts, job.tokenize)
     tgt_tok = tokenizer_for(job.lang, job.tgt_texts, job.tokenize)
+    src, tgt = Tokens(job.src_texts, src_tok), Tokens(job.tgt_texts, tgt_tok)
+    priors = None
+    if job.names is not None:
+        pairs = [(src[k], tgt[k], mention_tokens(src_tok(job.src_texts[k]), spans))
+                 for k, spans in zip(job.wanted, job.mentions, strict=True)]
+        priors = priors_for(job.lang, job.names, pairs,
+                            {job.src_texts[k][a:b] for k, spans in
+                             zip(job.wanted, job.mentions, strict=True) for a, b in spans})
     links, n_links = [], 0
-    for x in align(Tokens(job.src_texts, src_tok), Tokens(job.tgt_texts, tgt_tok), job.align,
-                   job.wanted):
+    for x in align(src, tgt, job.align, job.wanted, priors):
         links.append(encode_links(x))
         n_links += len(x)
     return Aligned([encode_spans(src_tok(job.src_texts[k])) for k in job.wanted],
@@ -529,22 +575,36 @@ def align_texts(job: AlignJob) -> Aligned:
                    links, n_links)
 
 
+def mention_tokens(tokens: Sequence[Span], mentions: Sequence[Span]) -> list[tuple[int, int]]:
+    """Mentions given as character spans, as (first, last) token (those with no token left out)."""
+    out = []
+    for start, end in mentions:
+        inside = [k for k, (s, e) in enumerate(tokens) if s < end and e > start]
+        if inside:
+            out.append((inside[0], inside[-1]))
+    return out
+
+
 @dataclass(frozen=True)
 class SourceSide:
     """What every language's job shares: the source sentences in segment order, and the
-    segments with a person mention (`segs`) at their positions in it (`wanted`)."""
+    segments with a mention (`segs`) at their positions in it (`wanted`), with the
+    mentions' character spans (`mentions`)."""
 
     lang: str
     texts: Texts
     segs: list[int]
     wanted: list[int]
+    mentions: list[list[Span]]
 
 
 def source_side(store: Store) -> SourceSide:
     """Read once, whatever the number of languages: a million source sentences are the
     largest thing the stage holds."""
     source = source_language(store)
-    mentioned = {r[0] for r in store.query("SELECT DISTINCT seg FROM mentions")}
+    mentioned: dict[int, list[Span]] = {}
+    for seg, start, end in store.query('SELECT seg, start, "end" FROM mentions ORDER BY start'):
+        mentioned.setdefault(seg, []).append((start, end))
     segs: list[int] = []
     wanted: list[int] = []
     count = 0
@@ -559,7 +619,8 @@ def source_side(store: Store) -> SourceSide:
             count += 1
             yield text
 
-    return SourceSide(source, Texts(texts()), segs, wanted)
+    sentences = Texts(texts())  # fills segs and wanted as it reads
+    return SourceSide(source, sentences, segs, wanted, [mentioned[seg] for seg in segs])
 
 
 @dataclass(frozen=True)
@@ -599,7 +660,8 @@ def align_job(store: Store, config: Config, side: SourceSide,
         tgt = Texts(chain(texts(), iter_lines(learned[1], LEARNED)))
         check_line_aligned(learned, len(src) - len(side.texts), len(tgt) - len(side.texts))
     return (Pending(lang, side.segs, len(side.texts), empty, len(src) - len(side.texts)),
-            AlignJob(side.lang, lang, src, tgt, side.wanted, config.tokenize, config.align))
+            AlignJob(side.lang, lang, src, tgt, side.wanted, config.tokenize, config.align,
+                     *((config, side.mentions) if config.align.name_prior else ())))
 
 
 def write_alignment(job: Pending, result: Aligned) -> Work:

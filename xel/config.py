@@ -267,6 +267,9 @@ class AlignConfig(Section):
     eflomal_max_iterations: int | None = Field(None, ge=2, description="cap on iterations")
     identical_prior: float = Field(0.0, ge=0, description="eflomal prior linking a token "
                                    "written alike on both sides, per pair (0: none)")
+    # Docs/quality.md measures it: a few thousand pairs align names as more pairs would.
+    name_prior: float = Field(0.0, ge=0, description="eflomal prior linking an English name "
+                              "token to the target words that read as it, per pair (0: none)")
     # A fixed seed makes eflomal reproducible (one thread per language; languages run in
     # parallel on the executor); null lets it seed itself and use every core, not reproducibly.
     seed: int | None = 2015

@@ -19,15 +19,25 @@ from __future__ import annotations
 
 import csv
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import regex
 
-from xel.align import ALIGN_CODE, LEARNED, Links, aer, align, check_line_aligned, learned_files
+from xel.align import (
+    ALIGN_CODE,
+    LEARNED,
+    Links,
+    aer,
+    align,
+    check_line_aligned,
+    learned_files,
+    priors_for,
+)
 from xel.config import COARSE_TYPES, Config
 from xel.corpus import read_source
 from xel.errors import XelError
@@ -666,15 +676,22 @@ def corpus_pairs(config: Config, lang: str) -> tuple[list[list[str]], list[list[
     return out[0], out[1]
 
 
-def align_gold(gold: Sequence[GoldSentence], lang: str, config: Config,
-               extra: bool) -> tuple[list[Links], int]:
+def align_gold(gold: Sequence[GoldSentence], lang: str, config: Config, extra: bool,
+               mentions: Iterable[GoldMention] = ()) -> tuple[list[Links], int]:
     """Links for the gold sentences, the aligner trained on them plus (with `extra`) the
     corpus's (and `align.learn_from`'s) pairs of the same language; returns the links and how
-    many extra pairs there were.
+    many extra pairs there were. The English `mentions` give the name priors of
+    `align.name_prior`, as a collection's mentions do (the gold's target side is never read).
     """
     src, tgt = corpus_pairs(config, lang) if extra else ([], [])
+    spans: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    for m in mentions:
+        spans[m.sentence].add((m.first, m.last))
+    priors = priors_for(lang, config, [(gold[k].src, gold[k].tgt, sorted(v))
+                                       for k, v in spans.items()],
+                        {" ".join(gold[k].src[a:b + 1]) for k, v in spans.items() for a, b in v})
     links = align([g.src for g in gold] + src, [g.tgt for g in gold] + tgt, config.align,
-                  range(len(gold)))
+                  range(len(gold)), priors)
     return list(links), len(src)
 
 
@@ -686,7 +703,8 @@ def evaluate_sets(sets: Sequence[GoldSet], config: Config, with_triage: bool,
     """
     rows = []
     for gs in sets:
-        links, n_extra = align_gold(gs.sentences, gs.lang, config, extra)
+        links, n_extra = align_gold(gs.sentences, gs.lang, config, extra,
+                                    chain.from_iterable(gs.mentions.values()))
         for kind, mentions in gs.mentions.items():
             for method, cfg in (("paper", paper_config(config)), ("xel", config)):
                 outcomes, rate = evaluate_projection(gs.sentences, mentions, gs.lang, cfg, links,

@@ -40,11 +40,11 @@ from xel.languages import is_unspaced, language
 from xel.names.agree import agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
-from xel.names.match import WORDLIKE, NameMatcher
+from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.pairs import wikidata_codes
 from xel.names.script import is_latin, whole_characters
-from xel.names.transliterate import models_for, models_signature
+from xel.names.transliterate import models_signature
 from xel.ner import DDL as NER_DDL
 from xel.progress import progress
 from xel.stages import Work, code_digest, digest_of, versions
@@ -721,15 +721,6 @@ def iter_pairs(store: Store, lang: str) -> Iterator[tuple[int, Pair]]:
     sentences' pairs would not fit in memory decoded at once)."""
     for seg, src_text, tgt_text, src_tokens, tgt_tokens, links in pair_rows(store, lang):
         yield seg, Pair.decode(src_text, tgt_text, src_tokens, tgt_tokens, links)
-
-
-def make_matcher(lang: str, config: Config, english: Iterable[str] = ()) -> NameMatcher:
-    """The name matcher of a language, with the forms of the English name tokens it will be
-    asked about decoded in one batch."""
-    models = models_for(lang, config)
-    if models is not None:
-        models.prepare(english=[t for name in english for t in name_tokens(name)])
-    return NameMatcher(lang, models, config.project.min_similarity)
 
 
 Mention = tuple[int, int, int, str]  # segment, start, end (characters), name

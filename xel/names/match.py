@@ -8,15 +8,17 @@ name spelled a little differently (Taiwan's `卡瓦諾` for the model's `卡瓦�
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import regex
 
+from xel.config import Config
 from xel.languages import language
+from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.script import WHOLE_NAME_MIN, Family, Span, orthographic, to_latin
-from xel.names.transliterate import LanguageModels
+from xel.names.transliterate import LanguageModels, models_for
 
 _LATIN = regex.compile(r"\p{Latin}")
 # A Latin letter beside a letter of another script: a Latin name run into the next word of an
@@ -36,6 +38,10 @@ class NameMatcher:
     lang: str
     models: LanguageModels | None
     min_similarity: float
+    # False: spelling and the models only. Reading by sound pairs a name with the odd common
+    # word (Tibetan `ཀྲོའུ་བཙུགས་སློབ` as Wayde Sims): fine beside an aligned span, not as evidence
+    # on its own (`xel.priors`).
+    by_sound: bool = True
     family: Family = field(init=False)
 
     def __post_init__(self) -> None:
@@ -86,7 +92,7 @@ class NameMatcher:
         rules = self.family
         if rules.ignorable(target):
             return 0.0
-        if rules.by_sound and not _LATIN.search(target) and rules.sounds_like(
+        if rules.by_sound and self.by_sound and not _LATIN.search(target) and rules.sounds_like(
                 rules.forms_of(target), english):  # a Latin copy is compared by spelling
             return 1.0
         latin = self.latin(target)
@@ -154,3 +160,13 @@ class NameMatcher:
                     if s >= self.min_similarity:
                         found[k].append((a, b, s))
         return found
+
+
+def make_matcher(lang: str, config: Config, english: Iterable[str] = (),
+                 by_sound: bool = True) -> NameMatcher:
+    """The name matcher of a language, with the forms of the English name tokens it will be
+    asked about decoded in one batch."""
+    models = models_for(lang, config)
+    if models is not None:
+        models.prepare(english=[t for name in english for t in name_tokens(name)])
+    return NameMatcher(lang, models, config.project.min_similarity, by_sound)
