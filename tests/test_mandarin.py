@@ -87,6 +87,54 @@ def test_outer_parts_are_completed_to_read_whole(text: str, span: str, english: 
     assert text[s:e] == name
 
 
+@pytest.mark.parametrize(("text", "span", "english", "name"), [
+    # Traditional Chinese of PUD (corpora/pud_persons): a grown span gets its vowel syllable
+    # too (`阿` of Aldrin), a common word beside the name stays out (`當時`, at the time), and
+    # a name of several parts with no `·` between them gets its last part's last syllable.
+    ("2002年9月9日，阿特靈被人以接受", "靈", ["Aldrin"], "阿特靈"),
+    ("鑑於希律當時在耶路撒冷", "希律", ["Herod"], "希律"),
+    ("希律安提帕斯與希羅底的準確結婚年份", "希律安提帕", ["Herod", "Antipas"], "希律安提帕斯"),
+])
+def test_names_are_completed_by_syllables_not_by_words(text: str, span: str,
+                                                        english: list[str], name: str) -> None:
+    a = text.index(span)
+    s, e = read_out(text, a, a + len(span), english, _name_char(text))
+    assert text[s:e] == name
+
+
+def test_common_words_and_titles_are_no_part_of_a_name() -> None:
+    from xel.names.han import untitled, with_regnal_number
+    from xel.names.mandarin import begins_word
+
+    assert begins_word("希律當時在", 2) and not begins_word("希律當時在", 1)
+    assert not begins_word("卡拉", 0)  # a name's own piece is rare in the dictionary
+    # A title the bracket rule took in is left out where the rest reads as the name; a
+    # Chinese name after a word ending the same way keeps its surname.
+    text = "沙特阿拉伯國國王薩勒曼（King Salaman）讓"
+    a = text.index("王薩勒曼")
+    assert text[untitled(text, a, a + 4, ["Salaman"]):a + 4] == "薩勒曼"
+    text = "中國王毅外長"
+    assert untitled(text, 1, 4, ["Wang", "Yi"]) == 1
+    # A regnal number after a name is part of it; a century is not.
+    text = "1969年8月，教皇保羅六世從梵蒂岡法律中"
+    a = text.index("保羅")
+    assert text[a:with_regnal_number(text, a, a + 2)] == "保羅六世"
+    assert with_regnal_number("保羅十九世紀", 0, 2) == 2
+
+
+def test_latin_names_in_unspaced_text_are_taken_whole() -> None:
+    from xel.names.script import whole_latin_words
+
+    text = "SaskTel的無限數據用戶Lindsay Gay上個月報導說"
+    a = text.index("Gay")
+    assert text[slice(*whole_latin_words(text, a, a + 3, ["Lindsay", "Gay"]))] == "Lindsay Gay"
+    a = text.index("ndsay")
+    assert text[slice(*whole_latin_words(text, a, a + 3))] == "Lindsay"  # word edges only
+    text = "他說 John 和 Mary 是"
+    a = text.index("Mary")
+    assert whole_latin_words(text, a, a + 4, ["Mary"]) == (a, a + 4)
+
+
 def test_a_chinese_persons_name_is_its_pinyin() -> None:
     text = "习近平总书记在会上发表重要讲话，深入分析"
     assert pinyin_runs(text, ["Xi", "Jinping"], least=2) == [(0, 3)]

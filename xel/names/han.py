@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import regex
 
 from xel.names.hangul import korean_key
-from xel.names.mandarin import pinyin, pinyin_runs, read_out
+from xel.names.mandarin import begins_word, pinyin, pinyin_runs, read_out, reads_as
 from xel.names.morphemes import janome
 from xel.names.script import (
     WHOLE_NAME_MIN,
@@ -307,6 +307,33 @@ def _letters(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalpha())
 
 
+# A regnal number written after a name is part of it (`保羅六世`, Paul VI; `弗朗茨·約瑟夫一世`);
+# `世紀` is a century.
+_REGNAL = regex.compile(r"[一二三四五六七八九十]{1,3}世(?![紀纪])")
+
+
+def with_regnal_number(text: str, start: int, end: int) -> int:
+    """The span's end past a regnal number written right after it."""
+    m = _REGNAL.match(text, end) if start < end else None
+    return m.end() if m else end
+
+
+def untitled(text: str, start: int, end: int, english: Sequence[str]) -> int:
+    """The span's start past a first character that ends a common word with the one before
+    it (`王` of `國王`, king, before `薩勒曼`), where the rest still reads as the English
+    name: a title the aligner or a bracket rule took in."""
+    if end - start < 3 or start == 0 or not begins_word(text, start - 1):
+        return start
+    rest = text[start + 1:end]
+    parts = [p for p in regex.split(f"[{_HAN_JOINERS}]", rest) if p]
+    if len(parts) == len(english) and all(reads_as(p, t) for p, t in zip(parts, english,
+                                                                           strict=True)):
+        return start + 1
+    if len(english) == 1 and reads_as(rest, english[0]):
+        return start + 1
+    return start
+
+
 class Han(Family):
     name = "han"
     han = True
@@ -345,6 +372,9 @@ class Han(Family):
                 start, end = read_out(text, start, end, english, name_char)
                 start, end = max(pinyin_runs(text, english, start, end),
                                  key=lambda r: r[1] - r[0], default=(start, end))
+                start = untitled(text, start, end, english)
+            if self.code == "zho":
+                end = with_regnal_number(text, start, end)
         return start, end
 
     def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:

@@ -156,6 +156,11 @@ def read_out(text: str, start: int, end: int, english: Sequence[str],
         s = _grown(text, start, joiners[0], english[0], name_char, most, (True, False))[0]
         e = _grown(text, joiners[-1] + 1, end, english[-1], name_char, most, (False, True))[1]
         return s, e
+    if len(english) > 1 and not joiners:  # `希律安提帕` + `斯`: the last part completed
+        for k in range(end - 1, start, -1):
+            grown = _grown(text, k, end, english[-1], name_char, 1, (False, True))[1]
+            if reads_as(text[k:grown], english[-1]):
+                return start, grown
     if len(english) > 1 + sum(ch in _JOINERS for ch in piece):
         if end + 1 < len(text) and text[end] in _JOINERS:
             part = _part(text, end + 1, 1, english[-1], name_char)
@@ -169,21 +174,12 @@ def read_out(text: str, start: int, end: int, english: Sequence[str],
 def _grown(text: str, start: int, end: int, token: str, name_char: Callable[[int], bool],
            most: int, sides: tuple[bool, bool]) -> tuple[int, int]:
     """The span with the fewest name characters added on the allowed (left, right) sides
-    that make it read as `token`; the span itself if it reads already, or nothing does."""
+    that make it read as `token` (the span itself if it reads already), then with the
+    syllables `_edges` adds; the span as it was where nothing reads."""
     if start >= end:
         return start, end
     if reads_as(text[start:end], token):
-        # A name that starts with a vowel starts with a vowel syllable (`阿` of `阿德丽安娜`).
-        if sides[0] and start > 0 and token[:1].lower() in "aeiou" and name_char(start - 1) \
-                and syllables(text[start - 1])[:1] == (("", False),) \
-                and syllables(text[start])[:1] != (("", False),):
-            start -= 1
-        # A last consonant left out is written by the next name character, if it can be.
-        if sides[1] and end < len(text) and name_char(end) \
-                and not reads_as(text[start:end], token, to_the_end=True) \
-                and reads_as(text[start:end + 1], token, to_the_end=True):
-            end += 1
-        return start, end
+        return _edges(text, start, end, token, name_char, sides)
     for added in range(1, most + 1):
         for left in range(added + 1):
             if (left and not sides[0]) or (added - left and not sides[1]):
@@ -191,8 +187,55 @@ def _grown(text: str, start: int, end: int, token: str, name_char: Callable[[int
             s, e = start - left, end + added - left
             if (s >= 0 and e <= len(text) and all(name_char(k) for k in range(s, start))
                     and all(name_char(k) for k in range(end, e))
+                    and not (e > end and begins_word(text, e - 1))
+                    and not (s < start and begins_word(text, s - 1))
                     and reads_as(text[s:e], token)):
-                return s, e
+                return _edges(text, s, e, token, name_char, sides)
+    return start, end
+
+
+# A word this frequent in jieba's dictionary is a common word, not part of a name: `当时`
+# (19,195; "at the time") after 希律 (Herod) is no last syllable of the name, while names'
+# own pieces are rare there (`卡拉` 342, `莲娜` 51, `蒂娜` 12).
+COMMON_WORD = 1000
+
+
+def begins_word(text: str, k: int) -> bool:
+    """Whether characters k and k + 1 make a common word (in simplified form)."""
+    pair = text[k:k + 2]
+    if len(pair) < 2 or not all(_HAN_LETTER.fullmatch(ch) for ch in pair):
+        return False
+    return _word_frequency(transliterator("Hant-Hans").transliterate(pair)) >= COMMON_WORD
+
+
+@functools.cache
+def _word_frequencies() -> dict[str, int]:
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return dict(jieba.dt.FREQ)
+
+
+def _word_frequency(word: str) -> int:
+    return _word_frequencies().get(word, 0)
+
+
+def _edges(text: str, start: int, end: int, token: str, name_char: Callable[[int], bool],
+           sides: tuple[bool, bool]) -> tuple[int, int]:
+    """A span that reads as `token`, with the syllables an aligner leaves beside it: the
+    vowel syllable a name starting with a vowel starts with (`阿` of `阿德丽安娜`, `阿特靈`
+    for Aldrin), and the next name character where it writes a last consonant left out."""
+    if sides[0] and start > 0 and token[:1].lower() in "aeiou" and name_char(start - 1) \
+            and syllables(text[start - 1])[:1] == (("", False),) \
+            and syllables(text[start])[:1] != (("", False),):
+        start -= 1
+    if sides[1] and end < len(text) and name_char(end) and not begins_word(text, end) \
+            and not reads_as(text[start:end], token, to_the_end=True) \
+            and reads_as(text[start:end + 1], token, to_the_end=True):
+        end += 1
     return start, end
 
 

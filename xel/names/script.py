@@ -110,17 +110,31 @@ def whole_characters(text: str, start: int, end: int) -> Span:
 
 
 _LATIN_LETTER = regex.compile(r"[\p{Latin}\p{N}]")
+# The Latin word just before a position (one space between), and just after one.
+_LATIN_WORD_BEFORE = regex.compile(r"(?<![\p{Latin}'-])([\p{Latin}'-]+) $")
+_LATIN_WORD_AFTER = regex.compile(r" ([\p{Latin}'-]+)(?![\p{Latin}'-])")
 
 
-def whole_latin_words(text: str, start: int, end: int) -> Span:
+def whole_latin_words(text: str, start: int, end: int, english: Sequence[str] = ()) -> Span:
     """In unspaced scripts, learned pieces can cut a Latin word (`raig Halket` from
-    `Craig Halkett`): a span edge inside a Latin word moves out to the word's edge."""
+    `Craig Halkett`): a span edge inside a Latin word moves out to the word's edge. A name
+    kept in Latin is taken whole: the Latin words beside the span that spell the rest of the
+    English name join it (`Gay` to `Lindsay Gay`)."""
     if start < end and _LATIN_LETTER.match(text[start]):
         while start > 0 and _LATIN_LETTER.match(text[start - 1]):
             start -= 1
     if start < end and _LATIN_LETTER.match(text[end - 1]):
         while end < len(text) and _LATIN_LETTER.match(text[end]):
             end += 1
+    if start >= end or not english:
+        return start, end
+    wanted = {t.casefold() for t in english}
+    while (m := _LATIN_WORD_BEFORE.search(text, 0, start)) and m.group(1).casefold() in wanted \
+            and m.group(1).casefold() not in text[start:end].casefold().split():
+        start = m.start(1)
+    while (m := _LATIN_WORD_AFTER.match(text, end)) and m.group(1).casefold() in wanted \
+            and m.group(1).casefold() not in text[start:end].casefold().split():
+        end = m.end(1)
     return start, end
 
 
@@ -415,7 +429,7 @@ class Family:
         paper's span, `claimed` the characters aligned with other English words): in unspaced
         scripts a Latin word inside the text stays whole."""
         if enabled and self.unspaced:
-            return whole_latin_words(text, start, end)
+            return whole_latin_words(text, start, end, english)
         return start, end
 
     def inflection_key(self, text: str) -> str:
