@@ -120,3 +120,28 @@ def test_the_align_signature_records_the_name_models_only_with_name_priors(
     assert set(named) - set(plain) and all(k.startswith(("to-english", "from-english",
                                                           "threshold", "lexicon"))
                                            for k in set(named) - set(plain))
+
+
+def test_gold_is_aligned_with_the_priors_of_its_english_mentions(monkeypatch: Any) -> None:
+    """`xel eval projection` aligns gold sentences as a collection would: with name priors from
+    the English mentions (never from the gold's target side or links)."""
+    from xel.evaluate import GoldMention, GoldSentence, align_gold
+
+    seen: dict[str, Any] = {}
+
+    def aligner(src: Any, tgt: Any, config: AlignConfig, wanted: Any, priors: Any) -> Any:
+        seen["priors"] = priors
+        return iter([set() for _ in wanted])
+
+    import xel.align
+
+    monkeypatch.setattr(xel.align.aligners, "get", lambda name: aligner)
+    gold = [GoldSentence(["Putin", "met", "Olga"], ["Путин", "встретил", "Ольгу"]),
+            GoldSentence(["He", "left"], ["Он", "ушёл"])]
+    mentions = [GoldMention(0, 0, 0, (0, 0)), GoldMention(0, 2, 2, (2, 2))]
+    config = CONFIG.model_copy(update={"align": AlignConfig(name_prior=2)})
+    links, extra = align_gold(gold, "rus", config, False, mentions)
+    assert links == [set(), set()] and extra == 0
+    assert seen["priors"] == {("Putin", "Путин"): 2, ("Olga", "Ольгу"): 2}
+    align_gold(gold, "rus", CONFIG, False, mentions)
+    assert seen["priors"] is None
