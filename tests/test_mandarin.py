@@ -145,3 +145,29 @@ def test_a_chinese_persons_name_is_its_pinyin() -> None:
     assert pinyin("习") == "xi" and pinyin("A") == ""
     assert agreement("习近平", "Xi Jinping", "zho-CN").score == 1.0
     assert agreement("习近", "Xi Jinping", "zho-CN").score == 0.0
+
+
+def test_a_transliteration_that_may_run_on_is_named() -> None:
+    """Chinese writes a transliterated name as one run of characters: a character written
+    in many names right beside an accepted projection says it may be cut, unless it begins a
+    common word there or is a function character."""
+    from xel.names.families import family
+
+    counts = {"爾": 5159, "娜": 418, "耶": 457, "因": 156, "被": 0, "當": 300, "的": 400}
+    rules = family("zho-TW")
+
+    def count(ch: str) -> int:
+        return counts.get(ch, 0)
+
+    text = "蒂娜·安塞密爾於1927年3月25日出生"
+    assert rules.runs_on(text, 0, text.index("爾"), count) == "爾"
+    text = "在1979年拍攝電影時，溫斯頓遇見了他未來的妻子伊蓮娜。"
+    assert rules.runs_on(text, text.index("伊蓮"), text.index("娜"), count) == "娜"
+    assert rules.runs_on(text, text.index("伊蓮"), text.index("。"), count) is None
+    text = "彼拉多決定派耶穌去希羅底那"
+    assert rules.runs_on(text, text.index("穌"), text.index("穌") + 1, count) == "耶"
+    # Words after names: rare in names, the start of a common word, a function character.
+    assert rules.runs_on("阿克巴爾·丹戎因被指控", 0, 7, count) is None
+    assert rules.runs_on("鑑於希律當時在耶路撒冷", 2, 4, count) is None
+    assert rules.runs_on("特朗普的支持者", 0, 3, count) is None
+    assert family("jpn").runs_on("伊蓮娜", 0, 2, count) is None  # Chinese only

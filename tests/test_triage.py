@@ -307,3 +307,35 @@ def test_a_surname_alone_is_accepted_where_the_collection_writes_the_full_name()
     assert surname_of("唐納德", "Donald Trump", forms, "") is None
     assert surname_of("Trump", "Donald Trump", ["Trump", "Donald Trump"], "sagte ") == (
         "Donald Trump")
+
+
+CHINESE = [
+    "唐納德·特朗普在柏林會見了安格拉·默克爾。",
+    "安格拉·默克爾說會談很好。",
+    "特朗普週二離開了。",
+    "",
+    "天氣很糟。",
+]
+
+
+def test_a_chinese_name_cut_before_more_of_it_goes_to_curation(tmp_path: Path) -> None:
+    """A transliteration cut short still reads as the name (`默克` is Merkel), so the round
+    trip would accept it; the character after it, written in many transliterated names
+    (`爾`), sends it to curation instead."""
+    store, config = small_store(tmp_path, lang="zho-TW", target=CHINESE, models="shipped")
+    projected(store, config)
+    store.declare(QUERIES_DDL)
+    store.execute(QUERY_COLUMNS + " VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
+                  " 16, 15, 0, 1, 1)")
+    store.record_stage("queries", "test", "queries|test", {})
+    store.execute("UPDATE projection_ranks SET text = '安格拉·默克爾' WHERE lang = 'zho-TW'"
+                  " AND name_key = 'angela merkel' AND rank = 1")
+    run(store, config, ["triage"], force=True)
+    whole = store.query("SELECT * FROM triage WHERE query_id = 'q2'")[0]
+    assert (whole["projection"], whole["outcome"]) == ("安格拉·默克爾", "A1")
+    store.execute("UPDATE projection_ranks SET text = '安格拉·默克' WHERE lang = 'zho-TW'"
+                  " AND name_key = 'angela merkel' AND rank = 1")
+    run(store, config, ["triage"], force=True)
+    cut = store.query("SELECT * FROM triage WHERE query_id = 'q2'")[0]
+    assert (cut["projection"], cut["outcome"]) == ("安格拉·默克", "curate")
+    assert cut["why"] == "the name may run on: `爾` is beside it"

@@ -308,6 +308,10 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
             continue
         back = answers[text]
         decision = accept_round_trip(text, q["name"], back.text, lang, config.triage, models)
+        if decision.accepted and models is not None and (more := rules.runs_on(
+                sentences[seg], start, end, models.count)):
+            decision = Decision(False, decision.score, f"the name may run on: `{more}` is "
+                                                       "beside it")
         full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
             text, q["name"], ranks.get(q["name_key"], []), sentences[seg][:start])
         if full:

@@ -67,10 +67,7 @@ class NameMatcher:
 
     def char_count(self, ch: str) -> int:
         """Model names using a character, in any of its forms (`強` counts `强`)."""
-        if self.models is None:
-            return 0
-        counts = self.models.char_counts
-        return sum(counts.get(form, 0) for form in self.family.char_forms(ch))
+        return self.models.count(ch) if self.models is not None else 0
 
     def latin(self, text: str) -> str:
         if text not in self._latin:

@@ -347,6 +347,13 @@ class Family:
         writes them joined to it)."""
         return False
 
+    def runs_on(self, text: str, start: int, end: int,
+                count: Callable[[str], int]) -> str | None:
+        """A character beside text[start:end] that may be more of the name (scripts that
+        write a name as an unbroken run of characters), or None; `count` says in how many
+        transliterated names the models learned from a character is written."""
+        return None
+
     def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:
         """Names the text writes in a way that reads exactly as the English name, found
         without the aligner: the most certain find (Japanese glosses a rare name with its

@@ -255,6 +255,10 @@ class LanguageModels:
         names = {t for forms in self._model("from-english").seen.values() for t in forms}
         return dict(Counter(ch for name in names for ch in set(name)))
 
+    def count(self, ch: str) -> int:
+        """`char_counts` of a character in any of its forms (`強` counts `强`)."""
+        return sum(self.char_counts.get(form, 0) for form in self.family.char_forms(ch))
+
 
 @functools.cache
 def decoded(folder: Path, key: str | None, direction: Direction) -> dict[str, Candidates]:
