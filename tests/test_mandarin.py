@@ -170,4 +170,6 @@ def test_a_transliteration_that_may_run_on_is_named() -> None:
     assert rules.runs_on("阿克巴爾·丹戎因被指控", 0, 7, count) is None
     assert rules.runs_on("鑑於希律當時在耶路撒冷", 2, 4, count) is None
     assert rules.runs_on("特朗普的支持者", 0, 3, count) is None
+    counts["法"] = 2000  # `法官` (judge) after a name is a word, however name-like `法` is
+    assert rules.runs_on("布雷特·卡瓦诺法官的指控", 0, 7, count) is None
     assert family("jpn").runs_on("伊蓮娜", 0, 2, count) is None  # Chinese only

@@ -200,12 +200,13 @@ def _grown(text: str, start: int, end: int, token: str, name_char: Callable[[int
 COMMON_WORD = 1000
 
 
-def begins_word(text: str, k: int) -> bool:
-    """Whether characters k and k + 1 make a common word (in simplified form)."""
+def begins_word(text: str, k: int, least: int = COMMON_WORD) -> bool:
+    """Whether characters k and k + 1 make a word at least this frequent (in simplified
+    form)."""
     pair = text[k:k + 2]
     if len(pair) < 2 or not all(_HAN_LETTER.fullmatch(ch) for ch in pair):
         return False
-    return _word_frequency(transliterator("Hant-Hans").transliterate(pair)) >= COMMON_WORD
+    return _word_frequency(transliterator("Hant-Hans").transliterate(pair)) >= least
 
 
 @functools.cache
