@@ -42,6 +42,7 @@ from xel.config import COARSE_TYPES, Config
 from xel.corpus import read_source
 from xel.errors import XelError
 from xel.names.english import HONORIFICS, name_key, split_name
+from xel.names.families import family
 from xel.names.match import NameMatcher
 from xel.names.pairs import wikidata_codes
 from xel.names.transliterate import models_for
@@ -442,6 +443,9 @@ class Outcome:
     predicted: str
     tokens: set[int]
     category: str
+    # The target sentence and the projection's characters in it, where the gold is on the
+    # collection's text: what triage reads around a projection (`Family.runs_on`).
+    context: tuple[str, int, int] | None = None
 
 
 def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMention],
@@ -522,9 +526,16 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
     models = models_for(lang, config)
     prepare_round_trip(models, lang, [(o.predicted, o.english) for o in outcomes if o.predicted])
     by_kb = kb_round_trips(outcomes, lang, config, kind)
+    rules = family(lang)
+
+    def runs_on(o: Outcome) -> bool:
+        return o.context is not None and models is not None and rules.runs_on(
+            *o.context, models.count) is not None
+
     accepted = [o for o in outcomes if o.predicted and (by_kb.get(o.english, {}).get(
-        o.predicted) or accept_round_trip(o.predicted, o.english, answers[o.predicted].text,
-                                          lang, config.triage, models).accepted)]
+        o.predicted) or (accept_round_trip(o.predicted, o.english, answers[o.predicted].text,
+                                           lang, config.triage, models).accepted
+                         and not runs_on(o)))]
     right = sum(o.category == "fully correct" for o in accepted)
     n = len(outcomes)
     return {"mentions": n, "backend": backend, "accepted": len(accepted),
@@ -858,7 +869,8 @@ def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold],
             chars = set(range(a, b)) if a is not None else set()
             text = target[0]["text"][a:b] if a is not None else ""
             outcomes[method].append(Outcome(mention, m["name"], text, chars,
-                                            category(chars, mention.gold)))
+                                            category(chars, mention.gold),
+                                            (target[0]["text"], a, b) if a is not None else None))
     return outcomes, left_out
 
 
