@@ -559,18 +559,20 @@ def align_texts(job: AlignJob) -> Aligned:
     src_tok = tokenizer_for(job.source, job.src_texts, job.tokenize)
     tgt_tok = tokenizer_for(job.lang, job.tgt_texts, job.tokenize)
     src, tgt = Tokens(job.src_texts, src_tok), Tokens(job.tgt_texts, tgt_tok)
+    src_spans = [src_tok(job.src_texts[k]) for k in job.wanted]
     priors = None
     if job.names is not None:
-        pairs = [(src[k], tgt[k], mention_tokens(src_tok(job.src_texts[k]), spans))
-                 for k, spans in zip(job.wanted, job.mentions, strict=True)]
-        priors = priors_for(job.lang, job.names, pairs,
-                            {job.src_texts[k][a:b] for k, spans in
-                             zip(job.wanted, job.mentions, strict=True) for a, b in spans})
+        pairs: list[MentionPair] = []
+        names: set[str] = set()
+        for k, tokens, spans in zip(job.wanted, src_spans, job.mentions, strict=True):
+            pairs.append((src[k], tgt[k], mention_tokens(tokens, spans)))
+            names.update(job.src_texts[k][a:b] for a, b in spans)
+        priors = priors_for(job.lang, job.names, pairs, names)
     links, n_links = [], 0
     for x in align(src, tgt, job.align, job.wanted, priors):
         links.append(encode_links(x))
         n_links += len(x)
-    return Aligned([encode_spans(src_tok(job.src_texts[k])) for k in job.wanted],
+    return Aligned([encode_spans(spans) for spans in src_spans],
                    [encode_spans(tgt_tok(job.tgt_texts[k])) for k in job.wanted],
                    links, n_links)
 

@@ -60,7 +60,7 @@ from xel.project import (
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.store import Store
 from xel.textfile import iter_lines
-from xel.tokenizers import tokenizer_for
+from xel.tokenizers import spaced_spans, tokenizer_for
 from xel.translate import translate
 from xel.triage import TRIAGE_CODE, accept_round_trip, label_round_trip, prepare_round_trip
 
@@ -299,7 +299,7 @@ def ner_spans(sentences: Sequence[Sequence[str]], config: Config) -> list[tuple[
     items = [(n, "gold", text) for n, text in enumerate(texts)]
     out = []
     for m in find_mentions(nlp, items, dict(label_types(config)), config.ner.batch_size):
-        offsets = _offsets(sentences[m.seg])
+        offsets = spaced_spans(sentences[m.seg])
         toks = [k for k, (s, e) in enumerate(offsets) if s < m.end and e > m.start]
         # Gold tokenization splits the possessive (`Guest 's`), which NER then keeps.
         while toks and not any(ch.isalnum() for ch in sentences[m.seg][toks[-1]].strip("'s")):
@@ -428,14 +428,6 @@ def category(predicted: set[int], gold: tuple[int, int]) -> str:
     return "wrong"
 
 
-def _offsets(tokens: Sequence[str]) -> list[tuple[int, int]]:
-    spans, pos = [], 0
-    for tok in tokens:
-        spans.append((pos, pos + len(tok)))
-        pos += len(tok) + 1
-    return spans
-
-
 @dataclass
 class Outcome:
     mention: GoldMention
@@ -468,7 +460,7 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
     outcomes = []
     for m in mentions:
         g = gold[m.sentence]
-        src_spans, tgt_spans = _offsets(g.src), _offsets(g.tgt)
+        src_spans, tgt_spans = spaced_spans(g.src), spaced_spans(g.tgt)
         pair = Pair(" ".join(g.src), src_spans, " ".join(g.tgt), tgt_spans, links[m.sentence])
         english = " ".join(g.src[m.first:m.last + 1])
         start, end = src_spans[m.first][0], src_spans[m.last][1]
@@ -783,6 +775,14 @@ def span_gold_row(lang: str, seg: int, en_start: int, en_end: int, english: str,
         start, end = occurrence(text, ref)
         found = [text[start:end], str(start), str(end)]
     return [lang, str(seg), str(en_start), str(en_end), english, *found]
+
+
+def span_gold_counts(rows: Iterable[Sequence[str]]) -> dict[str, int]:
+    """How many rows of `span_gold_row` name the person, say ABSENT and NOT_PERSON: what a
+    corpus build reports of its halves."""
+    golds = [r[5] for r in rows]
+    return {"named": sum(g not in UNSCORED for g in golds),
+            "ABSENT": golds.count("ABSENT"), "NOT_PERSON": golds.count("NOT_PERSON")}
 
 
 def write_span_gold(path: Path, comment: str, rows: Iterable[Sequence[str]],

@@ -15,19 +15,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from xel.names.match import WORDLIKE, NameMatcher
+from xel.tokenizers import spaced_spans
 
 Prior = tuple[str, str]  # (source token, target token), as the aligner's files write them
 # A mention's pair: source tokens, target tokens, and the mention as (first, last) source token.
 MentionPair = tuple[Sequence[str], Sequence[str], Sequence[tuple[int, int]]]
-
-
-def spaced(tokens: Sequence[str]) -> tuple[str, list[tuple[int, int]]]:
-    """Tokens as one text with a space between each, and each token's span in it."""
-    spans, pos = [], 0
-    for tok in tokens:
-        spans.append((pos, pos + len(tok)))
-        pos += len(tok) + 1
-    return " ".join(tokens), spans
 
 
 def read_links(english: Sequence[str], target: Sequence[str],
@@ -36,9 +28,8 @@ def read_links(english: Sequence[str], target: Sequence[str],
     read by two words in one sentence links to both). A token the target writes as the
     English does gets none: the aligner links those by themselves (`align.identical_prior`),
     and a reading beside them is another word."""
-    text, spans = spaced(target)
     written = {t.casefold() for t in target}
-    found = matcher.matches(list(english), text, spans)
+    found = matcher.matches(list(english), " ".join(target), spaced_spans(target))
     links = []
     for i, runs in enumerate(found):
         if not runs or english[i].casefold() in written:

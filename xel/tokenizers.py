@@ -34,6 +34,16 @@ UNSPACED = regex.compile(
     r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Tibetan}]")
 
 
+def spaced_spans(tokens: Sequence[str]) -> list[Span]:
+    """Each token's span in `" ".join(tokens)`: pre-tokenized text (gold alignments, the
+    aligner's tokens) read as one text."""
+    spans, pos = [], 0
+    for tok in tokens:
+        spans.append((pos, pos + len(tok)))
+        pos += len(tok) + 1
+    return spans
+
+
 def word_spans(text: str) -> list[Span]:
     """Unicode word tokenization: letters+marks+digits runs, punctuation one char each."""
     return [m.span() for m in _WORD.finditer(text)]

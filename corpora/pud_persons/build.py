@@ -33,7 +33,7 @@ from typing import NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from xel.evaluate import UNSCORED, span_gold_row, write_span_gold  # noqa: E402
+from xel.evaluate import span_gold_counts, span_gold_row, write_span_gold  # noqa: E402
 
 ENGLISH_COMMIT = "f16eba4ae7f3d161870ed320676c5088b8fa476c"
 ENGLISH_FILE = "en_pud-ud-test.conllu"
@@ -121,9 +121,7 @@ def main() -> None:
         write_span_gold(out / f"gold-{part}.tsv",
                         f"PUD {lang}-en person mentions ({part} half, PUD documents drawn with "
                         f"seed {SEED}:<document id>), from corpora/pud_persons", lines)
-    counts = {p: {"named": sum(r[5] not in UNSCORED for r in g),
-                  "ABSENT": sum(r[5] == "ABSENT" for r in g),
-                  "NOT_PERSON": sum(r[5] == "NOT_PERSON" for r in g)} for p, g in gold.items()}
+    counts = {p: span_gold_counts(g) for p, g in gold.items()}
     print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} documents in {out}/corpus; "
           f"person mentions: {counts}")
 

@@ -34,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from xel.evaluate import UNSCORED, span_gold_row, write_span_gold  # noqa: E402
+from xel.evaluate import span_gold_counts, span_gold_row, write_span_gold  # noqa: E402
 
 RELEASE = "f41750dadbf2ba6ab01ca5380347d253298a3427"
 PATH = "xml/newstest2021.en-ja.all.xml"
@@ -113,9 +113,7 @@ def main() -> None:
         write_span_gold(args.out / f"gold-{part}.tsv",
                         f"WMT21 en-ja person mentions ({part} half, documents drawn with seed "
                         "2021:<document id>), from corpora/wmt21_japanese", lines)
-    counts = {p: {"named": sum(r[5] not in UNSCORED for r in g),
-                  "ABSENT": sum(r[5] == "ABSENT" for r in g),
-                  "NOT_PERSON": sum(r[5] == "NOT_PERSON" for r in g)} for p, g in gold.items()}
+    counts = {p: span_gold_counts(g) for p, g in gold.items()}
     print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} documents in "
           f"{args.out}/corpus; person mentions: {counts}")
 

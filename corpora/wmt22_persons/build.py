@@ -27,7 +27,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from xel.evaluate import UNSCORED, span_gold_row, write_span_gold
+from xel.evaluate import span_gold_counts, span_gold_row, write_span_gold
 
 HERE = Path(__file__).parent
 RELEASE = "37f67aa2ae572f0ba7a5c0890f3162ddd1cc8265"
@@ -97,9 +97,7 @@ def main() -> None:
         write_span_gold(out / f"gold-{part}.tsv",
                         f"WMT22 zh-en person mentions ({part} half), from corpora/wmt22_persons",
                         lines)
-    counts = {p: {"named": sum(r[5] not in UNSCORED for r in g),
-                  "ABSENT": sum(r[5] == "ABSENT" for r in g),
-                  "NOT_PERSON": sum(r[5] == "NOT_PERSON" for r in g)} for p, g in gold.items()}
+    counts = {p: span_gold_counts(g) for p, g in gold.items()}
     print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} documents ({len(news)} "
           f"news) in {out}/corpus; person mentions: {counts}")
 
