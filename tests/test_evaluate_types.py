@@ -16,12 +16,14 @@ from typer.testing import CliRunner
 
 from xel.errors import XelError
 from xel.evaluate import (
+    INFLECTED_LABEL,
     TYPED_SPAN_HEADER,
     UNSCORED,
     GoldMention,
     SpanGold,
     conll_gold_mentions,
     entity_spans,
+    name_cue,
     pair_entities,
     read_conll,
     read_span_gold,
@@ -56,6 +58,28 @@ def test_translated_names_pair() -> None:
     assert pair_entities(["Moscow", "London"], ["Лондон"], None) == {}
     # Folded letters are a cue: the same name in another case and accents.
     assert pair_entities(["NATO", "EU"], ["EU", "Nato"], None) == {0: 1, 1: 0}
+
+
+def test_a_repeated_name_pairs_with_the_occurrence_at_its_place() -> None:
+    # "Spain had expelled ...; many left Spain for Portugal": the English annotation has only
+    # the second Spain, the translation both; it pairs with the Spanien at its own place
+    labels = {"spain": {"spanien"}, "portugal": {"portugal"}}
+    assert pair_entities(["Spain", "Portugal"], ["Spanien", "Spanien", "Portugal"], None,
+                         labels, [15 / 26, 17 / 26], [0 / 27, 16 / 27, 18 / 27]) == {
+                             0: 1, 1: 2}
+    # without positions, the order among the names decides, as before
+    assert pair_entities(["Spain", "Portugal"], ["Spanien", "Spanien", "Portugal"], None,
+                         labels) == {0: 0, 1: 2}
+
+
+def test_a_kb_label_written_inflected_is_a_cue() -> None:
+    labels = {"france": {"frankreich"}, "cameroun": {"kamerun"}}
+    # the genitive `Frankreichs` is France's label inflected; `Kameruns` likewise
+    assert name_cue("France", "Frankreichs", None, labels, "deu") == INFLECTED_LABEL
+    assert pair_entities(["Cameroun", "France"], ["Kameruns", "Frankreichs"], None, labels,
+                         lang="deu") == {0: 0, 1: 1}
+    assert name_cue("France", "Frankreichs", None, labels) == 0.0  # no language: no stems
+    assert name_cue("France", "Frankfurt", None, labels, "deu") == 0.0
 
 
 def test_london_pairs_with_its_cyrillic_spelling() -> None:

@@ -246,6 +246,67 @@ def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None
     assert got.method == "aligned" and p.tgt_text[got.start:got.end] == "Europäischen"
 
 
+def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
+    # `angespült` (washed up) is linked with Africa, which `Ostafrika` stands for already
+    p = pair("Plastic washed up in East Africa", "Plastik wurde in Ostafrika angespült",
+             [(0, 0), (2, 1), (3, 2), (4, 3), (5, 3), (5, 4)])
+    got = project_entity(p, 21, 32, "East Africa", (), frozenset(), ProjectConfig(), "swe")
+    assert p.tgt_text[got.start:got.end] == "Ostafrika"
+    # German capitalizes every noun: a lower-case last word is never the name's
+    union = pair("The American Civil Liberties Union sued", "Die Amerikanischen "
+                 "Bürgerrechtsvereinigung klagten", [(1, 1), (2, 2), (3, 2), (4, 3)])
+    got = project_entity(union, 4, 34, "American Civil Liberties Union", (), frozenset(),
+                         ProjectConfig(), "deu")
+    assert union.tgt_text[got.start:got.end] == "Amerikanischen Bürgerrechtsvereinigung"
+    # elsewhere a lower-case word that alone stands for a word of the name stays
+    # (`Stilla havet`, the Pacific Ocean; `Union européenne`)
+    eu = pair("The European Union said", "Den Europeiska unionen sade",
+              [(0, 0), (1, 1), (2, 2), (3, 3)])
+    got = project_entity(eu, 4, 18, "European Union", (), frozenset(), ProjectConfig(), "swe")
+    assert eu.tgt_text[got.start:got.end] == "Europeiska unionen"
+    # and nothing is dropped that would leave no capitalized word
+    sea = pair("In the sea", "I havet", [(2, 1)])
+    got = project_entity(sea, 7, 10, "sea", (), frozenset(), ProjectConfig(), "swe")
+    assert sea.tgt_text[got.start:got.end] == "havet"
+
+
+def test_a_translated_name_the_sentence_spells_or_transliterates_is_found_by_reading(
+        ) -> None:
+    from xel.names.match import make_matcher
+
+    config = Config.model_validate({"name": "t", "corpus": {"path": "c"},
+                                    "kb": {"path": "kb.jsonl"}})
+    german = pair("The race was held in Krasnoyarsk yesterday",
+                  "Das Rennen wurde gestern in Krasnojarsk ausgerichtet",
+                  [(1, 1), (5, 6), (6, 3)])  # the aligner missed the name
+    got = project_entity(german, 21, 32, "Krasnoyarsk", (), frozenset(), ProjectConfig(),
+                         "deu", make_matcher("deu", config, ["Krasnoyarsk"]))
+    assert german.tgt_text[got.start:got.end] == "Krasnojarsk" and got.method == "reading"
+    # a common word spelled as the name is not it (lower case: `essen`, to eat)
+    eat = pair("They met in Essen", "Sie essen heute", [(3, 2)])
+    got = project_entity(eat, 12, 17, "Essen", (), frozenset(), ProjectConfig(), "deu",
+                         make_matcher("deu", config, ["Essen"]))
+    assert got.method == "aligned" and eat.tgt_text[got.start:got.end] == "heute"
+
+
+def test_a_proclitic_is_left_off_a_translated_names_aligned_span() -> None:
+    from xel.names.match import make_matcher
+
+    config = Config.model_validate({"name": "t", "corpus": {"path": "c"},
+                                    "kb": {"path": "kb.jsonl"}})
+    matcher = make_matcher("arb", config, ["Sarasota", "West Virginia"])
+    # `و` (and) written onto Sarasota is not the name's
+    sarasota = pair("Storms hit Sarasota today", "ضربت العواصف وساراسوتا اليوم", [(2, 2)])
+    got = project_entity(sarasota, 11, 19, "Sarasota", (), frozenset(), ProjectConfig(), "arb",
+                         matcher)
+    assert sarasota.tgt_text[got.start:got.end] == "ساراسوتا"
+    # `ف` begins Virginia (`فرجينيا`): it stays
+    virginia = pair("He left West Virginia", "غادر فرجينيا الغربية", [(2, 2), (3, 1)])
+    got = project_entity(virginia, 8, 21, "West Virginia", (), frozenset(), ProjectConfig(),
+                         "arb", matcher)
+    assert virginia.tgt_text[got.start:got.end] == "فرجينيا الغربية"
+
+
 def test_a_latin_brand_is_not_ranked_after_the_scripts_forms_for_translated_names() -> None:
     items = [("bbc", "BBC", 1, False), ("bbc", "BBC", 1, False), ("bbc", "Би-би-си", 1, False)]
     assert rank_projections(items, "rus", True, True, frozenset({"bbc"}))[0][2] == "BBC"

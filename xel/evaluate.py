@@ -51,6 +51,7 @@ from xel.project import (
     Pair,
     entities_named,
     function_words,
+    label_pattern,
     make_matcher,
     project_entity,
     project_mention,
@@ -317,7 +318,7 @@ def is_person_name(tokens: Sequence[str]) -> bool:
 
 def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
                         matcher: NameMatcher | None, kind: str = "PER",
-                        labels: Mapping[str, set[str]] | None = None
+                        labels: Mapping[str, set[str]] | None = None, lang: str | None = None
                         ) -> tuple[list[GoldMention], int]:
     """Pair each English entity of type `kind` with one of the target sentence (people:
     `pair_persons`, every other type: `pair_entities`); English entities left without one
@@ -328,7 +329,9 @@ def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[Conll
         for n, (e, t) in enumerate(zip(english, target, strict=True)):
             src, tgt = e.of_type(kind), t.of_type(kind)
             pairs = pair_entities([" ".join(e.tokens[a:b + 1]) for a, b in src],
-                                  [" ".join(t.tokens[a:b + 1]) for a, b in tgt], matcher, labels)
+                                  [" ".join(t.tokens[a:b + 1]) for a, b in tgt], matcher, labels,
+                                  [a / len(e.tokens) for a, _ in src],
+                                  [a / len(t.tokens) for a, _ in tgt], lang)
             unmatched += len(src) - len(pairs)
             out += [GoldMention(n, src[i][0], src[i][1], tgt[j]) for i, j in sorted(pairs.items())]
         return out, unmatched
@@ -363,14 +366,16 @@ def pair_persons(english: Sequence[ConllSentence], target: Sequence[ConllSentenc
 
 
 CUE_MIN = 0.8  # a spelling cue pairs two names only where each name's words match this well
+INFLECTED_LABEL = 0.99  # the cue of a KB label written inflected: surer than any spelling
 
 
 def name_cue(english: str, target: str, matcher: NameMatcher | None,
-             labels: Mapping[str, set[str]] | None = None) -> float:
+             labels: Mapping[str, set[str]] | None = None, lang: str | None = None) -> float:
     """How surely two names of a sentence pair are the same entity, from nothing a
     projection decides: 1 where they fold to the same letters (`foreign_key`: `NATO`, `Union
     Européenne`/`union europeenne`) or the KB has the target name among the English name's
-    labels in that language (`Germany`/`Deutschland`); else the spelling or transliteration
+    labels in that language (`Germany`/`Deutschland`), and nearly so where the target is such
+    a label inflected (`lang`: `Frankreichs`, `России`); else the spelling or transliteration
     likeness of their words (`matcher`: `London`/`Лондон`, `European Union`/`Europäischen
     Union`), the mean over English words of the best target word, 0 where it is under
     `CUE_MIN`."""
@@ -379,8 +384,11 @@ def name_cue(english: str, target: str, matcher: NameMatcher | None,
     e, t = foreign_key(english), foreign_key(target)
     if not e or not t:
         return 0.0
-    if e == t or (labels and t in labels.get(e, set())):
+    known = labels.get(e, set()) if labels else set()
+    if e == t or t in known:
         return 1.0
+    if lang is not None and any(label_pattern(label, lang).fullmatch(t) for label in known):
+        return INFLECTED_LABEL
     if matcher is None:
         return 0.0
     words = t.split() if not matcher.family.unspaced else [t]
@@ -389,18 +397,25 @@ def name_cue(english: str, target: str, matcher: NameMatcher | None,
 
 
 def pair_entities(english: Sequence[str], target: Sequence[str], matcher: NameMatcher | None,
-                  labels: Mapping[str, set[str]] | None = None) -> dict[int, int]:
+                  labels: Mapping[str, set[str]] | None = None,
+                  english_at: Sequence[float] | None = None,
+                  target_at: Sequence[float] | None = None,
+                  lang: str | None = None) -> dict[int, int]:
     """Pair the English names of one type in a sentence with the target names of that type
     (index -> index), so that translated names pair, never by a projection:
 
     1. names a translation-independent cue ties (`name_cue`: the same folded letters, a KB
        label, spelling or transliteration likeness) pair first, the surest first, each name
-       once;
+       once; among equally sure pairs the nearest in the sentences (`english_at`,
+       `target_at`: where each name starts, as a share of its sentence; else their order
+       among the names), since one side may leave a repeated name unannotated;
     2. the names left pair by order of occurrence (the k-th left with the k-th left) where
        as many are left on both sides, which pairs translated names (`Germany`/`Deutschland`);
     3. otherwise the English names left have no gold and are left out.
     """
-    cues = sorted(((name_cue(e, t, matcher, labels), -abs(i - j), i, j)
+    src_at = english_at if english_at is not None else range(len(english))
+    tgt_at = target_at if target_at is not None else range(len(target))
+    cues = sorted(((name_cue(e, t, matcher, labels, lang), -abs(src_at[i] - tgt_at[j]), i, j)
                    for i, e in enumerate(english) for j, t in enumerate(target)), reverse=True)
     pairs: dict[int, int] = {}
     for score, _, i, j in cues:
@@ -468,7 +483,7 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
             p = project_mention(pair, start, end, english, matcher, stops, config.project)
         else:
             p = project_entity(pair, start, end, english, labels.get(english, ()), stops,
-                               config.project, lang)
+                               config.project, lang, matcher)
         if p.start is None or p.end is None:
             tokens: set[int] = set()
             text = ""
@@ -613,7 +628,7 @@ def conll_gold_set(name: str, lang: str, english: Path, target: Path, config: Co
     kinds: dict[str, str] = {}
     for kind in types:
         key = TYPE_KINDS[kind]
-        found[key], left[key] = conll_gold_mentions(en, tgt, matcher, kind, labels)
+        found[key], left[key] = conll_gold_mentions(en, tgt, matcher, kind, labels, lang)
         kinds[key] = kind
     return GoldSet(name, lang, gold, found, left, kinds)
 

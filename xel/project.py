@@ -300,12 +300,14 @@ def bracketed(text: str, at: int) -> bool:
 
 
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
-                   stops: frozenset[str], config: ProjectConfig, lang: str) -> Projected:
+                   stops: frozenset[str], config: ProjectConfig, lang: str,
+                   matcher: NameMatcher | None = None) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place
     or event): where the sentence writes one of its KB entities' labels in the language, or
     the English name itself (brands, acronyms), the occurrence nearest the aligned span;
-    else the aligned span as the paper takes it, trimmed of function words and punctuation.
-    The person rules (readings, surnames, given names) do not apply."""
+    else words that read as every word of the name (`Krasnojarsk`, `Теско`); else the
+    aligned span as the paper takes it, trimmed of function words, punctuation and words the
+    aligner ran on (`run_on_edges`). The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
     aligned = _chars(pair.tgt, paper_span(aligned_tokens(mention, pair.links)))
     if config.name_aware and config.name_match:
@@ -324,12 +326,116 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                 1, len(pair.src_text))
             at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
             return Projected(at, until, method, aligned)
+        read = read_translated(pair, mention, name, matcher) if matcher is not None else None
+        if read is not None:
+            return Projected(read[0], read[1], "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
-    if projected.end is None or not config.name_aware:
+    if projected.start is None or projected.end is None or not config.name_aware:
         return projected
-    suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[projected.end:])
-    return replace(projected, end=projected.end + len(suffix.group()) if suffix else
-                   projected.end)
+    at, until = projected.start, projected.end
+    if config.trim:
+        first, last = run_on_edges(pair, mention, covered(pair.tgt, at, until), stops, lang)
+        at, until = pair.tgt[first][0], pair.tgt[last][1]
+    if matcher is not None and config.characters:
+        text = pair.tgt_text[at:until]
+        if text[:1] in TRANSLATED_PROCLITICS and any(
+                matcher.family.proclitic(text, e, matcher) for e in name_tokens(name)):
+            at += 1  # `لرويترز`: Reuters
+    suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
+    return replace(projected, start=at, end=until + len(suffix.group()) if suffix else until)
+
+
+# Arabic-script proclitics left off a translated name's aligned span where the rest reads
+# better as the name (and, to, with: `وساراسوتا`, `لرويترز`); not `ف`, `ك`, which begin many
+# place names (`فرجينيا`, `كندا`) whose readings the models do not know well.
+TRANSLATED_PROCLITICS = frozenset("وبل")
+# Languages that capitalize every noun: a lower-case word is never a name's first or last.
+CAPITALIZED_NOUNS = frozenset({"deu", "ltz"})
+
+
+def read_translated(pair: Pair, mention: Sequence[int], name: str,
+                    matcher: NameMatcher) -> tuple[int, int] | None:
+    """Characters of target words that read as every word of a translated-type name, nearest
+    the alignment: a place or company the translation spells or transliterates (`Krasnojarsk`,
+    `Теско`; `Гонконгу`, one word for `Hong Kong`) though the aligner linked other words.
+    Spaced, cased scripts only, and the words must start with a capital there, so a common
+    word spelled alike is not taken; clitics are left out as for people."""
+    english = name_tokens(name)
+    if not english or matcher.family.unspaced or not _cased(pair.tgt_text):
+        return None
+    targets = aligned_tokens(mention, pair.links)
+    barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
+    found = _best_cluster(matcher.matches(english, pair.tgt_text, pair.tgt), targets,
+                          len(english), barriers)
+    if found is None or found[1] < len(english):
+        found = _nearest(matcher.whole(english, pair.tgt_text, pair.tgt)
+                         + _read_joined(pair, english, matcher), targets)
+    if found is None or not _token(pair, found[0][0])[:1].isupper():
+        return None
+    start, end = pair.tgt[found[0][0]][0], pair.tgt[found[0][1]][1]
+    return matcher.family.edges(pair.tgt_text, start, end, english, matcher)
+
+
+JOINED = 0.75  # a name's words read as one target word: at least this similar
+JOINED_MARGIN = 0.05  # and this much more than as any one of its words
+
+
+def _read_joined(pair: Pair, english: Sequence[str], matcher: NameMatcher
+                 ) -> list[tuple[int, int, float]]:
+    """Target words that read as a name of several English words written as one
+    (`Гонконгу`, `Hongkong`), better than as any one of them (`Африка` is Africa, not South
+    Africa)."""
+    if len(english) < 2:
+        return []
+    joined = "".join(english)
+    found = []
+    for k in range(len(pair.tgt)):
+        word = _token(pair, k)
+        whole = matcher.score(joined, word) if _is_word(pair, k) else 0.0
+        if whole >= max(matcher.min_similarity, JOINED) and whole > JOINED_MARGIN + max(
+                matcher.score(e, word) for e in english):
+            found.append((k, k, whole))
+    return found
+
+
+
+def _cased(text: str) -> bool:
+    return any(ch.isupper() for ch in text)
+
+
+def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
+                 stops: frozenset[str], lang: str) -> tuple[int, int]:
+    """The first and last token of a translated name's aligned span without the words the
+    aligner ran on at its edges (`Ostafrika angespült`, `Medelhavet på samma sätt`): a
+    lower-case word, in a cased script, aligned only with name words that another word of the
+    span stands for, or (where every noun is capitalized) any lower-case word; then function
+    words and punctuation."""
+    first, last = tokens[0], tokens[-1]
+    inside = set(mention)
+    english = defaultdict(set)
+    for i, j in pair.links:
+        english[j].add(i)
+
+    def lower(k: int) -> bool:
+        return _token(pair, k)[:1].islower()
+
+    def ran_on(k: int, rest: range) -> bool:
+        if not lower(k) or not any(not lower(o) for o in rest):
+            return False
+        if lang in CAPITALIZED_NOUNS:
+            return True
+        named = english[k] & inside
+        return bool(named) and named <= {i for o in rest for i in english[o]}
+
+    def droppable(k: int, rest: range) -> bool:
+        return (ran_on(k, rest) or _token(pair, k).casefold() in stops
+                or not _is_word(pair, k)) and len(rest) > 0
+
+    while first < last and droppable(first, range(first + 1, last + 1)):
+        first += 1
+    while last > first and droppable(last, range(first, last)):
+        last -= 1
+    return first, last
 
 
 def claimed_characters(pair: Pair, mention: Sequence[int], start: int, end: int
@@ -780,8 +886,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
     """Project every mention of a job (runs in an executor's worker): per mention, in the
     job's order, (start, end, text, failed, method, aligned start, aligned end). A mention
     whose sentence has no aligned pair fails with method `none`."""
-    matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions
-                                                  if m[3] not in job.translated})
+    matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions})
     stops = function_words(job.lang) if job.config.project.trim else frozenset()
     at = {seg: k for k, seg in enumerate(job.segs)}
     results: dict[int, Result] = {}
@@ -796,7 +901,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
             p = Projected(None, None, "none", None)
         elif name in job.translated:
             p = project_entity(pair, start, end, name, job.translated[name], stops,
-                               job.config.project, job.lang)
+                               job.config.project, job.lang, matcher)
         else:
             p = project_mention(pair, start, end, name, matcher, stops, job.config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
