@@ -247,11 +247,18 @@ def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None
 
 
 def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
-    # `angespült` (washed up) is linked with Africa, which `Ostafrika` stands for already
-    p = pair("Plastic washed up in East Africa", "Plastik wurde in Ostafrika angespült",
-             [(0, 0), (2, 1), (3, 2), (4, 3), (5, 3), (5, 4)])
-    got = project_entity(p, 21, 32, "East Africa", (), frozenset(), ProjectConfig(), "swe")
-    assert p.tgt_text[got.start:got.end] == "Ostafrika"
+    # `sätt` (way) is linked with Mediterranean, which `Medelhavet` stands for already, and
+    # words not linked with the name stand between them
+    p = pair("Plastic spreads in the Mediterranean the same way",
+             "Plasten sprids i Medelhavet på samma sätt",
+             [(0, 0), (1, 1), (2, 2), (4, 3), (4, 6), (6, 5)])
+    got = project_entity(p, 23, 36, "Mediterranean", (), frozenset({"på"}), ProjectConfig(),
+                         "swe")
+    assert p.tgt_text[got.start:got.end] == "Medelhavet"
+    # a lower-case word beside the name's words stays: `партии` (party) of the GOP
+    gop = pair("The GOP won", "Победа Республиканской партии", [(1, 1), (1, 2), (2, 0)])
+    got = project_entity(gop, 4, 7, "GOP", (), frozenset(), ProjectConfig(), "rus")
+    assert gop.tgt_text[got.start:got.end] == "Республиканской партии"
     # German capitalizes every noun: a lower-case last word is never the name's
     union = pair("The American Civil Liberties Union sued", "Die Amerikanischen "
                  "Bürgerrechtsvereinigung klagten", [(1, 1), (2, 2), (3, 2), (4, 3)])

@@ -406,34 +406,35 @@ def _cased(text: str) -> bool:
 def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
                  stops: frozenset[str], lang: str) -> tuple[int, int]:
     """The first and last token of a translated name's aligned span without the words the
-    aligner ran on at its edges (`Ostafrika angespült`, `Medelhavet på samma sätt`): a
-    lower-case word, in a cased script, aligned only with name words that another word of the
-    span stands for, or (where every noun is capitalized) any lower-case word; then function
-    words and punctuation."""
+    aligner ran on at its edges (`Medelhavet på samma sätt`, `Antarktis zu durchqueren`): in
+    a cased script, while the rest of the span has a capitalized word, a lower-case edge word
+    not aligned with the name, or aligned only with name words another word of the span
+    stands for and apart from the name by a word not aligned with it; where every noun is
+    capitalized, any lower-case edge word (`Ostafrika angespült`); then function words and
+    punctuation. A lower-case word beside the name's words stays (`Республиканской партии`,
+    `Europeiska unionen`)."""
     first, last = tokens[0], tokens[-1]
     inside = set(mention)
-    english = defaultdict(set)
+    named: dict[int, set[int]] = defaultdict(set)
     for i, j in pair.links:
-        english[j].add(i)
+        if i in inside:
+            named[j].add(i)
 
-    def lower(k: int) -> bool:
-        return _token(pair, k)[:1].islower()
-
-    def ran_on(k: int, rest: range) -> bool:
-        if not lower(k) or not any(not lower(o) for o in rest):
+    def ran_on(k: int, rest: range, inner: int) -> bool:
+        if not _token(pair, k)[:1].islower() or not any(
+                _token(pair, o)[:1].isupper() for o in rest):
             return False
-        if lang in CAPITALIZED_NOUNS:
+        if lang in CAPITALIZED_NOUNS or not named[k]:
             return True
-        named = english[k] & inside
-        return bool(named) and named <= {i for o in rest for i in english[o]}
+        return not named[inner] and named[k] <= {i for o in rest for i in named[o]}
 
-    def droppable(k: int, rest: range) -> bool:
-        return (ran_on(k, rest) or _token(pair, k).casefold() in stops
-                or not _is_word(pair, k)) and len(rest) > 0
+    def droppable(k: int, rest: range, inner: int) -> bool:
+        return ran_on(k, rest, inner) or _token(pair, k).casefold() in stops or not _is_word(
+            pair, k)
 
-    while first < last and droppable(first, range(first + 1, last + 1)):
+    while first < last and droppable(first, range(first + 1, last + 1), first + 1):
         first += 1
-    while last > first and droppable(last, range(first, last)):
+    while last > first and droppable(last, range(first, last), last - 1):
         last -= 1
     return first, last
 
