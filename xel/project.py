@@ -334,8 +334,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         return projected
     at, until = projected.start, projected.end
     if config.trim:
-        first, last = run_on_edges(pair, mention, covered(pair.tgt, at, until), stops, lang)
-        at, until = pair.tgt[first][0], pair.tgt[last][1]
+        tokens = covered(pair.tgt, at, until)
+        first, last = run_on_edges(pair, mention, tokens, stops, lang)
+        at = pair.tgt[first][0] if first != tokens[0] else at
+        until = pair.tgt[last][1] if last != tokens[-1] else until
     if matcher is not None and config.characters:
         text = pair.tgt_text[at:until]
         if text[:1] in TRANSLATED_PROCLITICS and any(
@@ -396,7 +398,6 @@ def _read_joined(pair: Pair, english: Sequence[str], matcher: NameMatcher
                 matcher.score(e, word) for e in english):
             found.append((k, k, whole))
     return found
-
 
 
 def _cased(text: str) -> bool:
