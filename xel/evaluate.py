@@ -18,13 +18,14 @@ too few for eflomal).
 from __future__ import annotations
 
 import csv
+import random
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import regex
 
@@ -64,6 +65,9 @@ from xel.textfile import iter_lines
 from xel.tokenizers import spaced_spans, tokenizer_for
 from xel.translate import translate
 from xel.triage import TRIAGE_CODE, accept_round_trip, label_round_trip, prepare_round_trip
+
+if TYPE_CHECKING:
+    from xel.ner import Mention
 
 CATEGORIES = ("fully correct", "extra words", "partially correct", "wrong")
 
@@ -289,6 +293,22 @@ def capitalized_spans(sentences: Sequence[Sequence[str]]) -> list[tuple[int, int
 def _capitalized(token: str) -> bool:
     """A capitalized word of two letters or more (not the pronoun `I`)."""
     return token[:1].isupper() and sum(ch.isalpha() for ch in token) >= 2
+
+
+def draw_persons(rows: Sequence[tuple[str, str]], seed: int, n: int
+                 ) -> tuple[int, list[Mention]]:
+    """The draw of a blind person gold set: English NER's PERSON mentions of (document, English
+    sentence) rows (`seg` is the row's index), and `n` of them sampled with `seed`, in
+    sentence order; returns how many there were and the drawn `Mention`s."""
+    from xel.config import NerConfig
+    from xel.ner import find_mentions, load_pipeline
+
+    ner = NerConfig()
+    mentions = list(find_mentions(load_pipeline(ner.model),
+                                  ((k, doc, text) for k, (doc, text) in enumerate(rows)),
+                                  {"PERSON": "PER"}, ner.batch_size))
+    drawn = sorted(random.Random(seed).sample(mentions, n), key=lambda m: (m.seg, m.start))
+    return len(mentions), drawn
 
 
 def ner_spans(sentences: Sequence[Sequence[str]], config: Config) -> list[tuple[int, int, int]]:

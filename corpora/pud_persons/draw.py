@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import random
 import sys
 from pathlib import Path
 
@@ -25,8 +24,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from build import pairs  # noqa: E402
 
-from xel.config import NerConfig  # noqa: E402
-from xel.ner import find_mentions, load_pipeline  # noqa: E402
+from xel.evaluate import draw_persons  # noqa: E402
 
 COLUMNS = ["line", "doc", "sent_id", "en_start", "en_end", "english", "gold", "note"]
 
@@ -42,11 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = pairs(args.target, args.english, args.lang)
     out, seed, n = args.out, args.seed, args.n
-    ner = NerConfig()
-    nlp = load_pipeline(ner.model)
-    mentions = list(find_mentions(nlp, ((k, r[0], r[2]) for k, r in enumerate(rows)),
-                                  {"PERSON": "PER"}, ner.batch_size))
-    drawn = sorted(random.Random(seed).sample(mentions, n), key=lambda m: (m.seg, m.start))
+    found, drawn = draw_persons([(r[0], r[2]) for r in rows], seed, n)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "sheet.tsv", "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")
@@ -54,7 +48,7 @@ def main() -> None:
         for m in drawn:
             doc, sent, en, tgt = rows[m.seg]
             w.writerow([m.seg, doc, sent, m.start, m.end, en[m.start:m.end], "", "", en, tgt])
-    print(f"{len(mentions)} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
+    print(f"{found} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
           f"to {out / 'sheet.tsv'}")
 
 

@@ -34,7 +34,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from xel.evaluate import span_gold_counts, span_gold_row, write_span_gold  # noqa: E402
+from xel.evaluate import (  # noqa: E402
+    draw_persons,
+    span_gold_counts,
+    span_gold_row,
+    write_span_gold,
+)
 
 RELEASE = "f41750dadbf2ba6ab01ca5380347d253298a3427"
 PATH = "xml/newstest2021.en-ja.all.xml"
@@ -66,14 +71,7 @@ def half(doc: str) -> str:
 
 
 def draw(rows: list[tuple[str, str, str]], out: Path, seed: int, n: int) -> None:
-    from xel.config import NerConfig
-    from xel.ner import find_mentions, load_pipeline
-
-    ner = NerConfig()
-    mentions = list(find_mentions(load_pipeline(ner.model),
-                                  ((k, r[0], r[1]) for k, r in enumerate(rows)),
-                                  {"PERSON": "PER"}, ner.batch_size))
-    drawn = sorted(random.Random(seed).sample(mentions, n), key=lambda m: (m.seg, m.start))
+    found, drawn = draw_persons([(doc, en) for doc, en, _ in rows], seed, n)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "sheet.tsv", "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")
@@ -81,7 +79,7 @@ def draw(rows: list[tuple[str, str, str]], out: Path, seed: int, n: int) -> None
         for m in drawn:
             doc, en, ja = rows[m.seg]
             w.writerow([m.seg, doc, m.start, m.end, en[m.start:m.end], "", "", en, ja])
-    print(f"{len(mentions)} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
+    print(f"{found} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
           f"to {out / 'sheet.tsv'}")
 
 
