@@ -309,7 +309,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     aligned span as the paper takes it, trimmed of function words, punctuation and words the
     aligner ran on (`run_on_edges`). The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
-    aligned = _chars(pair.tgt, paper_span(aligned_tokens(mention, pair.links)))
+    targets = aligned_tokens(mention, pair.links)
+    aligned = _chars(pair.tgt, paper_span(targets))
     if config.name_aware and config.name_match:
         found = label_spans(pair.tgt_text, forms, lang)
         method = "label"
@@ -326,7 +327,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                 1, len(pair.src_text))
             at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
             return Projected(at, until, method, aligned)
-        read = read_translated(pair, mention, name, matcher) if matcher is not None else None
+        read = read_translated(pair, targets, name, matcher) if matcher is not None else None
         if read is not None:
             return Projected(read[0], read[1], "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
@@ -355,17 +356,17 @@ TRANSLATED_PROCLITICS = frozenset("وبل")
 CAPITALIZED_NOUNS = frozenset({"deu", "ltz"})
 
 
-def read_translated(pair: Pair, mention: Sequence[int], name: str,
+def read_translated(pair: Pair, targets: set[int], name: str,
                     matcher: NameMatcher) -> tuple[int, int] | None:
     """Characters of target words that read as every word of a translated-type name, nearest
-    the alignment: a place or company the translation spells or transliterates (`Krasnojarsk`,
-    `Теско`; `Гонконгу`, one word for `Hong Kong`) though the aligner linked other words.
-    Spaced, cased scripts only, and the words must start with a capital there, so a common
-    word spelled alike is not taken; clitics are left out as for people."""
+    the alignment (`targets`, the tokens aligned with the name): a place or company the
+    translation spells or transliterates (`Krasnojarsk`, `Теско`; `Гонконгу`, one word for
+    `Hong Kong`) though the aligner linked other words. Spaced, cased scripts only, and the
+    words must start with a capital there, so a common word spelled alike is not taken;
+    clitics are left out as for people."""
     english = name_tokens(name)
     if not english or matcher.family.unspaced or not _cased(pair.tgt_text):
         return None
-    targets = aligned_tokens(mention, pair.links)
     barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
     found = _best_cluster(matcher.matches(english, pair.tgt_text, pair.tgt), targets,
                           len(english), barriers)
