@@ -270,3 +270,93 @@ def test_pud_types_build_from_the_uner_repositories(tmp_path: Path) -> None:
         for part in ("tune", "heldout"):
             target = read_conll(tmp_path / f"{lang}-{part}.conll")
             assert len(target) == len(en[part])
+            assert [s.doc for s in target] == [s.doc for s in en[part]]
+    # 397 PUD documents, each begun by `-DOCSTART-`
+    assert sum(len({s.doc for s in en[part]}) for part in en) == 397
+    # the Hansel-typed English: the same sentences, metonymic countries typed as places
+    for part in en:
+        hansel = read_conll(tmp_path / f"en-{part}-hansel.conll")
+        assert [s.tokens for s in hansel] == [s.tokens for s in en[part]]
+        changed = {(" ".join(s.tokens[a:b + 1]), kind, h[2])
+                   for s, t in zip(en[part], hansel, strict=True)
+                   for (a, b, kind), h in zip(s.entities, t.entities, strict=True)
+                   if kind != h[2]}
+        assert ("Russia", "ORG", "LOC") in changed and all(k != h for _, k, h in changed)
+
+
+TYPED_CONLL = """-DOCSTART-
+
+Angela\tB-PER
+Merkel\tI-PER
+met\tO
+workers\tO
+in\tO
+Capua\tB-LOC
+on\tO
+Monday\tO
+.\tO
+
+Merkel\tB-PER
+later\tO
+flew\tO
+to\tO
+Berlin\tB-LOC
+.\tO
+
+-DOCSTART-
+
+The\tO
+European\tB-ORG
+Union\tI-ORG
+and\tO
+Microsoft\tB-ORG
+signed\tO
+the\tO
+deal\tO
+in\tO
+Brussels\tB-LOC
+.\tO
+"""
+
+
+def test_eval_types_scores_the_queries_on_gold_entities(tmp_path: Path) -> None:
+    """`xel eval types`: NER, the type check and each type's filters over CoNLL sentences,
+    read at the gold entities; documents from `-DOCSTART-`."""
+    from xel.cli import _load_commands, app
+    from xel.config import load_config
+    from xel.kb import build_kb
+
+    _load_commands()
+    conll = tmp_path / "en.conll"
+    conll.write_text(TYPED_CONLL, encoding="utf-8")
+    assert [s.doc for s in read_conll(conll)] == [0, 0, 1]
+    kb = tmp_path / "kb.jsonl"
+    kb.write_text("\n".join(json.dumps(r) for r in [
+        {"id": "Q567", "name": "Angela Merkel", "type": "PER"},
+        {"id": "Q64", "name": "Berlin", "type": "LOC"},
+        {"id": "Q239", "name": "Brussels", "type": "LOC"},
+        {"id": "Q458", "name": "European Union", "type": "ORG"}]) + "\n", encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({
+        "name": "t", "corpus": {"path": "."}, "kb": {"path": "kb.jsonl", "index": "kb.sqlite"},
+        "types": {"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"]},
+        "queries": {"by_type": {"ORG": {"min_tokens": 1}, "LOC": {"min_tokens": 1}}}}),
+        encoding="utf-8")
+    build_kb(load_config(config))
+    out = tmp_path / "types.json"
+    result = CliRunner().invoke(app, ["eval", "types", str(config), "--conll-en", str(conll),
+                                      "--json", str(out), "--show"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(out.read_text())
+    rows = {r["type"]: r for r in figures["rows"]}
+    # one-word people are no queries (Lawrie et al.): `Merkel` has none
+    assert [(k, rows[k]["queries"], rows[k]["typed right"], rows[k]["no query"])
+            for k in ("PER", "ORG", "LOC", "all")] == [
+        ("PER", 1, 1, 1), ("ORG", 2, 2, 0), ("LOC", 3, 3, 0), ("all", 6, 6, 1)]
+    assert figures["signature"].startswith("eval-types|") and "|kb=" in figures["signature"]
+    people_only = tmp_path / "p.yaml"
+    people_only.write_text(yaml.safe_dump({"name": "p", "corpus": {"path": "."},
+                                           "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["eval", "types", str(people_only), "--conll-en",
+                                      str(conll)])
+    assert isinstance(result.exception, XelError) and "one type" in str(result.exception)

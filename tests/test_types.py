@@ -12,7 +12,7 @@ import yaml
 
 from xel.align import encode_links, encode_spans
 from xel.config import Config, CorpusConfig, KbConfig, ProjectConfig, load_config
-from xel.entity_types import Typed, decide, decide_all, head_type
+from xel.entity_types import Typed, decide, decide_all, head_type, person_shaped, placed
 from xel.errors import XelError
 from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
@@ -119,7 +119,7 @@ def test_the_kb_is_asked_only_when_there_are_other_types() -> None:
         asked.append(name)
         return []
 
-    mentions = [("jane roe", "Jane Roe", "PER", "d1")]
+    mentions = [("jane roe", "Jane Roe", "PER", "d1", "")]
     assert [t.type for t in decide_all(mentions, {"jane roe": True}, kb_types, ["PER"])] == [
         "PER"]
     assert asked == []
@@ -128,15 +128,77 @@ def test_the_kb_is_asked_only_when_there_are_other_types() -> None:
 
 
 def test_a_one_word_name_ending_a_persons_name_in_its_document_is_a_surname() -> None:
-    mentions = [("alfredo morelos", "Alfredo Morelos", "PER", "d1"),
-                ("morelos", "Morelos", "ORG", "d1"), ("puebla", "Puebla", "LOC", "d1"),
-                ("oliver cromwell", "Oliver Cromwell", "PER", "d2")]
-    mentions += [("cromwell", "Cromwell", "ORG", "d2")] * 5  # `the Cromwell Society`, cut
+    mentions = [("alfredo morelos", "Alfredo Morelos", "PER", "d1", ""),
+                ("morelos", "Morelos", "ORG", "d1", "a goal by "),
+                ("puebla", "Puebla", "LOC", "d1", "played at "),
+                ("oliver cromwell", "Oliver Cromwell", "PER", "d2", "")]
+    mentions += [("cromwell", "Cromwell", "ORG", "d2", "the ")] * 5  # `Cromwell Society`, cut
     found = {t.name_key: t.type for t in decide_all(
         mentions, {"alfredo morelos": True, "oliver cromwell": True}, lambda name: [],
         ["PER", "ORG", "LOC"])}
     assert found == {"alfredo morelos": "PER", "morelos": "PER", "puebla": "LOC",
                      "oliver cromwell": "PER", "cromwell": "ORG"}
+
+
+def test_a_name_with_most_votes_for_a_person_the_check_rejects_is_not_asked() -> None:
+    # `Brexit`: NER calls it a person 13 times, a place 5; the person check says no
+    brexit = decide("brexit", "Brexit", Counter(PER=13, LOC=5), [], False,
+                    ["PER", "ORG", "LOC", "EVENT"])
+    assert brexit.type is None and brexit.votes == {"LOC": 5.0, "PER": 13.0}
+    # a tie still goes to the other type (the KB's place)
+    assert decide("tora bora", "Tora Bora", Counter(PER=2), ["LOC"], False,
+                  ["PER", "ORG", "LOC"]).type == "LOC"
+
+
+def test_a_name_written_as_a_persons_outvotes_one_ner_label() -> None:
+    kinds = ["PER", "ORG", "LOC"]
+    passera = decide("georg reichenbach", "Georg Reichenbach", Counter(ORG=1), [], False,
+                     kinds, shaped=True)
+    assert passera.type == "PER" and passera.votes == {"ORG": 1.0, "PER": 2.0}
+    # not against a head word, nor against NER's label on several mentions
+    assert decide("maxwell school", "Maxwell School", Counter(ORG=1), [], False, kinds,
+                  shaped=True).type == "ORG"
+    assert decide("apple", "Apple", Counter(ORG=3), [], False, kinds,
+                  shaped=True).type == "ORG"
+
+
+def test_person_shaped_reads_given_names_and_the_kbs_family_names() -> None:
+    given = {"olivia", "rowan", "georg", "victoria", "the", "red"}.__contains__
+    family = {"atkinson", "seagal", "cross"}
+    places = {"Victoria": ["LOC"], "Denver": ["LOC"]}
+
+    def shaped(name: str) -> bool:
+        return person_shaped(name, lambda w: given(w.lower()),
+                             lambda w: {"family"} if w in family else
+                             {"given"} if w == "georg" else set(),
+                             lambda w: places.get(w, []))
+
+    assert shaped("Seagal") and shaped("Olivia") and shaped("Rowan Atkinson")
+    assert shaped("Georg Reichenbach")  # a KB person's given name first
+    assert not shaped("NATO") and not shaped("Olivia AG")  # acronyms
+    assert not shaped("The Clarion Cross") and not shaped("Victoria Cross")  # article; a place
+    assert not shaped("Rowan Bridge") and not shaped("rowan atkinson")  # no family; lower case
+    assert not shaped("Olivia Rowan Georg Atkinson")  # four words
+
+
+def test_mentions_after_in_or_past_vote_for_a_place() -> None:
+    assert placed("legions in ") and placed("well past ") and placed("in northern ")
+    assert not placed("shares at ") and not placed("") and not placed("insider ")
+    mentions = [("capua", "Capua", "ORG", "d1", "two legions in "),
+                ("capua", "Capua", "ORG", "d2", "he marched past ")]
+    found = decide_all(mentions, {}, lambda name: [], ["PER", "ORG", "LOC"])
+    assert [(t.type, t.votes) for t in found] == [("LOC", {"LOC": 3.0, "ORG": 2.0})]
+    # NER's label on more mentions than the places put it stays
+    mentions += [("capua", "Capua", "ORG", "d3", "said ")] * 2
+    assert [t.type for t in decide_all(mentions, {}, lambda name: [], ["PER", "ORG", "LOC"])
+            ] == ["ORG"]
+
+
+def test_head_words_before_of_and_before_a_number() -> None:
+    assert head_type("Principality of Nitra") == "LOC"
+    assert head_type("University of North Carolina") == "ORG"
+    assert head_type("World War Two") == "EVENT" and head_type("Battle of Austerlitz") == "EVENT"
+    assert head_type("Isabella of France") is None and head_type("Apollo 11") is None
 
 
 # --- each type's filters ---------------------------------------------------------------------

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from xel.names.english import name_key
 from xel.store import Store
 
 DDL = """
@@ -42,25 +43,36 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
         "army", "assembly", "association", "authority", "bank", "board", "brigade", "brigades",
         "bureau", "cabinet", "club", "college", "commission", "committee", "company", "congress",
         "corporation", "council", "court", "department", "fc", "force", "forces", "foundation",
-        "front", "fund", "government", "group", "inc", "institute", "league", "limited", "ltd",
-        "ministry", "navy", "network", "news", "office", "organisation", "organization",
-        "parliament", "party", "police", "press", "senate", "service", "services", "society",
-        "squad", "team", "television", "times", "trust", "tv", "union", "united", "university"}),
+        "front", "fund", "gazette", "government", "group", "herald", "inc", "institute",
+        "journal", "league", "limited", "ltd", "ministry", "navy", "network", "news", "office",
+        "organisation", "organization", "parliament", "party", "police", "press", "register",
+        "school", "senate", "service", "services", "society", "squad", "team", "television",
+        "times", "tribune", "trust", "tv", "union", "united", "university"}),
     "LOC": frozenset({
-        "airport", "avenue", "bay", "beach", "bridge", "canal", "cape", "cathedral",
-        "coast", "county", "creek", "district", "forest", "harbor", "harbour", "highway",
-        "hill", "hospital", "island", "islands", "lake", "mount", "mountain", "mountains",
-        "museum", "palace", "park", "peak", "plaza", "port", "province", "region", "river",
-        "road", "sea", "square", "stadium", "station", "street", "tower", "town", "valley",
-        "village"}),
+        "airport", "arena", "avenue", "bay", "beach", "bridge", "canal", "cape", "cathedral",
+        "center", "centre", "coast", "county", "creek", "district", "duchy", "forest",
+        "harbor", "harbour", "highway", "hill", "hospital", "island", "islands", "isles",
+        "kingdom", "lake", "mews", "mount", "mountain", "mountains", "museum", "ocean",
+        "palace", "park", "peak", "plaza", "port", "principality", "province", "region",
+        "republic", "river", "road", "sea", "square", "stadium", "station", "street", "tower",
+        "town", "valley", "village"}),
     "EVENT": frozenset({
-        "championship", "championships", "cup", "election", "elections", "festival", "games",
-        "olympics", "open", "revolution", "summit", "tournament", "war"}),
+        "battle", "championship", "championships", "conference", "cup", "election",
+        "elections", "festival", "games", "marathon", "olympics", "open", "referendum",
+        "revolution", "siege", "summit", "tournament", "war"}),
 }
 # `City` is left out: `Mexico City` is a place, `Manchester City` a club.
 WORD = re.compile(r"[\w'’.-]+")
+NUMBER = re.compile(r"\d+|[ivx]+|one|two|three|four|five|six|seven|eight|nine|ten")
 KB_VOTES = 2.0  # a KB entity of that name and type
 SURNAME_VOTES = 2.0  # a one-word name that ends a person's name in one of its documents
+SHAPE_VOTES = 2.0  # a name written as a person's (`person_shaped`)
+PLACED_VOTES = 1.5  # per mention after a word that places it (`in Capua`, `past Kadesh`)
+# Words before a name that say it is a place; `at` and `to` are left out (`at Google`).
+LOCATIVE = frozenset({"in", "near", "past", "outside", "across", "towards", "toward",
+                      "around", "northern", "southern", "eastern", "western", "central"})
+ARTICLES = frozenset({"the", "le", "la"})  # `The Clarion Ledger`, `Le Golf National`
+CAPITALIZED = re.compile(r"[A-ZÀ-Þ][\w'’-]*")
 
 
 @dataclass(frozen=True)
@@ -73,22 +85,62 @@ class Typed:
 
 
 def head_type(name: str) -> str | None:
-    """The type a name's last word says it has (`Manchester United` ORG), if any."""
+    """The type a name's head word says it has, if any: its last word (`Manchester United`
+    ORG), or the word before `of` (`University of Edinburgh` ORG, `Principality of Nitra`
+    LOC), numbers after it aside (`World War Two` EVENT)."""
     words = WORD.findall(name.lower())
+    if "of" in words[1:]:
+        words = words[:words.index("of", 1)]
+    while len(words) > 1 and NUMBER.fullmatch(words[-1]):
+        words.pop()
     last = words[-1].strip(".") if words else ""
     return next((kind for kind, heads in HEAD_WORDS.items() if last in heads), None)
 
 
+def person_shaped(name: str, given: Callable[[str], bool], roles: Callable[[str], set[str]],
+                  kb_types: Callable[[str], Iterable[str]]) -> bool:
+    """Whether a name is written as a person's, whatever NER called it: one word that is a
+    `given` name or a KB person's family name (`Seagal`, `Olivia`), or two or three
+    capitalized words, the first a given name that is no KB place's or organization's name,
+    and either the last a KB person's family name or the first a KB person's given name too
+    (`Rowan Atkinson`, `Georg Reichenbach`); no acronyms, no article first."""
+    words = name.split()
+    if not 0 < len(words) <= 3 or not all(CAPITALIZED.fullmatch(w) for w in words):
+        return False
+    if any(len(w) > 1 and w.isupper() for w in words) or words[0].lower() in ARTICLES:
+        return False
+    first, last = name_key(words[0]), name_key(words[-1])
+    if len(words) == 1:
+        return given(words[0]) or "family" in roles(first)
+    return (given(words[0]) and not set(kb_types(words[0])) - {"PER"}
+            and ("family" in roles(last) or "given" in roles(first)))
+
+
+def placed(before: str) -> bool:
+    """Whether the text before a mention ends in a word that places it (`LOCATIVE`)."""
+    words = WORD.findall(before[-30:].lower())
+    return bool(words) and words[-1] in LOCATIVE
+
+
 def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str],
-           person: bool, types: Iterable[str], surname: bool = False) -> Typed:
+           person: bool, types: Iterable[str], surname: bool = False,
+           shaped: bool = False, placings: int = 0) -> Typed:
     """A name's type among the collection's `types`: PER when NER marked it a person and the
     person check agrees (`person`); else the type with most votes (ties: config order), a
-    head word's outweighing the rest, PER among them only for a person's `surname`."""
+    head word's outweighing the rest, a place's for each of the name's `placings` (mentions
+    after `in`, `near`, ...), PER among them only for a person's `surname` or a name written
+    as a person's (`shaped`). A name with more votes for a person than for any other type
+    that is neither has no type: it is not asked about rather than asked as another type's
+    (`Brexit`, `Seagal` alone)."""
     order = list(types)
     votes: dict[str, float] = {t: float(mentioned.get(t, 0)) for t in order}
     for kind in set(kb_types) & set(order):
         votes[kind] += KB_VOTES
+    if "LOC" in order:
+        votes["LOC"] += PLACED_VOTES * placings
     head = head_type(name)
+    if shaped and "PER" in order and head is None:
+        votes["PER"] += SHAPE_VOTES
     if head in order:
         votes[head] += 1 + max(votes.values())
     if "PER" in order and mentioned.get("PER") and person:
@@ -96,23 +148,31 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     if surname and "PER" in order:
         votes["PER"] += SURNAME_VOTES
     found = {t: round(v, 4) for t, v in sorted(votes.items()) if v}
-    rest = [t for t in order if votes[t] > 0 and (t != "PER" or surname)]
+    admitted = surname or shaped
+    rest = [t for t in order if votes[t] > 0 and (t != "PER" or admitted)]
     chosen = max(rest, key=lambda t: (votes[t], -order.index(t))) if rest else None
+    if chosen is not None and not admitted and votes.get("PER", 0) > votes[chosen]:
+        return Typed(key, None, found)
     return Typed(key, chosen, found)
 
 
-def decide_all(mentions: Iterable[tuple[str, str, str, str]], persons: Mapping[str, bool],
-               kb_types: Callable[[str], Iterable[str]], types: Iterable[str]) -> list[Typed]:
-    """Every name's type, from its (name key, name, mention type, document) mentions;
-    `persons`: the person check's verdict per name key (names it did not look at are not
-    people's)."""
+def decide_all(mentions: Iterable[tuple[str, str, str, str, str]],
+               persons: Mapping[str, bool], kb_types: Callable[[str], Iterable[str]],
+               types: Iterable[str], shaped: Callable[[str], bool] = lambda name: False
+               ) -> list[Typed]:
+    """Every name's type, from its (name key, name, mention type, document, text before)
+    mentions; `persons`: the person check's verdict per name key (names it did not look at
+    are not people's); `shaped`: whether a name is written as a person's
+    (`person_shaped`)."""
     order = list(types)
     counts: dict[str, Counter[str]] = {}
     names: dict[str, str] = {}
     docs: dict[str, set[str]] = {}
     surnames: set[tuple[str, str]] = set()  # (document, last word of a person's longer name)
-    for key, name, kind, doc in mentions:
+    placings: Counter[str] = Counter()
+    for key, name, kind, doc, before in mentions:
         counts.setdefault(key, Counter())[kind] += 1
+        placings[key] += placed(before)
         names.setdefault(key, name)
         docs.setdefault(key, set()).add(doc)
         words = key.split()
@@ -122,7 +182,8 @@ def decide_all(mentions: Iterable[tuple[str, str, str, str]], persons: Mapping[s
     return [decide(key, names[key], counts[key], kb_types(names[key]) if needs_kb else (),
                    persons.get(key, False), order,
                    surname=needs_kb and len(key.split()) == 1
-                   and any((d, key) in surnames for d in docs[key]))
+                   and any((d, key) in surnames for d in docs[key]),
+                   shaped=needs_kb and shaped(names[key]), placings=placings[key])
             for key in sorted(counts)]
 
 

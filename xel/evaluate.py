@@ -152,6 +152,7 @@ class ConllSentence:
     persons: list[tuple[int, int]]  # inclusive token ranges of person entities
     # every entity: inclusive token range and coarse type (`COARSE_LABELS`), in order
     entities: list[tuple[int, int, str]] = field(default_factory=list)
+    doc: int = 0  # the document it is in: how many `-DOCSTART-` lines come before it
 
     def of_type(self, kind: str) -> list[tuple[int, int]]:
         """The entities of a coarse type, in the order of the sentence (people: `persons`,
@@ -176,30 +177,32 @@ def read_conll(path: Path) -> list[ConllSentence]:
     """Entities from a CoNLL file: token in the first column, tag in the last.
 
     Tolerant of IOB1, IOB2 and BIOES tags, `PER`/`PERSON` labels (and ORG, LOC, GPE, FAC,
-    EVENT, ...: `COARSE_LABELS`), tab or space separation, `-DOCSTART-` lines and runs of
-    blank lines.
+    EVENT, ...: `COARSE_LABELS`), tab or space separation, `-DOCSTART-` lines (each begins a
+    document) and runs of blank lines.
     """
     sentences: list[ConllSentence] = []
     tokens: list[str] = []
     tags: list[str] = []
+    doc = 0
     for number, line in enumerate(_lines(path), start=1):
         fields = line.split()
         if not fields or fields[0] == "-DOCSTART-":
             if tokens:
-                sentences.append(_conll_sentence(tokens, tags))
+                sentences.append(_conll_sentence(tokens, tags, doc))
                 tokens, tags = [], []
+            doc += bool(fields and sentences)
             continue
         if len(fields) < 2:
             raise XelError(f"{path}, line {number}: expected a token and a tag, got {line!r}")
         tokens.append(fields[0])
         tags.append(fields[-1])
     if tokens:
-        sentences.append(_conll_sentence(tokens, tags))
+        sentences.append(_conll_sentence(tokens, tags, doc))
     return sentences
 
 
-def _conll_sentence(tokens: list[str], tags: list[str]) -> ConllSentence:
-    return ConllSentence(tokens, person_spans(tags), entity_spans(tags))
+def _conll_sentence(tokens: list[str], tags: list[str], doc: int) -> ConllSentence:
+    return ConllSentence(tokens, person_spans(tags), entity_spans(tags), doc)
 
 
 def coarse_type(label: str) -> str:
@@ -653,6 +656,100 @@ def conll_gold_set(name: str, lang: str, english: Path, target: Path, config: Co
     return GoldSet(name, lang, gold, found, left, kinds)
 
 
+@dataclass(frozen=True)
+class TypedGold:
+    """A gold entity a query stands on: the query's type, and NER's label of the mention."""
+
+    name: str
+    gold: str
+    decided: str
+    ner: str  # the coarse type of NER's label on this mention
+
+
+def type_gold(english: Sequence[ConllSentence], config: Config
+              ) -> tuple[list[TypedGold], Counter[str], Counter[str]]:
+    """The queries the collection would make of CoNLL sentences (NER's mentions, documents
+    from `-DOCSTART-`, the type check with the config's KB, each type's query filters but
+    the document count's: `every_document`), read
+    at the gold entities of the collection's types: each entity a query overlaps, with the
+    query's type; then, per gold type, the entities no query stands on, and per query type,
+    the queries on no gold entity (not judged: gold may leave events and products out)."""
+    from xel.kb import KnowledgeBase
+    from xel.ner import find_mentions, label_types, load_pipeline
+    from xel.persons import Mentioned, decide_names
+    from xel.queries import typed_queries
+
+    texts = [" ".join(s.tokens) for s in english]
+    others: Counter[tuple[str, str]] = Counter()
+    found = list(find_mentions(load_pipeline(config.ner.model),
+                               [(n, f"doc{s.doc}", t) for n, (s, t) in enumerate(
+                                   zip(english, texts, strict=True))],
+                               dict(label_types(config)), config.ner.batch_size, others))
+    other_labels: Counter[str] = Counter()
+    for (key, _), n in others.items():
+        other_labels[key] += n
+    people = [Mentioned(m.doc_id, m.name, m.name_key, m.honorific, texts[m.seg], m.start, m.end)
+              for m in found if m.type == "PER"]
+    with KnowledgeBase.open(config) as kb:
+        _, typed = decide_names(people, [(m.name_key, m.name, m.type, m.doc_id,
+                                          texts[m.seg][:m.start]) for m in found],
+                                other_labels, kb, config)
+    queries, _ = typed_queries(found, every_document(config), set(),
+                               {t.name_key: t for t in typed}, set())
+    labelled = {(m.seg, m.start): m.type for m in found}
+    by_sentence: dict[int, list[tuple[int, int, Any]]] = defaultdict(list)
+    for m in queries:
+        offsets = spaced_spans(english[m.seg].tokens)
+        toks = [k for k, (a, b) in enumerate(offsets) if a < m.end and b > m.start]
+        if toks:
+            by_sentence[m.seg].append((toks[0], toks[-1], m))
+    out: list[TypedGold] = []
+    missed: Counter[str] = Counter()
+    judged: set[tuple[int, int]] = set()  # (sentence, first token) of queries read
+    for n, s in enumerate(english):
+        for a, b, kind in s.entities:
+            if kind not in config.types:
+                continue
+            over = [(min(b, e) - max(a, f) + 1, f, m) for f, e, m in by_sentence[n]
+                    if f <= b and e >= a]
+            if not over:
+                missed[kind] += 1
+                continue
+            _, first, m = max(over, key=lambda o: o[0])
+            judged.add((n, first))
+            out.append(TypedGold(" ".join(s.tokens[a:b + 1]), kind, m.type,
+                                 labelled[(m.seg, m.start)]))
+    unjudged = Counter(m.type for n, ms in by_sentence.items()
+                       for first, _, m in ms if (n, first) not in judged)
+    return out, missed, unjudged
+
+
+def every_document(config: Config) -> Config:
+    """The config with names in one document kept: in a gold set of a few hundred documents
+    names seldom recur, and the type check, not corpus frequency, is what is measured."""
+    by_type = {k: f.model_copy(update={"min_documents": 1})
+               for k, f in config.queries.by_type.items()}
+    queries = config.queries.model_copy(update={"min_documents": 1, "by_type": by_type})
+    return config.model_copy(update={"queries": queries})
+
+
+def type_rows(found: Sequence[TypedGold], missed: Mapping[str, int],
+              types: Sequence[str]) -> list[dict[str, Any]]:
+    """Per gold type and in all: entities queries stand on, typed right by the type check and
+    by NER's own label alone, and those no query stands on."""
+    rows = []
+    for kind in [*types, "all"]:
+        of = [t for t in found if kind in ("all", t.gold)]
+        right = sum(t.decided == t.gold for t in of)
+        ner = sum(t.ner == t.gold for t in of)
+        rows.append({"type": kind, "queries": len(of),
+                     "no query": sum(missed.values()) if kind == "all" else missed[kind],
+                     "typed right": right,
+                     "typed right %": round(100 * right / len(of), 1) if of else None,
+                     "NER label right %": round(100 * ner / len(of), 1) if of else None})
+    return rows
+
+
 def kb_labels(config: Config, lang: str) -> dict[str, set[str]]:
     """The config KB's names in `lang` (its multilingual labels), by folded English name:
     a pairing cue of `pair_entities`; empty where the KB index is not built or has none."""
@@ -992,6 +1089,12 @@ def eval_signature(kind: str, config: Config, gold: Mapping[str, Path | None],
     if kind == "triage":
         parts["triage"] = digest_of(config.triage)
         code.append(TRIAGE_CODE)
+    if kind == "types":
+        from xel.persons import PERSONS_CODE
+
+        parts.update({"ner": digest_of(config.ner), "persons": digest_of(config.persons),
+                      "types": digest_of(config.types), "kb": digest_of(config.kb)})
+        code.append(PERSONS_CODE)
     if options.get("corpus") == "yes":
         parts["corpus"] = digest_of(config.corpus)
     if collection is not None:

@@ -751,6 +751,12 @@ class KnowledgeBase:
             " ORDER BY e.popularity DESC, e.kb_id", (lang, foreign_key(form), type, type))
         return [self._entity(r) for r in rows]
 
+    def name_roles(self, word: str) -> set[str]:
+        """The parts (`given`, `middle`, `family`) a word is of the KB's people's names
+        (`seagal`: family): the type check's evidence that a name is written as a person's."""
+        return {r[0] for r in self._lookup("SELECT DISTINCT role FROM fragments WHERE token = ?",
+                                           (word,))}
+
     def types_named(self, name: str) -> set[str]:
         """The types of the entities with this name or alias (the type check's KB vote)."""
         return {f.entity.type for kind in ("name", "alias") for f in self.by_key(name, kind)}

@@ -39,9 +39,10 @@ import xel.entity_types
 from xel.config import Config
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
-from xel.entity_types import decide_all, write_types
+from xel.entity_types import Typed, decide_all, person_shaped, write_types
 from xel.errors import XelError
 from xel.kb import KnowledgeBase
+from xel.names.english import name_key
 from xel.ner import declare as declare_ner
 from xel.ner import read_other_labels
 from xel.stages import Work, code_digest, digest_of, versions
@@ -162,6 +163,11 @@ def has_digit(f: Facts) -> float:
 
 def is_given(word: str) -> bool:
     return word.strip(".").lower() in given_names()
+
+
+def given_or_folded(word: str) -> bool:
+    """A given name as written or with its accents folded (`Benoît`, `Benoit`)."""
+    return is_given(word) or is_given(name_key(word))
 
 
 def is_particle(word: str) -> bool:
@@ -364,25 +370,39 @@ def read_mentions(store: Store) -> list[Mentioned]:
     return [Mentioned(*tuple(r)) for r in rows]
 
 
+def decide_names(person_mentions: Sequence[Mentioned],
+                 typed_mentions: Iterable[tuple[str, str, str, str, str]],
+                 other_labels: Mapping[str, int], kb: KnowledgeBase, config: Config
+                 ) -> tuple[list[Check], list[Typed]]:
+    """The person check of every name NER marked a person's, then every name's type, from
+    (name key, name, type, document, text before) mentions (the stage's decisions, and
+    `xel eval types`')."""
+    if config.persons.check:
+        def in_kb(name: str) -> bool:
+            return bool(kb.by_key(name, "name", "PER") or kb.by_key(name, "alias", "PER"))
+
+        checks = check_names(person_mentions, in_kb, other_labels, config.persons.threshold)
+    else:
+        checks = [Check(key, name, 0.0, True, {})
+                  for key, name in {m.name_key: m.name for m in person_mentions}.items()]
+    typed = decide_all(typed_mentions, {c.name_key: c.person for c in checks},
+                       kb.types_named, config.types,
+                       lambda name: person_shaped(name, given_or_folded, kb.name_roles, kb.types_named))
+    return checks, typed
+
+
 def run_persons(store: Store, config: Config) -> Work:
     """The persons stage: score every person name NER found, then decide every name's type
     (`xel.entity_types`); its writer stores both."""
     store.declare(DDL)
     mentions = read_mentions(store)
-    typed_mentions = [(r[0], r[1], r[2], r[3]) for r in store.query(
-        "SELECT name_key, name, type, doc_id FROM mentions ORDER BY mention_id")]
+    typed_mentions = [(r[0], r[1], r[2], r[3], r[4]) for r in store.query(
+        "SELECT m.name_key, m.name, m.type, m.doc_id, substr(s.text, max(1, m.start - 29),"
+        " min(m.start, 30)) FROM mentions m JOIN sentences s ON s.seg = m.seg AND s.lang = ?"
+        " ORDER BY m.mention_id", (source_language(store),))]
     with KnowledgeBase.open(config) as kb:
-        if config.persons.check:
-            def in_kb(name: str) -> bool:
-                return bool(kb.by_key(name, "name", "PER") or kb.by_key(name, "alias", "PER"))
-
-            checks = check_names(mentions, in_kb, read_other_labels(store),
-                                 config.persons.threshold)
-        else:
-            checks = [Check(key, name, 0.0, True, {})
-                      for key, name in {m.name_key: m.name for m in mentions}.items()]
-        typed = decide_all(typed_mentions, {c.name_key: c.person for c in checks},
-                           kb.types_named, config.types)
+        checks, typed = decide_names(mentions, typed_mentions, read_other_labels(store), kb,
+                                     config)
 
     def work(s: Store) -> dict[str, Any]:
         s.execute("DELETE FROM person_check")

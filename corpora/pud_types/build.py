@@ -10,11 +10,15 @@ read at the commit pinned in `SOURCES` below, so a clone at a later head works. 
 to `work/pud_types`. Written there, for `xel eval projection --conll-en --conll-tgt`:
 
 - `en-tune.conll`, `en-heldout.conll`: the English sentences of each half;
+- `en-tune-hansel.conll`, `en-heldout-hansel.conll`: the English files with each entity
+  typed as Hansel types it where UNER's tag says otherwise (`hansel-types.tsv`: a country
+  tagged ORG for its government is a place), for `xel eval types`;
 - `<lang>-tune.conll`, `<lang>-heldout.conll` for `deu`, `por`, `rus`, `swe`, `zho-TW`: the
   same sentences, in the same order, in that language;
 
 one `token<TAB>tag` line per token (IOB2 tags PER, ORG, LOC as UNER gives them; a space
-inside a token becomes `_`), a blank line after each sentence. Halves by PUD document with
+inside a token becomes `_`), a blank line after each sentence, a `-DOCSTART-` line before each
+PUD document (`xel eval types` reads a name's mentions per document). Halves by PUD document with
 `half` (seed `35:<document id>`, the split of `corpora/pud_persons`, so a PUD document is in
 the same half in every PUD gold set). `counts.tsv` beside this file records the entities per
 language, type and half that a build must give (checked).
@@ -150,17 +154,40 @@ def in_english_order(english: list[Sentence], target: list[Sentence], lang: str,
     return out
 
 
-def write_conll(path: Path, rows: list[Sentence]) -> None:
+def write_conll(path: Path, rows: list[Sentence], docs: list[str]) -> None:
+    """`token<TAB>tag` lines, a blank line after each sentence, `-DOCSTART-` before each PUD
+    document (`docs`: the document of each row, the English ids')."""
     with open(path, "w", encoding="utf-8") as f:
-        for _, _, tokens, tags in rows:
+        for k, (_, _, tokens, tags) in enumerate(rows):
+            if k == 0 or docs[k] != docs[k - 1]:
+                f.write("-DOCSTART-\n\n")
             f.writelines(f"{t}\t{g}\n" for t, g in zip(tokens, tags, strict=True))
             f.write("\n")
+
+
+def read_hansel(path: Path = HERE / "hansel-types.tsv") -> dict[tuple[str, str, str], str]:
+    """(half, UNER type, English name) -> the entity's type as Hansel types it."""
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    return {(part, uner, name): hansel for part, uner, name, hansel, _ in rows}
+
+
+def retyped(row: Sentence, part: str, hansel: dict[tuple[str, str, str], str],
+            used: set[tuple[str, str, str]]) -> Sentence:
+    """An English sentence with its entities typed as Hansel types them (`hansel-types.tsv`)."""
+    tags = list(row[3])
+    for a, b, kind in entity_spans(row[3]):
+        key = (part, kind, " ".join(row[2][a:b + 1]))
+        if key in hansel:
+            used.add(key)
+            tags[a:b + 1] = [f"B-{hansel[key]}"] + [f"I-{hansel[key]}"] * (b - a)
+    return (row[0], row[1], row[2], tags)
 
 
 def build(sources: Path, out: Path) -> dict[tuple[str, str, str], int]:
     """Write the CoNLL files; returns entities by (language, type, half)."""
     out.mkdir(parents=True, exist_ok=True)
     english = sentences(read(sources, SOURCES["eng"]))
+    hansel, used = read_hansel(), set()  # type: ignore[var-annotated]
     parts = [half(document(s[0])) for s in english]
     counts: Counter[tuple[str, str, str]] = Counter()
     for lang, source in SOURCES.items():
@@ -172,10 +199,16 @@ def build(sources: Path, out: Path) -> dict[tuple[str, str, str], int]:
         name = "en" if lang == "eng" else lang
         for part in ("tune", "heldout"):
             chosen = [r for r, p in zip(rows, parts, strict=True) if p == part]
-            write_conll(out / f"{name}-{part}.conll", chosen)
+            docs = [document(e[0]) for e, p in zip(english, parts, strict=True) if p == part]
+            write_conll(out / f"{name}-{part}.conll", chosen, docs)
             for r in chosen:
                 for _, _, kind in entity_spans(r[3]):
                     counts[(lang, kind, part)] += 1
+            if lang == "eng":
+                write_conll(out / f"en-{part}-hansel.conll",
+                            [retyped(r, part, hansel, used) for r in chosen], docs)
+    if unused := set(hansel) - used:
+        raise SystemExit(f"hansel-types.tsv: no such entity: {sorted(unused)[0]}")
     return dict(counts)
 
 

@@ -23,7 +23,10 @@ from xel.evaluate import (
     evaluate_span_gold,
     projections_digest,
     shared_gold_sets,
+    read_conll,
     tree_digest,
+    type_gold,
+    type_rows,
 )
 from xel.languages import canonical
 from xel.queries import read_review
@@ -216,6 +219,40 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                           str(t["accepted and fully correct"]), str(t["precision %"]))
         console.print(stage)
     _write(rows, signature, json_out)
+
+
+SHOW = typer.Option(False, "--show", help="also list the entities typed wrong")
+
+
+@eval_app.command("types")
+def types_command(config: str = CONFIG,
+                  conll_en: Path = typer.Option(..., "--conll-en",
+                                                help="English CoNLL file with typed entities "
+                                                     "(`-DOCSTART-` lines begin documents)"),
+                  show: bool = SHOW, json_out: Path | None = JSON_OUT) -> None:
+    """How many queries on gold entities have the entity's type (the persons stage's type
+    check over NER's mentions of the sentences, the config's KB and query filters), beside
+    NER's label alone."""
+    cfg = load_config(config)
+    if cfg.people_only:
+        raise XelError(f"{config}: a people-only collection has one type: name a config with "
+                       "a `types:` section of several (e.g. configs/ntrex21-types.yaml)")
+    found, missed, unjudged = type_gold(read_conll(conll_en), cfg)
+    rows = type_rows(found, missed, list(cfg.types))
+    table = Table(title="types of the queries on gold entities")
+    for c in ["type", "queries", "typed right", "typed right %", "NER label right %",
+              "no query"]:
+        table.add_column(c)
+    for r in rows:
+        table.add_row(*(str(r[c]) for c in table_columns(table)))
+    console.print(table)
+    console.print("queries on no gold entity (not judged), by type: " +
+                  ", ".join(f"{k} {n}" for k, n in sorted(unjudged.items())))
+    if show:
+        for t in found:
+            if t.decided != t.gold:
+                out.print(f"  {t.name!r}: {t.decided} (gold {t.gold}; NER {t.ner})")
+    _write(rows, eval_signature("types", cfg, {"conll-en": conll_en}, {}), json_out)
 
 
 def table_columns(table: Table) -> list[str]:
