@@ -677,6 +677,7 @@ def type_gold(english: Sequence[ConllSentence], config: Config
     from xel.kb import KnowledgeBase
     from xel.ner import find_mentions, label_types, load_pipeline
     from xel.persons import Mentioned, decide_names
+    from xel.queries import Mention as QueryMention
     from xel.queries import typed_queries
 
     texts = [" ".join(s.tokens) for s in english]
@@ -694,8 +695,10 @@ def type_gold(english: Sequence[ConllSentence], config: Config
         _, typed = decide_names(people, [(m.name_key, m.name, m.type, m.doc_id,
                                           texts[m.seg][:m.start]) for m in found],
                                 other_labels, kb, config)
-    queries, _ = typed_queries(found, every_document(config), set(),
-                               {t.name_key: t for t in typed}, set())
+    queries, _ = typed_queries([QueryMention(n, m.doc_id, m.seg, m.start, m.end, m.name,
+                                             m.name_key, m.type) for n, m in enumerate(found)],
+                               every_document(config), set(), {t.name_key: t for t in typed},
+                               set())
     labelled = {(m.seg, m.start): m.type for m in found}
     by_sentence: dict[int, list[tuple[int, int, Any]]] = defaultdict(list)
     for m in queries:

@@ -385,9 +385,11 @@ def decide_names(person_mentions: Sequence[Mentioned],
     else:
         checks = [Check(key, name, 0.0, True, {})
                   for key, name in {m.name_key: m.name for m in person_mentions}.items()]
+    def shaped(name: str) -> bool:
+        return person_shaped(name, given_or_folded, kb.name_roles, kb.types_named)
+
     typed = decide_all(typed_mentions, {c.name_key: c.person for c in checks},
-                       kb.types_named, config.types,
-                       lambda name: person_shaped(name, given_or_folded, kb.name_roles, kb.types_named))
+                       kb.types_named, config.types, shaped)
     return checks, typed
 
 
