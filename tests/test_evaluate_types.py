@@ -3,6 +3,7 @@ translated names in parallel NER gold."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -282,6 +283,34 @@ def test_pud_types_build_from_the_uner_repositories(tmp_path: Path) -> None:
                    for (a, b, kind), h in zip(s.entities, t.entities, strict=True)
                    if kind != h[2]}
         assert ("Russia", "ORG", "LOC") in changed and all(k != h for _, k, h in changed)
+
+
+def test_uner_ewt_conll_keeps_documents_and_types() -> None:
+    spec = importlib.util.spec_from_file_location("uner_ewt_build",
+                                                  ROOT / "corpora" / "uner_ewt" / "build.py")
+    assert spec and spec.loader
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    iob2 = ("# newdoc id = a\n# sent_id = a-1\n# text = Go to Home Depot\n1\tGo\tO\t-\t-\n"
+            "2\tto\tO\t-\t-\n3\tHome\tB-LOC\t-\t-\n4\tDepot\tI-LOC\t-\t-\n\n"
+            "# newdoc id = b\n# sent_id = b-1\n1\tAda\tB-PER\t-\t-\n2\tNew York\tB-LOC\t-\t-\n")
+    lines, counts = build.conll(iob2)
+    assert lines == ["-DOCSTART-", "", "Go\tO", "to\tO", "Home\tB-LOC", "Depot\tI-LOC", "",
+                     "-DOCSTART-", "", "Ada\tB-PER", "New_York\tB-LOC", ""]
+    assert counts == {"LOC": 2, "PER": 1}
+
+
+def test_uner_ewt_builds_from_the_repository(tmp_path: Path) -> None:
+    if not (MIRROR / "UniversalNER+UNER_English-EWT").is_dir():
+        pytest.skip(f"needs the UNER English EWT repository fetched under {MIRROR} (absent "
+                    "here); see corpora/uner_ewt/README.md")
+    run = subprocess.run([sys.executable, str(ROOT / "corpora" / "uner_ewt" / "build.py"),
+                          str(MIRROR), str(tmp_path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    dev = read_conll(tmp_path / "en-dev.conll")
+    assert len({s.doc for s in dev}) == 318
+    assert Counter(k for s in dev for _, _, k in s.entities) == {"PER": 343, "ORG": 224,
+                                                                 "LOC": 399}
 
 
 TYPED_CONLL = """-DOCSTART-

@@ -49,8 +49,8 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
         "school", "senate", "service", "services", "society", "squad", "team", "television",
         "times", "tribune", "trust", "tv", "union", "united", "university"}),
     "LOC": frozenset({
-        "airport", "arena", "avenue", "bay", "beach", "bridge", "canal", "cape", "cathedral",
-        "center", "centre", "coast", "county", "creek", "district", "duchy", "forest",
+        "airport", "arena", "auditorium", "avenue", "bay", "beach", "bridge", "canal", "cape",
+        "cathedral", "coast", "county", "creek", "district", "duchy", "forest", "hall",
         "harbor", "harbour", "highway", "hill", "hospital", "island", "islands", "isles",
         "kingdom", "lake", "mews", "mount", "mountain", "mountains", "museum", "ocean",
         "palace", "park", "peak", "plaza", "port", "principality", "province", "region",
