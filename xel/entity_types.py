@@ -6,11 +6,13 @@ NER gives every mention a label, but one name is labelled differently from menti
 need one type. The type check decides it per name, as the person check decides whether a name
 is a person's: a name NER marked as a person that passes the person check is a person's (so
 people-only collections are decided exactly as before); any other name takes the type with
-the most votes from NER's labels of its mentions and the KB entities of that name, unless its
-head word says what it names (`University`, `River`, `Festival`), which outweighs them; a
-one-word name that ends a person's name in one of its documents also has a person's votes
-(a surname NER called something else). A name with no vote for any of the collection's types
-is not asked about.
+the most votes from NER's labels of its mentions, the KB entities of that name, the words
+that place its mentions (`in Capua`) and its shape (written as a person's: `Seagal`, `Rowan
+Atkinson`), unless its head word says what it names (`University`, `River`, `Festival`),
+which outweighs them; a one-word name that ends a person's name in one of its documents also
+has a person's votes (a surname NER called something else). A name with no vote for any of
+the collection's types, or with most votes for a person that neither check admits, is not
+asked about. `xel eval types` measures it on English CoNLL gold.
 """
 
 from __future__ import annotations
