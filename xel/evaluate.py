@@ -54,6 +54,7 @@ from xel.project import (
     function_words,
     label_pattern,
     make_matcher,
+    names_read,
     project_entity,
     project_mention,
     translated_labels,
@@ -490,8 +491,8 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
         links = list(align([g.src for g in gold], [g.tgt for g in gold], config.align))
     has_links = any(g.possible for g in gold)
     rate = aer(links, [g.sure for g in gold], [g.possible for g in gold]) if has_links else None
-    matcher = make_matcher(lang, config, {" ".join(gold[m.sentence].src[m.first:m.last + 1])
-                                          for m in mentions})
+    names = {" ".join(gold[m.sentence].src[m.first:m.last + 1]) for m in mentions}
+    matcher = make_matcher(lang, config, names_read(names, names if kind != "PER" else ()))
     stops = function_words(lang) if config.project.trim else frozenset()
     labels = entity_labels(config, lang, kind, {" ".join(gold[m.sentence].src[m.first:m.last + 1])
                                                 for m in mentions})

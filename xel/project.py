@@ -390,7 +390,7 @@ def _read_joined(pair: Pair, english: Sequence[str], matcher: NameMatcher
     Africa)."""
     if len(english) < 2:
         return []
-    joined = "".join(english)
+    joined = joined_words(english)
     found = []
     for k in range(len(pair.tgt)):
         word = _token(pair, k)
@@ -399,6 +399,18 @@ def _read_joined(pair: Pair, english: Sequence[str], matcher: NameMatcher
                 matcher.score(e, word) for e in english):
             found.append((k, k, whole))
     return found
+
+
+def joined_words(english: Sequence[str]) -> str:
+    """A name's words written as one (`HongKong`): what `_read_joined` reads target words as."""
+    return "".join(english)
+
+
+def names_read(names: Iterable[str], translated: Iterable[str] = ()) -> set[str]:
+    """The names a matcher is prepared with (their forms decoded in one batch): every
+    mention's, and each translated name of several words written as one, which the decoder
+    would otherwise start afresh for, name by name."""
+    return {*names, *(joined_words(w) for n in translated if len(w := name_tokens(n)) > 1)}
 
 
 def _cased(text: str) -> bool:
@@ -889,7 +901,8 @@ def project_pairs(job: ProjectJob) -> list[Result]:
     """Project every mention of a job (runs in an executor's worker): per mention, in the
     job's order, (start, end, text, failed, method, aligned start, aligned end). A mention
     whose sentence has no aligned pair fails with method `none`."""
-    matcher = make_matcher(job.lang, job.config, {m[3] for m in job.mentions})
+    matcher = make_matcher(job.lang, job.config,
+                           names_read({m[3] for m in job.mentions}, job.translated))
     stops = function_words(job.lang) if job.config.project.trim else frozenset()
     at = {seg: k for k, seg in enumerate(job.segs)}
     results: dict[int, Result] = {}
