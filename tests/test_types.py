@@ -428,5 +428,5 @@ def test_the_matcher_is_prepared_with_translated_names_written_as_one() -> None:
     # `_read_joined` reads target words as `HongKong`: its forms are decoded with the
     # rest in one batch, not by a decoder started for each name (6 minutes in Greek)
     assert names_read({"Hong Kong", "Jane Roe", "NATO"}, {"Hong Kong", "NATO"}) == {
-        "Hong Kong", "Jane Roe", "NATO", "HongKong"}
+        "Hong Kong", "Jane Roe", "NATO", "hongkong"}
     assert names_read({"Jane Roe"}) == {"Jane Roe"}
