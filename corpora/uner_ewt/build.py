@@ -15,10 +15,12 @@ build must give.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -26,19 +28,20 @@ sys.path.insert(0, str(ROOT))
 
 from xel.evaluate import entity_spans  # noqa: E402
 
+
+def _pud_build() -> ModuleType:
+    """corpora/pud_types/build.py, whose `git_dir` finds a clone the same way."""
+    spec = importlib.util.spec_from_file_location("pud_types_build",
+                                                  ROOT / "corpora" / "pud_types" / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 REPO = "UniversalNER/UNER_English-EWT"
 COMMIT = "8ed072de2fd24022cc62458997fe96a8fe191ea4"
 PARTS = {"dev": "en_ewt-ud-dev.iob2", "test": "en_ewt-ud-test.iob2"}
-
-
-def git_dir(sources: Path) -> Path:
-    for folder in (sources / "UNER_English-EWT", sources / REPO.replace("/", "+") / "repo"):
-        if (folder / ".git").exists():
-            return folder / ".git"
-        if (folder / "HEAD").is_file():
-            return folder
-    raise SystemExit(f"{REPO}: no clone under {sources} (expected UNER_English-EWT/ or "
-                     f"{REPO.replace('/', '+')}/repo)")
 
 
 def conll(iob2: str) -> tuple[list[str], Counter[str]]:
@@ -71,7 +74,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     found = {}
     for part, name in PARTS.items():
-        text = subprocess.run(["git", "--git-dir", str(git_dir(Path(sys.argv[1]))), "show",
+        git = _pud_build().git_dir(Path(sys.argv[1]), REPO)
+        text = subprocess.run(["git", "--git-dir", str(git), "show",
                                f"{COMMIT}:{name}"], capture_output=True, text=True,
                               check=True).stdout
         lines, counts = conll(text)
