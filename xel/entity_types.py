@@ -70,6 +70,7 @@ KB_VOTES = 2.0  # a KB entity of that name and type
 SURNAME_VOTES = 2.0  # a one-word name that ends a person's name in one of its documents
 SHAPE_VOTES = 2.0  # a name written as a person's (`person_shaped`)
 PLACED_VOTES = 1.5  # per mention after a word that places it (`in Capua`, `past Kadesh`)
+PLACED_CONTEXT = 30  # characters before a mention that `placed` reads
 # Words before a name that say it is a place; `at` and `to` are left out (`at Google`).
 LOCATIVE = frozenset({"in", "near", "past", "outside", "across", "towards", "toward",
                       "around", "northern", "southern", "eastern", "western", "central"})
@@ -120,7 +121,7 @@ def person_shaped(name: str, given: Callable[[str], bool], roles: Callable[[str]
 
 def placed(before: str) -> bool:
     """Whether the text before a mention ends in a word that places it (`LOCATIVE`)."""
-    words = WORD.findall(before[-30:].lower())
+    words = WORD.findall(before[-PLACED_CONTEXT:].lower())
     return bool(words) and words[-1] in LOCATIVE
 
 

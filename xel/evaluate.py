@@ -324,14 +324,19 @@ def ner_spans(sentences: Sequence[Sequence[str]], config: Config) -> list[tuple[
     items = [(n, "gold", text) for n, text in enumerate(texts)]
     out = []
     for m in find_mentions(nlp, items, dict(label_types(config)), config.ner.batch_size):
-        offsets = spaced_spans(sentences[m.seg])
-        toks = [k for k, (s, e) in enumerate(offsets) if s < m.end and e > m.start]
+        toks = covered_tokens(sentences[m.seg], m.start, m.end)
         # Gold tokenization splits the possessive (`Guest 's`), which NER then keeps.
         while toks and not any(ch.isalnum() for ch in sentences[m.seg][toks[-1]].strip("'s")):
             toks.pop()
         if toks and is_person_name([sentences[m.seg][k] for k in toks]):
             out.append((m.seg, toks[0], toks[-1]))
     return out
+
+
+def covered_tokens(tokens: Sequence[str], start: int, end: int) -> list[int]:
+    """The gold tokens a mention's characters cover in the tokens joined by spaces (the text
+    NER was given)."""
+    return [k for k, (a, b) in enumerate(spaced_spans(tokens)) if a < end and b > start]
 
 
 def is_person_name(tokens: Sequence[str]) -> bool:
@@ -494,8 +499,7 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
     names = {" ".join(gold[m.sentence].src[m.first:m.last + 1]) for m in mentions}
     matcher = make_matcher(lang, config, names_read(names, names if kind != "PER" else ()))
     stops = function_words(lang) if config.project.trim else frozenset()
-    labels = entity_labels(config, lang, kind, {" ".join(gold[m.sentence].src[m.first:m.last + 1])
-                                                for m in mentions})
+    labels = entity_labels(config, lang, kind, names)
     outcomes = []
     for m in mentions:
         g = gold[m.sentence]
@@ -675,6 +679,7 @@ def type_gold(english: Sequence[ConllSentence], config: Config
     at the gold entities of the collection's types: each entity a query overlaps, with the
     query's type; then, per gold type, the entities no query stands on, and per query type,
     the queries on no gold entity (not judged: gold may leave events and products out)."""
+    from xel.entity_types import PLACED_CONTEXT
     from xel.kb import KnowledgeBase
     from xel.ner import find_mentions, label_types, load_pipeline
     from xel.persons import Mentioned, decide_names
@@ -694,7 +699,8 @@ def type_gold(english: Sequence[ConllSentence], config: Config
               for m in found if m.type == "PER"]
     with KnowledgeBase.open(config) as kb:
         _, typed = decide_names(people, [(m.name_key, m.name, m.type, m.doc_id,
-                                          texts[m.seg][:m.start]) for m in found],
+                                          texts[m.seg][max(0, m.start - PLACED_CONTEXT):m.start])
+                                         for m in found],
                                 other_labels, kb, config)
     queries, _ = typed_queries([QueryMention(n, m.doc_id, m.seg, m.start, m.end, m.name,
                                              m.name_key, m.type) for n, m in enumerate(found)],
@@ -703,8 +709,7 @@ def type_gold(english: Sequence[ConllSentence], config: Config
     labelled = {(m.seg, m.start): m.type for m in found}
     by_sentence: dict[int, list[tuple[int, int, Any]]] = defaultdict(list)
     for m in queries:
-        offsets = spaced_spans(english[m.seg].tokens)
-        toks = [k for k, (a, b) in enumerate(offsets) if a < m.end and b > m.start]
+        toks = covered_tokens(english[m.seg].tokens, m.start, m.end)
         if toks:
             by_sentence[m.seg].append((toks[0], toks[-1], m))
     out: list[TypedGold] = []

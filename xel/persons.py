@@ -39,7 +39,7 @@ import xel.entity_types
 from xel.config import Config
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import source_language
-from xel.entity_types import Typed, decide_all, person_shaped, write_types
+from xel.entity_types import PLACED_CONTEXT, Typed, decide_all, person_shaped, write_types
 from xel.errors import XelError
 from xel.kb import KnowledgeBase
 from xel.names.english import name_key
@@ -385,6 +385,7 @@ def decide_names(person_mentions: Sequence[Mentioned],
     else:
         checks = [Check(key, name, 0.0, True, {})
                   for key, name in {m.name_key: m.name for m in person_mentions}.items()]
+
     def shaped(name: str) -> bool:
         return person_shaped(name, given_or_folded, kb.name_roles, kb.types_named)
 
@@ -399,9 +400,9 @@ def run_persons(store: Store, config: Config) -> Work:
     store.declare(DDL)
     mentions = read_mentions(store)
     typed_mentions = [(r[0], r[1], r[2], r[3], r[4]) for r in store.query(
-        "SELECT m.name_key, m.name, m.type, m.doc_id, substr(s.text, max(1, m.start - 29),"
-        " min(m.start, 30)) FROM mentions m JOIN sentences s ON s.seg = m.seg AND s.lang = ?"
-        " ORDER BY m.mention_id", (source_language(store),))]
+        "SELECT m.name_key, m.name, m.type, m.doc_id, substr(s.text, max(1, m.start - ? + 1),"
+        " min(m.start, ?)) FROM mentions m JOIN sentences s ON s.seg = m.seg AND s.lang = ?"
+        " ORDER BY m.mention_id", (PLACED_CONTEXT, PLACED_CONTEXT, source_language(store)))]
     with KnowledgeBase.open(config) as kb:
         checks, typed = decide_names(mentions, typed_mentions, read_other_labels(store), kb,
                                      config)
