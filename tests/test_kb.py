@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import itertools
 import json
 from pathlib import Path
 
@@ -400,6 +401,38 @@ def test_ngrams_skip_common_trigrams(tmp_path: Path, monkeypatch: pytest.MonkeyP
         assert [f.entity.kb_id for f in kb.by_ngrams("Ann Leeh", 5)] == ["x1"]
         # Nothing but common trigrams: the rarest are searched rather than none.
         assert {f.entity.kb_id for f in kb.by_ngrams("Ann Le", 5)} == {"x1", "x2"}
+
+
+def test_ngrams_rank_in_memory_as_sqlite_does(persons_kb: KnowledgeBase,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-memory ranking gives FTS5's bm25 order and limit, ties included, for names
+    spelled right and wrong, readings of other scripts, and per type; an index too large for
+    memory is ranked by SQLite."""
+    names = [e.name for e in itertools.islice(persons_kb.entities(), 0, 3000, 20)]
+    names += [n[:3] + n[4:] for n in names[:60]] + [n[::-1] for n in names[:30]]
+    names += ["Donlad Trmp", "Kimu Jonu", "Waalid El Maulem", "Ann", "xyzzy", "the"]
+    in_memory = KnowledgeBase(persons_kb.path)
+    assert in_memory.by_ngrams("Donlad Trmp", 30)  # reads the postings, as many as they are
+    monkeypatch.setattr(kb_module, "GRAMS_IN_MEMORY", 0)
+    monkeypatch.setattr(kb_module, "_GRAM_INDEXES", {})
+    by_sqlite = KnowledgeBase(persons_kb.path)
+    for type in (None, "PER", "ORG"):
+        for name in names:
+            assert [(f.entity.kb_id, f.why) for f in in_memory.by_ngrams(name, 30, type)] == \
+                [(f.entity.kb_id, f.why) for f in by_sqlite.by_ngrams(name, 30, type)], name
+    assert isinstance(in_memory._grams, kb_module.GramIndex) and by_sqlite._grams is None
+    monkeypatch.undo()
+    assert KnowledgeBase(persons_kb.path)._gram_index() is in_memory._grams  # read once
+    assert in_memory.by_ngrams("Donlad Trmp", 30, "ORG") == []
+
+
+def test_ngram_ties_come_in_index_order(tmp_path: Path) -> None:
+    kb_file = write(tmp_path / "kb.jsonl", [f'{{"id": "x{k}", "name": "Ann Lee"}}'
+                                            for k in (3, 1, 2)])
+    build_kb(config_for(tmp_path, kb_file))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert [f.entity.kb_id for f in kb.by_ngrams("Ann Leeh", 5)] == ["x3", "x1", "x2"]
+        assert [f.entity.kb_id for f in kb.by_ngrams("Ann Leeh", 2)] == ["x3", "x1"]
 
 
 @pytest.mark.parametrize("name", ["", "!!", "a"])

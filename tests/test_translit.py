@@ -310,3 +310,30 @@ def test_model_tables_are_kept_beside_the_compiled_model(tiny: tuple[Path, dict]
     rebuilt = translit.load("russian", "to-english", tiny[0])
     assert rebuilt.seen == first.seen and kept.read_bytes() != b"not a pickle"
     translit.load.cache_clear()
+
+
+def test_the_romanizer_is_kept_in_the_cache(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """uroman's romanizer is built once and read back after (its default for unknown numbers
+    included); a damaged file is built again; it romanizes as a freshly built one does."""
+    import uroman
+
+    monkeypatch.setenv("XEL_CACHE", str(tmp_path))
+    text = "ཀི་རི་ཀྲའིན Дональд दोनाल्ड ጆንግ-ኡን 金正恩 ½"
+    translit._uroman.cache_clear()
+    first = translit._uroman()
+    kept = list((tmp_path / "translit").glob("uroman-*.pickle"))
+    assert len(kept) == 1
+    translit._uroman.cache_clear()
+    with monkeypatch.context() as m:
+        m.setattr(uroman, "Uroman", lambda: pytest.fail("built again"))
+        again = translit._uroman()
+    assert again is not first
+    assert again.romanize_string(text) == first.romanize_string(text) \
+        == uroman.Uroman().romanize_string(text)
+    assert again.dict_num["not a number"] is None
+    kept[0].write_bytes(b"not a pickle")
+    translit._uroman.cache_clear()
+    assert translit._uroman().romanize_string(text) == first.romanize_string(text)
+    assert kept[0].read_bytes() != b"not a pickle"
+    translit._uroman.cache_clear()

@@ -719,32 +719,34 @@ def shared(kb: KnowledgeBase, collection: Path) -> Shared:
     return _SHARED[key]
 
 
-def language_examples(job: LanguageJob) -> list[Example]:
-    """One language's examples (runs in an executor's worker, or in this process)."""
+def language_model(job: LanguageJob) -> tuple[list[Example], Model | None]:
+    """One language's examples and the model `fit` learns from them (runs in an executor's
+    worker, or in this process)."""
     config = job.config
     with Store(config.resolve(config.store)) as store, KnowledgeBase.open(config) as kb:
         common = shared(kb, job.collection)
-        return examples_for(store, kb, common.records, job.lang, job.source, config.baseline,
-                            config.models_folder(), common.bm25, common.documents,
-                            common.sounds)
+        examples = examples_for(store, kb, common.records, job.lang, job.source,
+                                config.baseline, config.models_folder(), common.bm25,
+                                common.documents, common.sounds)
+    return examples, fit(examples, config.baseline.regularization, job.lang)
 
 
 def clel_run(config: Config, collection: Path, source: str) -> ClelRun:
     """Answer every query of the collection, each language with its own learned model (or,
     where its train partition gives nothing to learn from, the model of all languages').
-    Languages find their candidates on the configured executor, a few at a time."""
+    Languages find their candidates and learn their models on the configured executor,
+    a few at a time."""
     records = read_records(collection)
     langs = sorted({r.lang for r in records})
     jobs = [LanguageJob(config, collection, lang, source) for lang in langs]
     with executor(config.executor, len(records)) as ex:
-        found = ex.imap(language_examples, jobs, len(jobs), read_ahead(0))  # jobs are small
+        found = ex.imap(language_model, jobs, len(jobs), read_ahead(0))  # jobs are small
         by_lang = dict(zip(langs, progress(found, "clel", len(jobs), "languages"), strict=True))
     pooled = None
     answers, chosen = {}, {}
-    for lang, examples in by_lang.items():
-        model = fit(examples, config.baseline.regularization, lang)
+    for lang, (examples, model) in by_lang.items():
         if model is None:
-            pooled = pooled or fit([e for x in by_lang.values() for e in x],
+            pooled = pooled or fit([e for x, _ in by_lang.values() for e in x],
                                    config.baseline.regularization, "all")
             if pooled is None:
                 raise XelError(f"{collection}: the train partition has no query whose entity is "

@@ -74,9 +74,36 @@ def normalize(token: str) -> str:
 
 @cache
 def _uroman() -> Any:
-    import uroman  # loading its tables takes a few seconds: only when first needed
+    """uroman's romanizer. Building it reads its tables (4 s), which every worker process of
+    every stage paid: the built romanizer is kept pickled in the cache (0.2 s to read back),
+    one file per uroman version; an unusable file is built again."""
+    import uroman
 
-    return uroman.Uroman()
+    path = _cache_dir() / f"uroman-{metadata.version('uroman')}.pickle"
+    try:
+        return pickle.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.UnpicklingError):
+        pass
+    built = uroman.Uroman()
+    built.dict_num = defaultdict(_nothing, built.dict_num)  # its own default is a lambda
+    _keep(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
+    return built
+
+
+def _nothing() -> None:
+    return None
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Write a cache file atomically (a concurrent reader sees all or nothing); a read-only
+    cache is left alone (the work is done again next time)."""
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    except OSError:
+        partial.unlink(missing_ok=True)
 
 
 @lru_cache(maxsize=1 << 20)
@@ -341,12 +368,7 @@ def _tables(path: Path, corpus: bytes) -> tuple[dict[str, int], dict[str, frozen
     except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
         pairs = corpus.decode("utf-8")
         letters, seen = _letters(pairs), _seen(pairs)
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        partial.write_bytes(pickle.dumps((letters, seen), protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(partial, path)  # atomic, as the WFST
-    except OSError:
-        partial.unlink(missing_ok=True)  # a read-only cache: worked out again next time
+    _keep(path, pickle.dumps((letters, seen), protocol=pickle.HIGHEST_PROTOCOL))
     return letters, seen
 
 
