@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from test_project import as_if_run, bare_config, projected, small_store
 
+import xel.triage as triage_module
 from xel.config import Config
 from xel.errors import XelError
+from xel.names import transliterate
 from xel.pipeline import run
 from xel.queries import DDL as QUERIES_DDL
 from xel.registry import translators
@@ -254,6 +256,55 @@ def test_triage_on_worker_processes_is_triage_in_this_process(tmp_path: Path) ->
     runs = run(store, config, ["triage"], force=True)
     assert [r.summary["queries"] for r in runs] == [2, 2]
     assert tables_now() == here
+
+
+def test_every_language_of_a_model_is_decoded_in_one_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Triage decodes what all languages will ask a model before deciding any (the decoder
+    reads the whole model each time it starts): one run per model and direction for three
+    Cyrillic languages, not one per language; the rows are those of deciding one by one."""
+    from xel.names import translit
+
+    monkeypatch.setenv("XEL_SHARED_DATA", str(tmp_path / "absent"))
+    store, config = small_store(tmp_path, lang="bul", target=BULGARIAN, models="shipped",
+                                also=("rus", "ukr"))
+    for lang, bulgarian, own in [("rus", "Тръмп", "Трамп"), ("ukr", "Доналд", "Дональд")]:
+        store.execute("UPDATE sentences SET text = replace(text, ?, ?) WHERE lang = ?",
+                      (bulgarian, own, lang))
+    projected(store, config)
+    store.declare(QUERIES_DDL)
+    store.execute(QUERY_COLUMNS + " VALUES ('q1', 'Donald Trump', 'donald trump', 'd1', 0,"
+                  " 0, 0, 1, 0)")
+    store.execute(QUERY_COLUMNS + " VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
+                  " 16, 15, 0, 1, 1)")
+    store.record_stage("queries", "test", "queries|test", {})
+    started: list[str] = []
+    real = translit._run
+
+    def counted(args: list[str], what: str) -> str:
+        started.extend(".".join(a.split("/")[-1].split(".")[:2]) for a in args
+                       if a.startswith("--model="))
+        return real(args, what)
+
+    monkeypatch.setattr(translit, "_run", counted)
+
+    def triage_afresh(decoded: Path) -> list[tuple[object, ...]]:
+        monkeypatch.setenv("XEL_DECODED", str(decoded))
+        transliterate.decoded.cache_clear()
+        transliterate.language_models.cache_clear()
+        started.clear()
+        run(store, config, ["triage"], force=True)
+        return [tuple(r) for r in store.query("SELECT * FROM triage ORDER BY lang, query_id")]
+
+    ahead = triage_afresh(tmp_path / "ahead.sqlite")
+    assert sorted(started) == ["russian.from-english", "russian.to-english"]
+    assert {(r[0], r[2], r[8]) for r in ahead if r[1] == "q1"} == {
+        ("bul", "Доналд Тръмп", "A1"), ("rus", "Доналд Трамп", "A1"),
+        ("ukr", "Дональд Тръмп", "curate")}
+    monkeypatch.setattr(triage_module, "decode_ahead", lambda requests: None)
+    one_by_one = triage_afresh(tmp_path / "one-by-one.sqlite")
+    assert sorted(started) == ["russian.from-english"] + ["russian.to-english"] * 3
+    assert one_by_one == ahead
 
 
 def test_project_and_triage_commands(tmp_path: Path) -> None:

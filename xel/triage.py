@@ -37,7 +37,13 @@ from xel.names.agree import agreement, cuttings, parts
 from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.script import HYPHENS, SEPARATORS
-from xel.names.transliterate import LanguageModels, models_for, models_signature
+from xel.names.transliterate import (
+    DecodeRequest,
+    LanguageModels,
+    decode_ahead,
+    models_for,
+    models_signature,
+)
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
 from xel.project import label_pattern, with_labels
@@ -229,6 +235,10 @@ def triage_languages(store: Store, config: Config,
     declare_queries(store)
     each = sentence_count(store, source_language(store))
     with executor(config.executor, each * len(langs)) as ex:
+        asked = ex.imap(decode_requests, (TriageJob(config, lang) for lang in langs),
+                        len(langs), read_ahead(each))
+        decode_ahead(ask for asks in progress(asked, "triage: names to read", len(langs),
+                                              "languages") for ask in asks)
         jobs = (TriageJob(config, lang) for lang in langs)
         done = ex.imap(triage_rows, jobs, len(langs), read_ahead(each))
         for lang, result in zip(langs, progress(done, "triage", len(langs), "languages"),
@@ -257,9 +267,19 @@ def triage_rows(job: TriageJob) -> TriageResult:
         return decide(store, job.config, job.lang)
 
 
-def decide(store: Store, config: Config, lang: str) -> TriageResult:
-    """Choose, locate and back-translate each query's projection in `lang`, reading the store
-    and writing nothing: the rows and the translations new to the cache, for the writer."""
+@dataclass(frozen=True)
+class Located:
+    """Each query's projection in a language, found in its aligned sentence (or why not)."""
+
+    queries: list[Any]
+    ranks: dict[str, list[str]]  # name key -> the projections of the name, best first
+    sentences: dict[int, str]
+    found: dict[str, Found | None]  # query id -> (text, seg, start, end)
+    reasons: dict[str, str]  # query id -> why nothing was found
+
+
+def locate_queries(store: Store, lang: str) -> Located:
+    """Choose and locate each query's projection in `lang`."""
     ranks: dict[str, list[str]] = defaultdict(list)
     for r in store.query("SELECT name_key, text FROM projection_ranks WHERE lang = ?"
                          " ORDER BY name_key, rank", (lang,)):
@@ -285,6 +305,31 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
         located[q["query_id"]] = found
         if found is None:
             reasons[q["query_id"]] = "no-projection"
+    return Located(queries, ranks, sentences, located, reasons)
+
+
+def decode_requests(job: TriageJob) -> list[DecodeRequest]:
+    """What `decide` will ask the language's models to decode (runs in an executor's worker):
+    the parts of every projection found, however agreement cuts them, and the English names'
+    tokens, so that `decode_ahead` decodes all languages' in one batch per model."""
+    models = models_for(job.lang, job.config)
+    if models is None:
+        return []
+    with Store(job.config.resolve(job.config.store)) as store:
+        at = locate_queries(store, job.lang)
+    pairs = [(f[0], q["name"]) for q in at.queries if (f := at.found[q["query_id"]])]
+    return models.wanted(
+        english={t for _, name in pairs for t in name_key(name).split()},
+        parts={p for text, name in pairs
+               for pieces in cuttings(text, name, job.lang) for p in pieces})
+
+
+def decide(store: Store, config: Config, lang: str) -> TriageResult:
+    """Choose, locate and back-translate each query's projection in `lang`, reading the store
+    and writing nothing: the rows and the translations new to the cache, for the writer."""
+    at = locate_queries(store, lang)
+    queries, located = at.queries, at.found
+    rules = family(lang)
     by_kb = through_kb(store, config, lang, [q for q in queries if q["type"] != "PER"],
                        located)
     names = sorted({f[0] for q in queries if (f := located[q["query_id"]])
@@ -298,7 +343,7 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
         found = located[q["query_id"]]
         if found is None:
             rows.append((lang, q["query_id"], "", None, None, None, None, None, "D1",
-                         reasons[q["query_id"]], None, None))
+                         at.reasons[q["query_id"]], None, None))
             continue
         text, seg, start, end = found
         known = by_kb.get(q["query_id"])
@@ -309,11 +354,11 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
         back = answers[text]
         decision = accept_round_trip(text, q["name"], back.text, lang, config.triage, models)
         if decision.accepted and models is not None and (more := rules.runs_on(
-                sentences[seg], start, end, models.count)):
+                at.sentences[seg], start, end, models.count)):
             decision = Decision(False, decision.score, f"the name may run on: `{more}` is "
                                                        "beside it")
         full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
-            text, q["name"], ranks.get(q["name_key"], []), sentences[seg][:start])
+            text, q["name"], at.ranks.get(q["name_key"], []), at.sentences[seg][:start])
         if full:
             decision = Decision(True, 1.0, f"the surname of {full}, which the collection "
                                             "writes for this name")

@@ -12,8 +12,9 @@ import functools
 import heapq
 import itertools
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from xel.config import Config
@@ -71,6 +72,27 @@ def best_first(options: Sequence[Candidates]) -> Iterator[tuple[tuple[str, float
                 heapq.heappush(heap, (-score(child), child, i))
 
 
+@dataclass(frozen=True)
+class DecodeRequest:
+    """Words for one model in one direction (`Transliterator.nbest`'s input)."""
+
+    folder: Path
+    key: str
+    direction: Direction
+    words: tuple[str, ...]
+
+
+def decode_ahead(requests: Iterable[DecodeRequest]) -> None:
+    """Decode in one batch per model what several languages will ask it, where each of
+    them finds it again (`Decoded`): every start of the decoder reads the whole model (up to
+    two seconds), which a batch per language paid once for every language."""
+    merged: dict[tuple[Path, str, Direction], set[str]] = defaultdict(set)
+    for ask in requests:
+        merged[ask.folder, ask.key, ask.direction].update(ask.words)
+    for (folder, key, direction), words in sorted(merged.items()):
+        load(key, direction, folder).nbest(sorted(words), NBEST)
+
+
 class LanguageModels:
     """One language's models both ways, with every decoded token kept."""
 
@@ -110,18 +132,24 @@ class LanguageModels:
         return list(dict.fromkeys(
             v for form in self.family.base_forms(part) for v in self.family.model_inputs(form)))
 
+    def wanted(self, english: Iterable[str] = (),
+               parts: Iterable[str] = ()) -> list[DecodeRequest]:
+        """What `prepare` would decode, per direction (none this process has already)."""
+        if self.key is None:
+            return []
+        found: list[tuple[Direction, list[str]]] = [
+            ("from-english", sorted({t for t in english if t and t not in self._from})),
+            ("to-english", sorted({v for p in parts for v in self.inputs(p)
+                                   if v and v not in self._to}))]
+        return [DecodeRequest(self.folder, self.key, d, tuple(words)) for d, words in found
+                if words]
+
     def prepare(self, english: Iterable[str] = (), parts: Iterable[str] = ()) -> None:
         """Decode in one batch per direction what will be asked about."""
-        if self.key is None:
-            return
-        tokens = sorted({t for t in english if t and t not in self._from})
-        if tokens:
-            self._from.update(zip(tokens, self._model("from-english").nbest(tokens, NBEST),
-                                  strict=True))
-        wanted = sorted({v for p in parts for v in self.inputs(p) if v and v not in self._to})
-        if wanted:
-            self._to.update(zip(wanted, self._model("to-english").nbest(wanted, NBEST),
-                                strict=True))
+        for ask in self.wanted(english, parts):
+            kept = self._from if ask.direction == "from-english" else self._to
+            kept.update(zip(ask.words, self._model(ask.direction).nbest(ask.words, NBEST),
+                            strict=True))
 
     def forms(self, english: str) -> list[str]:
         """The likely target-script forms of an English name token, best first, then every
