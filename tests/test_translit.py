@@ -277,11 +277,13 @@ def test_compile_command_fills_the_cache(tiny: tuple[Path, dict], tmp_path: Path
 
     monkeypatch.setenv("XEL_CACHE", str(tmp_path))
     translit.load.cache_clear()
+    translit._uroman.cache_clear()
     _load_commands()
     result = CliRunner().invoke(app, ["names", "compile", "--out", str(tiny[0])])
     assert result.exit_code == 0, result.output
     built = sorted(p.name.split(".")[:2] for p in (tmp_path / "translit").glob("*.fst"))
     assert built == [["russian", "from-english"], ["russian", "to-english"]]
+    assert list((tmp_path / "translit").glob("uroman-*.pickle"))
     assert "russian.to-english" in result.output
     translit.load.cache_clear()
 

@@ -373,12 +373,16 @@ def _tables(path: Path, corpus: bytes) -> tuple[dict[str, int], dict[str, frozen
 
 
 def compile_models(folder: Path = MODELS, workers: int = WORKERS) -> list[Path]:
-    """Compile every model in `folder` into the cache, `workers` at a time: what `load` does
-    on a model's first use, done at setup so that a first build does not wait for it."""
+    """Compile every model in `folder` into the cache, `workers` at a time, and keep uroman's
+    romanizer there: what `load` and `romanize` do on first use, done at setup so that a first
+    build does not wait for them."""
     found = [(key, d) for key in KEYS for d in DIRECTIONS
              if model_paths(key, d, folder)[0].is_file()]
     with ThreadPoolExecutor(max(1, workers)) as pool:
-        return list(pool.map(lambda kd: load(kd[0], kd[1], folder).fst, found))
+        romanizer = pool.submit(_uroman)
+        compiled = list(pool.map(lambda kd: load(kd[0], kd[1], folder).fst, found))
+        romanizer.result()
+        return compiled
 
 
 def _seen(corpus: str) -> dict[str, frozenset[str]]:
