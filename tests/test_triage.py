@@ -192,6 +192,16 @@ BULGARIAN = [
 ]
 
 
+def trump_and_merkel(store: Store) -> None:
+    """Two queries of the Bulgarian corpus, as the queries stage would leave them."""
+    store.declare(QUERIES_DDL)
+    store.execute(QUERY_COLUMNS + " VALUES ('q1', 'Donald Trump', 'donald trump', 'd1', 0,"
+                  " 0, 0, 1, 0)")
+    store.execute(QUERY_COLUMNS + " VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
+                  " 16, 15, 0, 1, 1)")
+    store.record_stage("queries", "test", "queries|test", {})
+
+
 def test_a_collection_anywhere_is_triaged_with_the_shipped_models(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Nothing of ../shared is read: the models ship inside xel. Bulgarian spells `Trump` its
@@ -201,12 +211,7 @@ def test_a_collection_anywhere_is_triaged_with_the_shipped_models(
     monkeypatch.setenv("XEL_SHARED_DATA", str(tmp_path / "absent"))
     store, config = small_store(tmp_path, lang="bul", target=BULGARIAN, models="shipped")
     projected(store, config)
-    store.declare(QUERIES_DDL)
-    store.execute(QUERY_COLUMNS + " VALUES ('q1', 'Donald Trump', 'donald trump', 'd1', 0,"
-                  " 0, 0, 1, 0)")
-    store.execute(QUERY_COLUMNS + " VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
-                  " 16, 15, 0, 1, 1)")
-    store.record_stage("queries", "test", "queries|test", {})
+    trump_and_merkel(store)
     triaged(store, config)
     rows = {r["query_id"]: r for r in store.query("SELECT * FROM triage")}
     assert rows["q1"]["projection"] == "Доналд Тръмп" and rows["q1"]["outcome"] == "A1"
@@ -272,12 +277,7 @@ def test_every_language_of_a_model_is_decoded_in_one_run(
         store.execute("UPDATE sentences SET text = replace(text, ?, ?) WHERE lang = ?",
                       (bulgarian, own, lang))
     projected(store, config)
-    store.declare(QUERIES_DDL)
-    store.execute(QUERY_COLUMNS + " VALUES ('q1', 'Donald Trump', 'donald trump', 'd1', 0,"
-                  " 0, 0, 1, 0)")
-    store.execute(QUERY_COLUMNS + " VALUES ('q2', 'Angela Merkel', 'angela merkel', 'd2',"
-                  " 16, 15, 0, 1, 1)")
-    store.record_stage("queries", "test", "queries|test", {})
+    trump_and_merkel(store)
     started: list[str] = []
     real = translit._run
 
