@@ -192,16 +192,20 @@ def accept_round_trip(projection: str, english: str, back: str, lang: str, confi
                                      f"{threshold:.3g}: {found.why or 'parts do not pair up'}")
 
 
+def round_trip_words(lang: str, pairs: Iterable[tuple[str, str]]) -> tuple[set[str], set[str]]:
+    """What `accept_round_trip` will ask the models about for each (projection, English name):
+    the English names' tokens, and the projections' parts however agreement cuts them."""
+    pairs = list(pairs)
+    return ({t for _, name in pairs for t in name_key(name).split()},
+            {p for text, name in pairs for pieces in cuttings(text, name, lang) for p in pieces})
+
+
 def prepare_round_trip(models: LanguageModels | None, lang: str,
                        pairs: Iterable[tuple[str, str]]) -> None:
-    """Decode in one batch what `accept_round_trip` will ask the models about for each
-    (projection, English name): the English names' tokens, the projections' parts however
-    agreement cuts them, rather than a program run a name."""
+    """Decode `round_trip_words` in one batch, rather than a program run a name."""
     if models is not None:
-        pairs = list(pairs)
-        models.prepare(english={t for _, name in pairs for t in name_key(name).split()},
-                       parts={p for text, name in pairs
-                              for pieces in cuttings(text, name, lang) for p in pieces})
+        english, pieces = round_trip_words(lang, pairs)
+        models.prepare(english=english, parts=pieces)
 
 
 def surname_of(projection: str, english: str, forms: Sequence[str], before: str) -> str | None:
@@ -317,11 +321,9 @@ def decode_requests(job: TriageJob) -> list[DecodeRequest]:
         return []
     with Store(job.config.resolve(job.config.store)) as store:
         at = locate_queries(store, job.lang)
-    pairs = [(f[0], q["name"]) for q in at.queries if (f := at.found[q["query_id"]])]
-    return models.wanted(
-        english={t for _, name in pairs for t in name_key(name).split()},
-        parts={p for text, name in pairs
-               for pieces in cuttings(text, name, job.lang) for p in pieces})
+    english, pieces = round_trip_words(
+        job.lang, [(f[0], q["name"]) for q in at.queries if (f := at.found[q["query_id"]])])
+    return models.wanted(english, pieces)
 
 
 def decide(store: Store, config: Config, lang: str) -> TriageResult:
