@@ -411,19 +411,24 @@ def test_ngrams_rank_in_memory_as_sqlite_does(persons_kb: KnowledgeBase,
     names = [e.name for e in itertools.islice(persons_kb.entities(), 0, 3000, 20)]
     names += [n[:3] + n[4:] for n in names[:60]] + [n[::-1] for n in names[:30]]
     names += ["Donlad Trmp", "Kimu Jonu", "Waalid El Maulem", "Ann", "xyzzy", "the"]
-    in_memory = KnowledgeBase(persons_kb.path)
-    assert in_memory.by_ngrams("Donlad Trmp", 30)  # reads the postings, as many as they are
+    kb = KnowledgeBase(persons_kb.path)
+
+    def found() -> list[list[tuple[str, list[dict[str, str]]]]]:
+        return [[(f.entity.kb_id, f.why) for f in kb.by_ngrams(name, 30, type)]
+                for type in (None, "PER", "ORG") for name in names]
+
+    in_memory = found()
+    index = kb._gram_index()
+    assert isinstance(index, kb_module.GramIndex)
+    assert KnowledgeBase(persons_kb.path)._gram_index() is index  # read once
     monkeypatch.setattr(kb_module, "GRAMS_IN_MEMORY", 0)
     monkeypatch.setattr(kb_module, "_GRAM_INDEXES", {})
-    by_sqlite = KnowledgeBase(persons_kb.path)
-    for type in (None, "PER", "ORG"):
-        for name in names:
-            assert [(f.entity.kb_id, f.why) for f in in_memory.by_ngrams(name, 30, type)] == \
-                [(f.entity.kb_id, f.why) for f in by_sqlite.by_ngrams(name, 30, type)], name
-    assert isinstance(in_memory._grams, kb_module.GramIndex) and by_sqlite._grams is None
-    monkeypatch.undo()
-    assert KnowledgeBase(persons_kb.path)._gram_index() is in_memory._grams  # read once
-    assert in_memory.by_ngrams("Donlad Trmp", 30, "ORG") == []
+    by_sqlite = found()
+    assert kb._gram_index() is None
+    for (k, name), mine, theirs in zip(enumerate(names * 3), in_memory, by_sqlite,
+                                       strict=True):
+        assert mine == theirs, (k, name)
+    assert any(in_memory) and not any(in_memory[2 * len(names):])  # no ORG in this KB
 
 
 def test_ngram_ties_come_in_index_order(tmp_path: Path) -> None:

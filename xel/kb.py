@@ -765,7 +765,6 @@ class KnowledgeBase:
         self.conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
         self.conn.row_factory = sqlite3.Row
         self._looked_up: dict[tuple[str, tuple[Any, ...]], list[sqlite3.Row]] = {}
-        self._grams: GramIndex | None | bool = False  # read on the first n-gram search
         try:
             row = self.conn.execute(
                 "SELECT digest, signature FROM stages WHERE name = 'kb'").fetchone()
@@ -912,9 +911,7 @@ class KnowledgeBase:
         grams = list(dict.fromkeys(key[i:i + 3] for i in range(len(key) - 2)))
         if not grams:
             return []
-        if self._grams is False:
-            self._grams = self._gram_index()
-        index = self._grams if isinstance(self._grams, GramIndex) else None
+        index = self._gram_index()
         if index is not None:
             counts = {g: n for g in sorted(grams) if (n := index.names_with(g))}
         else:
@@ -937,8 +934,8 @@ class KnowledgeBase:
         return [Found(self._entity(r), [{"via": "ngram", "form": r["form"]}]) for r in rows]
 
     def _gram_index(self) -> GramIndex | None:
-        """This index's `GramIndex`, read once per process (each language's worker job opens
-        the KB afresh)."""
+        """This index's `GramIndex`, read on the first n-gram search of the process (each
+        language's worker job opens the KB afresh)."""
         key = (str(self.path.resolve()), self.digest)
         if key not in _GRAM_INDEXES:
             _GRAM_INDEXES.clear()  # one KB's postings at a time
