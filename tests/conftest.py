@@ -7,10 +7,13 @@ show as text.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -34,6 +37,17 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
 HOSTILE = (SCRIPT, IMG)
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """A script of the repository that is no package module (a corpus's build.py) loaded as
+    the module `name`, registered where dataclasses look their module up."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
 
 MakeConfig = Callable[..., Config]
 CrowdStore = Callable[..., tuple[Store, dict[str, str], dict[str, str]]]

@@ -4,15 +4,13 @@ answer an entity of the query's type; the checker's helpers on small cases."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "corpora" / "ntrex128"
@@ -20,17 +18,7 @@ STORE = ROOT / "work" / "ntrex-types-gold" / "xel.sqlite"
 KB_ID = re.compile(r"^(Q[1-9][0-9]*|[a-z][a-z0-9-]*:[^\s#]+)$")
 
 
-def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "ntrex128_types_reference", HERE / "types_reference.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-tr = load()
+tr = load_script(HERE / "types_reference.py", "ntrex128_types_reference")
 
 
 def rows(path: Path) -> list[list[str]]:

@@ -3,7 +3,6 @@ translated names in parallel NER gold."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import load_script
 from test_evaluate import SPAN_GOLD, span_store
 from typer.testing import CliRunner
 
@@ -286,11 +286,7 @@ def test_pud_types_build_from_the_uner_repositories(tmp_path: Path) -> None:
 
 
 def test_uner_ewt_conll_keeps_documents_and_types() -> None:
-    spec = importlib.util.spec_from_file_location("uner_ewt_build",
-                                                  ROOT / "corpora" / "uner_ewt" / "build.py")
-    assert spec and spec.loader
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
+    build = load_script(ROOT / "corpora" / "uner_ewt" / "build.py", "uner_ewt_build")
     iob2 = ("# newdoc id = a\n# sent_id = a-1\n# text = Go to Home Depot\n1\tGo\tO\t-\t-\n"
             "2\tto\tO\t-\t-\n3\tHome\tB-LOC\t-\t-\n4\tDepot\tI-LOC\t-\t-\n\n"
             "# newdoc id = b\n# sent_id = b-1\n1\tAda\tB-PER\t-\t-\n2\tNew York\tB-LOC\t-\t-\n")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import load_script
 
 from xel.errors import XelError
 from xel.evaluate import occurrence, read_span_gold, span_gold_row, write_span_gold
@@ -16,11 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def builder(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "corpora" / name / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "corpora" / name / "build.py", name)
 
 
 @pytest.mark.parametrize(("name", "file", "named"), [

@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 HERE = Path(__file__).resolve().parent.parent / "corpora" / "kb_types"
 DATA = HERE / "entities.jsonl.gz"
 LANG = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 
 
-def _load_build():
-    spec = importlib.util.spec_from_file_location("kb_types_build", HERE / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-build = _load_build()
+build = load_script(HERE / "build.py", "kb_types_build")
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ the stage in the pipeline, and a reviewer overruling it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import load_script
 
 from xel.config import Config, CorpusConfig, KbConfig
 from xel.entity_types import read_types
@@ -136,12 +136,8 @@ def test_the_check_can_be_switched_off(tmp_path: Path) -> None:
 
 
 def load_evaluation() -> Any:
-    path = Path(__file__).resolve().parents[1] / "corpora" / "news_persons" / "evaluate.py"
-    spec = importlib.util.spec_from_file_location("news_persons_evaluate", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(Path(__file__).resolve().parents[1] / "corpora" / "news_persons"
+                       / "evaluate.py", "news_persons_evaluate")
 
 
 def test_the_news_gold_and_its_halves() -> None:

@@ -4,11 +4,11 @@ PUD (corpora/pud_persons): well-formed, enough names, halves disjoint by documen
 from __future__ import annotations
 
 import csv
-import importlib.util
 import unicodedata
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
+
+from conftest import load_script
 
 from xel.evaluate import UNSCORED, SpanGold, read_span_gold
 
@@ -17,20 +17,12 @@ WEAK = ROOT / "corpora" / "ntrex_weak"
 PUD = ROOT / "corpora" / "pud_persons"
 
 
-def module(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
-
-
 def halves() -> dict[str, list[SpanGold]]:
     return {part: read_span_gold(WEAK / f"gold-{part}.tsv") for part in ("tune", "heldout")}
 
 
 def test_every_language_has_the_sample_and_at_least_40_names() -> None:
-    weak = module(WEAK / "build.py", "ntrex_weak_build")
+    weak = load_script(WEAK / "build.py", "ntrex_weak_build")
     gold = halves()
     rows = gold["tune"] + gold["heldout"]
     assert [*dict.fromkeys(r.lang for r in rows)] == weak.LANGUAGES
@@ -66,7 +58,7 @@ def test_halves_are_disjoint_by_segment() -> None:
 
 
 def test_offsets_and_halves_against_ntrex(shared_data: Path) -> None:
-    weak = module(WEAK / "build.py", "ntrex_weak_build")
+    weak = load_script(WEAK / "build.py", "ntrex_weak_build")
     ntrex = shared_data / "ntrex128"
     english = weak.ntrex_lines(ntrex, "eng")
     docs = (ntrex / "DOCUMENT_IDS.tsv").read_text(encoding="utf-8").split("\n")
@@ -85,7 +77,7 @@ def test_offsets_and_halves_against_ntrex(shared_data: Path) -> None:
 
 
 def test_build_writes_the_committed_files(shared_data: Path, tmp_path: Path) -> None:
-    weak = module(WEAK / "build.py", "ntrex_weak_build")
+    weak = load_script(WEAK / "build.py", "ntrex_weak_build")
     weak.build(shared_data / "ntrex128", tmp_path, quiet=True)
     for part in ("tune", "heldout"):
         assert (tmp_path / f"gold-{part}.tsv").read_bytes() == (
@@ -93,7 +85,7 @@ def test_build_writes_the_committed_files(shared_data: Path, tmp_path: Path) -> 
 
 
 def test_pud_annotations_are_complete_and_split_by_document() -> None:
-    pud = module(PUD / "build.py", "pud_persons_build")
+    pud = load_script(PUD / "build.py", "pud_persons_build")
     with open(PUD / "annotations.tsv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     assert len(rows) == 60
