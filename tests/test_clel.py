@@ -31,8 +31,8 @@ from xel.clel import (
     clel_run,
     fit,
     learn_lexicon,
-    named,
     out_of_fold,
+    ranked,
     read_records,
     train_documents,
     translate,
@@ -466,11 +466,11 @@ def test_candidates_that_sound_like_the_name_come_before_those_better_spelled() 
     first, and the `sound` features say why."""
     index, kb = sound_index("amh"), SoundKb()
     found = {e.kb_id: Found(e) for e in SoundKb.ENTITIES}
-    spelled = named(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
-                    lambda entity: 0.0, lambda entity: (0.0, 0.0))
+    spelled = ranked(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
+                     lambda entity: (0.0, 0.0))
     assert {kb_id for kb_id, *_ in spelled} <= {"P", "O", "E"}
-    rows = named(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
-                 lambda entity: 0.0, index.agreement("ትራምፕ"))
+    rows = ranked(kb, ["Teramepe"], found, 2,  # type: ignore[arg-type]
+                  index.agreement("ትራምፕ"))
     assert [kb_id for kb_id, *_ in rows] == ["T", "I"]
     assert [sound for *_, sound in rows] == [(1.0, 0.5), (1.0, 0.5)]
     assert FEATURES[-2:] == ("sound", "sound_cover")

@@ -291,11 +291,17 @@ def gather(kb: KnowledgeBase, texts: Sequence[str], fuzzy: int = 3) -> dict[str,
 ENGLISH_TOKEN = re.compile(r"[^\W\d_]+")
 
 
+def spelled_parts(name: str) -> list[str]:
+    """The parts of a query's name that `spelling` compares with English names: those not
+    in Latin letters (a Latin part is compared as written, by `name_similarity`)."""
+    return [p for p in SEPARATORS.split(name) if p and not is_latin(p)]
+
+
 def spelling(lm: LanguageModels | None, name: str) -> Callable[[KbEntity], float]:
     """How surely the query's name spells an entity's English name, by the transliteration
     models in either direction (`LanguageModels.score`): each of its non-Latin parts' best
     agreement with a token of the entity's name, averaged; 0 where no model reads it."""
-    parts = [p for p in SEPARATORS.split(name) if p and not is_latin(p)]
+    parts = spelled_parts(name)
     if lm is None or not lm.active or not parts:
         return lambda entity: 0.0
 
@@ -480,15 +486,16 @@ class SoundIndex:
         return agreement
 
 
+Ranked = list[tuple[str, list[float], Sound]]  # kb id, name features, sound
 Named = list[tuple[str, list[float], float, Sound]]  # kb id, name features, spelling, sound
 
 
-def named(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limit: int,
-          spelled: Callable[[KbEntity], float], sounded: Callable[[KbEntity], Sound]) -> Named:
+def ranked(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limit: int,
+           sounded: Callable[[KbEntity], Sound]) -> Ranked:
     """The `limit` best candidates, exact matches first, then those whose name agrees best
     with the query's, by spelling (`name_similarity`) or by sound (`sounded`, its two shares'
-    mean), with what the name alone says of them (every feature but context's: the same for
-    every query of one name, so it is worked out once per name)."""
+    mean), with what the name alone says of them (every feature but context's and the
+    models' `spelling`: the same for every query of one name, so worked out once per name)."""
     rows = []
     for kb_id, f in found.items():
         forms = (f.entity.name, *f.entity.aliases)
@@ -502,8 +509,12 @@ def named(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limi
     by_prior = sorted(range(len(rows)), key=lambda k: -rows[k][1][4])
     for rank, k in enumerate(by_prior, start=1):
         rows[k][1][5] = 1.0 / rank
-    return [(kb_id, values, spelled(found[kb_id].entity), sound)
-            for kb_id, values, sound in rows]
+    return rows
+
+
+def named(rows: Ranked, found: dict[str, Found], spelled: Callable[[KbEntity], float]) -> Named:
+    """The ranked candidates with how surely the query's name spells each (`spelling`)."""
+    return [(kb_id, values, spelled(found[kb_id].entity), sound) for kb_id, values, sound in rows]
 
 
 def features(candidates: Named, found: dict[str, Found], context: Mapping[str, float],
@@ -667,12 +678,15 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
             for f in [*by_reading.find(r.name), *heard]:
                 known = found[key[r.id]].setdefault(f.entity.kb_id, Found(f.entity))
                 known.why += f.why
-    if lm is not None and lm.active:  # every candidate's name tokens, decoded in one batch
-        lm.prepare(english={t for f in found.values() for c in f.values()
-                            for t in ENGLISH_TOKEN.findall(c.entity.name)})
-    by_name = {k: named(kb, k[1:], f, config.candidates, spelling(lm, k[0]),
-                        by_sound.agreement(k[0]) if by_sound else lambda entity: (0.0, 0.0))
-               for k, f in found.items()}
+    kept = {k: ranked(kb, k[1:], f, config.candidates,
+                      by_sound.agreement(k[0]) if by_sound else lambda entity: (0.0, 0.0))
+            for k, f in found.items()}
+    if lm is not None and lm.active:  # the name tokens `spelling` reads, decoded in one batch:
+        # those of the candidates kept for names it compares (decoding is most of the stage)
+        lm.prepare(english={t for k, rows in kept.items() if spelled_parts(k[0])
+                            for kb_id, *_ in rows
+                            for t in ENGLISH_TOKEN.findall(found[k][kb_id].entity.name)})
+    by_name = {k: named(rows, found[k], spelling(lm, k[0])) for k, rows in kept.items()}
     contexts = {doc: translate(words.get(doc, []), lexicon) for doc in {r.doc_id for r in mine}}
     examples = []
     for r in mine:
