@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,26 @@ from xel.store import Store
 
 def square(x: int) -> int:
     return x * x
+
+
+def blas_threads(_: int) -> tuple[list[int], str | None]:
+    """In a worker: the threads of each BLAS library loaded, and what later ones will read."""
+    import numpy  # noqa: F401  (loads OpenBLAS)
+    from threadpoolctl import threadpool_info
+
+    return ([lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"],
+            os.environ.get("OPENBLAS_NUM_THREADS"))
+
+
+def test_workers_keep_blas_to_one_thread() -> None:
+    """The executor's processes are its parallelism: a worker whose BLAS runs as many threads
+    as the machine has cores fights the other workers for them (clel's fits ran 3-10 times
+    slower so)."""
+    ex = LocalExecutor(2)
+    for results in (ex.map(blas_threads, [1, 2], "blas"), list(ex.imap(blas_threads, [1, 2], 2))):
+        for threads, variable in results:
+            assert threads and set(threads) == {1}
+            assert variable == "1"
 
 
 def test_chunks_are_cut_only_between_documents(tmp_path: Path) -> None:

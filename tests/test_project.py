@@ -15,7 +15,13 @@ from xel.names.match import NameMatcher
 from xel.names.script import orthographic, whole_characters
 from xel.ner import DDL as NER_DDL
 from xel.pipeline import STAGES, languages, run, signature
-from xel.project import Pair, make_matcher, project_mention, rank_projections
+from xel.project import (
+    Pair,
+    function_words,
+    make_matcher,
+    project_mention,
+    rank_projections,
+)
 from xel.stages import StageRun
 from xel.store import Store
 from xel.tokenizers import word_spans
@@ -88,6 +94,20 @@ def test_function_words_and_punctuation_are_trimmed_from_the_edges() -> None:
     assert project(p, "Emmanuel Macron", "fra", stops=stops) == "Emmanuel Macron"
     assert project(p, "Emmanuel Macron", "fra", ProjectConfig(trim=False, name_match=False),
                    stops=stops) == "le Emmanuel Macron ,"
+
+
+@pytest.mark.parametrize("lang", ["fra", "deu", "rus", "zho-CN", "amh", "srp-Latn"])
+def test_function_words_are_spacys_stop_words(lang: str) -> None:
+    """Read from spaCy's stop-word file without importing spaCy, they are the words its
+    language class says; a language spaCy has none for (Fijian) has none."""
+    import spacy.util
+
+    from xel.languages import language
+
+    expected = spacy.util.get_lang_class(language(lang).iso1).Defaults.stop_words
+    assert function_words(lang) == frozenset(w.casefold() for w in expected)
+    assert function_words(lang)
+    assert function_words("fij") == frozenset()
 
 
 def test_a_function_word_that_spells_the_name_stays() -> None:

@@ -8,11 +8,14 @@ output does not depend on where it ran. Writes to the store stay in the calling 
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
+
+from threadpoolctl import threadpool_limits
 
 from xel.config import ExecutorConfig
 from xel.errors import XelError
@@ -23,6 +26,16 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 SMALL_ITEMS = 20_000  # sentences in flight per worker below which items are read further ahead
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_thread_each() -> None:
+    """A worker process's numerical libraries on one thread each: the executor's parallelism
+    is its processes, and BLAS threads contending with them for the cores made the clel
+    baseline's small logistic regressions 3 to 10 times slower (docs/benchmarks.md)."""
+    for name in THREAD_VARIABLES:
+        os.environ[name] = "1"  # libraries loaded later
+    threadpool_limits(1)  # libraries already loaded
 
 
 class Executor(Protocol):
@@ -44,7 +57,8 @@ class LocalExecutor:
         # Fresh ("spawn") processes: forking a process that holds torch or OpenMP threads is
         # not safe.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(self.workers, len(items)), mp_context=context) as pool:
+        with ProcessPoolExecutor(min(self.workers, len(items)), mp_context=context,
+                                 initializer=one_thread_each) as pool:
             futures = [pool.submit(fn, item) for item in items]
             index = {f: i for i, f in enumerate(futures)}
             results: list[Any] = [None] * len(futures)
@@ -61,7 +75,8 @@ class LocalExecutor:
             yield from (fn(item) for item in items)
             return
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(self.workers, mp_context=context,
+                                 initializer=one_thread_each) as pool:
             yield from windowed(pool.submit, fn, items, ahead * self.workers)
 
 

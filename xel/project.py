@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import regex
@@ -118,16 +120,22 @@ def paper_span(targets: set[int]) -> tuple[int, int] | None:
 
 @functools.lru_cache(maxsize=256)
 def function_words(lang: str) -> frozenset[str]:
-    """spaCy's stop words of a language (empty where spaCy has none)."""
-    import spacy.util
-
+    """spaCy's stop words of a language (empty where spaCy has none), read from its
+    `spacy/lang/<code>/stop_words.py` alone: importing spaCy and the language's class cost
+    each projection worker 3-4 s and every language its tokenizer exceptions."""
     code = language(lang).iso1
-    if not code:
+    spacy = importlib.util.find_spec("spacy")
+    if not code or spacy is None or spacy.origin is None:
         return frozenset()
-    try:
-        return frozenset(w.casefold() for w in spacy.util.get_lang_class(code).Defaults.stop_words)
-    except (ImportError, AttributeError):
+    path = Path(spacy.origin).parent / "lang" / code / "stop_words.py"
+    if not path.is_file():
         return frozenset()
+    found = importlib.util.spec_from_file_location(f"_xel_stop_words_{code}", path)
+    if found is None or found.loader is None:
+        return frozenset()
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return frozenset(w.casefold() for w in getattr(module, "STOP_WORDS", ()))
 
 
 # --- projecting one mention ------------------------------------------------------------------
@@ -135,6 +143,7 @@ def function_words(lang: str) -> frozenset[str]:
 
 # Methods that found a span by the name's spelling or reading, not by alignment alone.
 SPELLED = ("name-match", "reading", "parentheses")
+_LETTER = regex.compile(r"\p{L}")
 
 
 @dataclass(frozen=True)
@@ -242,7 +251,7 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         start, end = without_digits(pair.tgt_text, start, end)
     if matcher is not None and matcher.family.by_sound and config.name_match:
         start, end = whole_by_sound(pair, start, end, name, matcher)
-    if not regex.search(r"\p{L}", pair.tgt_text[start:end]):
+    if not _LETTER.search(pair.tgt_text[start:end]):
         return Projected(None, None, "none", aligned)  # numbers or punctuation: no name
     start, end = in_turn(pair, at, until, start, end,
                          matcher is not None and matcher.family.unspaced)
@@ -506,7 +515,7 @@ def without_digits(text: str, start: int, end: int) -> tuple[int, int]:
     (`川口顺子29日` is `川口顺子`: a date was aligned too)."""
     pieces = [(start + m.start(), start + m.end())
               for m in regex.finditer(rf"(?:[^\d]|{LETTER_DIGITS})+", text[start:end])]
-    named = [p for p in pieces if regex.search(r"\p{L}", text[p[0]:p[1]])]
+    named = [p for p in pieces if _LETTER.search(text[p[0]:p[1]])]
     return max(named, key=lambda p: p[1] - p[0]) if named else (start, end)
 
 

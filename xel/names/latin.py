@@ -7,6 +7,7 @@ Azerbaijani `Kavanonun`), and the Bantu languages write noun-class prefixes befo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import regex
@@ -163,13 +164,18 @@ _BY_SOUND = {
 _V_AS_W = {"uzb", "aze", "lav", "lit"}
 
 
+@functools.cache
+def _sounds_pattern(code: str) -> regex.Pattern[str]:
+    """The letters of `_BY_SOUND[code]`, longest first."""
+    return regex.compile("|".join(map(regex.escape, sorted(_BY_SOUND[code], key=len,
+                                                            reverse=True))))
+
+
 def by_sound(token: str, code: str) -> list[str]:
     """A token in the letters English spells its sounds with (Azerbaijani `Cerard`: jerard),
     and with `v` as w where it may be (Uzbek `Vuds`: wuds)."""
     table = _BY_SOUND[code]
-    keys = sorted(table, key=len, reverse=True)
-    text = regex.sub("|".join(map(regex.escape, keys)), lambda m: table[m.group()],
-                     token.casefold())
+    text = _sounds_pattern(code).sub(lambda m: table[m.group()], token.casefold())
     return list(dict.fromkeys([text, text.replace("v", "w") if code in _V_AS_W else text]))
 
 

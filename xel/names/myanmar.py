@@ -137,9 +137,13 @@ def folded(text: str) -> str:
     return final_stops(text.replace("v", "b"))
 
 
+_FINAL_STOP = regex.compile(r"(?<=[aeiouwy])[tdkgpb](?=[^aeiouwy]|$)")
+_FINAL_NASAL = regex.compile(r"(?<=[aeiouwy])(?:ng|[nm])(?=[^aeiouwy]|$)")
+
+
 def final_stops(text: str) -> str:
     """A syllable's final stop as t and final nasal as n, as Burmese says all of them alike;
     ng as n anywhere (`ဂျုံ`, jun: Jong)."""
-    text = regex.sub(r"(?<=[aeiouwy])[tdkgpb](?=[^aeiouwy]|$)", "t", text)
-    text = regex.sub(r"(?<=[aeiouwy])(?:ng|[nm])(?=[^aeiouwy]|$)", "n", text)
+    text = _FINAL_STOP.sub("t", text)
+    text = _FINAL_NASAL.sub("n", text)
     return text.replace("ng", "n")

@@ -18,7 +18,9 @@ from xel.names.translit import romanize
 # A Thai consonant (with its vowel sign) under the silencer `์`, and ICU's letters for the
 # vowel carrier `อ` and for `จ` (x, c) as English writes the sounds.
 _SILENT = regex.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e39]?\u0e4c")
-_THAI_LETTERS = ((r"kh", "k"), (r"th", "t"), (r"ph", "p"), (r"c(?!h)", "ch"), (r"x", "o"))
+_THAI_LETTERS = tuple((regex.compile(old), new) for old, new in (
+    (r"kh", "k"), (r"th", "t"), (r"ph", "p"), (r"c(?!h)", "ch"), (r"x", "o")))
+_NOT_LETTER = regex.compile(r"[^a-z]")
 
 
 @cache
@@ -35,9 +37,9 @@ def thai_readings(token: str) -> list[str]:
 
 def _thai(token: str) -> str:
     text = _thai_latin().transliterate(token)
-    text = regex.sub(r"[^a-z]", "", text.casefold())
+    text = _NOT_LETTER.sub("", text.casefold())
     for old, new in _THAI_LETTERS:
-        text = regex.sub(old, new, text)
+        text = old.sub(new, text)
     return text
 
 
@@ -47,8 +49,10 @@ _LAO_BEFORE = regex.compile(r"([\u0ec0-\u0ec4])([\u0e81-\u0eae\u0edc-\u0edf])")
 # Lao `ອ` begins a word that begins with a vowel (`ອຸນ`, un), which uroman reads o.
 _LAO_CARRIER = regex.compile(r"^\u0ead(?=[\u0eb0-\u0ebc])")
 # Khmer `អ` and Lao `ອ` carry a vowel (uroman's q, or nothing), `ហ្វ` is f; c is ch or j.
-_URO_LETTERS = ((r"q", ""), (r"hv", "f"), (r"kh", "k"), (r"ph", "p"), (r"th", "t"),
-                (r"c(?!h)", "ch"), (r"ae", "e"))
+_URO_LETTERS = tuple((regex.compile(old), new) for old, new in (
+    (r"q", ""), (r"hv", "f"), (r"kh", "k"), (r"ph", "p"), (r"th", "t"), (r"c(?!h)", "ch"),
+    (r"ae", "e")))
+_FINAL_VOWEL = regex.compile(r"(?<=[^aeiou])[aeo]$")
 
 
 def uroman_readings(token: str) -> list[str]:
@@ -56,10 +60,10 @@ def uroman_readings(token: str) -> list[str]:
     and without the vowel uroman gives a final consonant (`ប្រ៊ែត`, braeta: Brett)."""
     token = _LAO_BEFORE.sub(r"\2\1", token.replace("\u200b", ""))
     token = _LAO_CARRIER.sub("", token)
-    text = regex.sub(r"[^a-z]", "", romanize(token.replace("\u0ea3", "\u0e23")))
+    text = _NOT_LETTER.sub("", romanize(token.replace("\u0ea3", "\u0e23")))
     for old, new in _URO_LETTERS:
-        text = regex.sub(old, new, text)
-    return list(dict.fromkeys([text, regex.sub(r"(?<=[^aeiou])[aeo]$", "", text)]))
+        text = old.sub(new, text)
+    return list(dict.fromkeys([text, _FINAL_VOWEL.sub("", text)]))
 
 
 # Khmer letters as English names use them: consonants (aspirates plain; `អ` carries a vowel),
