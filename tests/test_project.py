@@ -104,7 +104,9 @@ def test_function_words_are_spacys_stop_words(lang: str) -> None:
 
     from xel.languages import language
 
-    expected = spacy.util.get_lang_class(language(lang).iso1).Defaults.stop_words
+    code = language(lang).iso1
+    assert code is not None
+    expected = spacy.util.get_lang_class(code).Defaults.stop_words
     assert function_words(lang) == frozenset(w.casefold() for w in expected)
     assert function_words(lang)
     assert function_words("fij") == frozenset()
