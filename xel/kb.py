@@ -762,7 +762,8 @@ class KnowledgeBase:
         self.path = Path(path)
         if not self.path.is_file():
             raise XelError(f"no KB index at {self.path}: run `xel kb build` first")
-        self.conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        self._resolved = self.path.resolve()  # resolved once: every n-gram search keys on it
+        self.conn = sqlite3.connect(f"{self._resolved.as_uri()}?mode=ro", uri=True)
         self.conn.row_factory = sqlite3.Row
         self._looked_up: dict[tuple[str, tuple[Any, ...]], list[sqlite3.Row]] = {}
         try:
@@ -936,7 +937,7 @@ class KnowledgeBase:
     def _gram_index(self) -> GramIndex | None:
         """This index's `GramIndex`, read on the first n-gram search of the process (each
         language's worker job opens the KB afresh)."""
-        key = (str(self.path.resolve()), self.digest)
+        key = (str(self._resolved), self.digest)
         if key not in _GRAM_INDEXES:
             _GRAM_INDEXES.clear()  # one KB's postings at a time
             _GRAM_INDEXES[key] = GramIndex.read(self.conn)
