@@ -16,6 +16,7 @@ from xel.entity_types import Typed, decide, decide_all, head_type, person_shaped
 from xel.errors import XelError
 from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
+from xel.names.pairs import label_codes
 from xel.names.english import name_key
 from xel.project import Pair, label_spans, names_read, project_entity, rank_projections
 from xel.queries import TYPE_CHECK, Mention, typed_queries
@@ -286,6 +287,25 @@ def test_labels_are_found_inflected() -> None:
     assert label_spans("Die Unionsparteien", ["Union"], "deu") == []
 
 
+def test_a_chinese_label_is_found_in_either_script_and_in_segmented_text() -> None:
+    # the KB has Belgrade in simplified characters only; the sentence is traditional
+    text = "他 昨天 到 貝爾格萊德 開會"
+    assert [text[a:b] for a, b in label_spans(text, ["贝尔格莱德"], "zho-TW")] == [
+        "貝爾格萊德"]
+    simplified = "他昨天到贝尔格莱德开会"
+    assert [simplified[a:b] for a, b in label_spans(simplified, ["貝爾格萊德"], "zho-CN")
+            ] == ["贝尔格莱德"]
+    # a treebank's words are spaced: the label still matches across the space
+    segmented = "種植 在 東南 亞 的"
+    assert [segmented[a:b] for a, b in label_spans(segmented, ["東南亞"], "zho-TW")] == [
+        "東南 亞"]
+    assert label_spans("他 到 貝爾格萊德", ["贝尔格莱德"], "jpn") == []  # not Japanese kanji
+    # the label codes: the language's own first, then the other Chinese script's
+    assert label_codes("zho-TW")[:4] == ("zh-hant", "zh-tw", "zh-hk", "zh")
+    assert "zh-hans" in label_codes("zho-TW") and "zh-hant" in label_codes("zho-CN")
+    assert label_codes("deu") == ("de",)
+
+
 def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None:
     p = pair("Leaders of the European Union met", "Die Führer der Europäischen Union trafen",
              [(0, 1), (3, 3), (4, 3), (5, 5)])  # the aligner misses `Union`
@@ -358,6 +378,66 @@ def test_a_translated_name_the_sentence_spells_or_transliterates_is_found_by_rea
     assert got.method == "aligned" and eat.tgt_text[got.start:got.end] == "heute"
 
 
+def test_a_transliterated_place_is_read_in_chinese() -> None:
+    from xel.names.match import make_matcher
+
+    config = Config.model_validate({"name": "t", "corpus": {"path": "c"},
+                                    "kb": {"path": "kb.jsonl"}})
+    names = ["Flensburg", "West Virginia", "Macedonia", "Nile"]
+    matcher = make_matcher("zho-TW", config, names)
+    # the aligner linked Flensburg with `未` (not yet): the characters that read as it win
+    flensburg = pair("They have not reached Flensburg", "他們 未 到達 弗倫斯堡",
+                     [(0, 0), (2, 1), (4, 1)])
+    got = project_entity(flensburg, 22, 31, "Flensburg", (), frozenset(), ProjectConfig(),
+                         "zho-TW", matcher)
+    assert flensburg.tgt_text[got.start:got.end] == "弗倫斯堡" and got.method == "reading"
+    # `West` is translated (`西`), `Virginia` read; the particle `的` before is no part
+    virginia = pair("Trump 's West Virginia rally", "特朗普 的 西 弗吉尼亚 威 灵 集会",
+                    [(0, 0), (4, 6)])
+    got = project_entity(virginia, 9, 22, "West Virginia", (), frozenset({"的", "及"}),
+                         ProjectConfig(), "zho-CN", make_matcher("zho-CN", config, names))
+    assert virginia.tgt_text[got.start:got.end] == "西 弗吉尼亚"
+    # a conjunction read as the name's last sound (`及`, ji) is left out
+    macedonia = pair("to lose Macedonia and its", "要 失去 馬其頓 及 其", [(0, 0), (1, 1)])
+    got = project_entity(macedonia, 8, 17, "Macedonia", (), frozenset({"及", "其"}),
+                         ProjectConfig(), "zho-TW", matcher)
+    assert macedonia.tgt_text[got.start:got.end] == "馬其頓"
+    # what the place is, written after its name, is part of it (here the aligned span)
+    nile = pair("along the Nile today", "沿著 尼羅 河 今天", [(0, 0), (2, 1)])
+    got = project_entity(nile, 10, 14, "Nile", (), frozenset(), ProjectConfig(), "zho-TW",
+                         matcher)
+    assert nile.tgt_text[got.start:got.end] == "尼羅 河"
+
+
+def test_chinese_place_words_and_translated_words() -> None:
+    from xel.names.han import translated_words, with_place_word, with_translated
+
+    assert with_place_word("萨拉索塔市仍有", 4) == 5
+    assert with_place_word("撒哈拉 沙漠 的", 3) == 6
+    assert with_place_word("萨拉索塔市场", 4) == 4  # `市场`, market: a word of its own
+    assert with_place_word("萨拉索塔的", 4) == 4
+    assert translated_words(["Haute", "Garonne"]) == (["Garonne"], "上")
+    assert translated_words(["St.", "Gaudens"]) == (["Gaudens"], "圣")
+    assert with_translated("在 上 加龍", 4, "上") == 2
+    assert with_translated("在上加龍", 2, "上") == 1
+    assert with_translated("在加龍", 1, "上") == 1
+
+
+def test_an_aligned_chinese_span_is_cut_at_a_clause_or_a_particle() -> None:
+    # the aligner linked the council with `議案` too; across `，` and `的`, the piece with
+    # most of the name's links is kept
+    council = pair("The French Digital Council raised questions",
+                   "議案 提出 了 建議 ， 同時 對 問題 的 法國 數字 委員會",
+                   [(1, 9), (2, 10), (3, 11), (3, 0), (5, 7)])
+    got = project_entity(council, 4, 26, "French Digital Council", (), frozenset(),
+                         ProjectConfig(), "zho-TW")
+    assert council.tgt_text[got.start:got.end] == "法國 數字 委員會"
+    # an acronym in brackets is the name: Chinese does not translate it
+    reco = pair("RECO said", "房地產 理事會 （ RECO ） 說", [(0, 1), (1, 5)])
+    got = project_entity(reco, 0, 4, "RECO", (), frozenset(), ProjectConfig(), "zho-TW")
+    assert reco.tgt_text[got.start:got.end] == "RECO" and got.method == "spelled"
+
+
 def test_a_proclitic_is_left_off_a_translated_names_aligned_span() -> None:
     from xel.names.match import make_matcher
 
@@ -400,6 +480,10 @@ def test_the_round_trip_of_a_translated_name_goes_through_the_link_candidates() 
     found = label_round_trip("Грузии", "Georgia", [(state, ["Джорджия"]),
                                                    (georgia, ["Грузия"])], "rus")
     assert found is not None and found[1].accepted and "Q230" in found[1].why
+    # a traditional projection, a simplified label
+    belgrade = KbEntity("Q3711", "Belgrade", type="LOC")
+    found = label_round_trip("貝爾格萊德", "Belgrade", [(belgrade, ["贝尔格莱德"])], "zho-TW")
+    assert found is not None and found[1].accepted
 
 
 # --- the export ---------------------------------------------------------------------------------

@@ -37,14 +37,15 @@ from xel.config import Config, ProjectConfig
 from xel.corpus import sentence_count, source_language
 from xel.entity_types import Typed, read_types
 from xel.executors import executor, read_ahead
-from xel.kb import KbEntity, KnowledgeBase
+from xel.kb import KbEntity, KnowledgeBase, is_acronym
 from xel.languages import is_unspaced, language
 from xel.names.agree import agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
+from xel.names.han import folded, translated_words, with_place_word, with_translated
 from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
-from xel.names.pairs import wikidata_codes
+from xel.names.pairs import CHINESE_SCRIPTS, label_codes
 from xel.names.script import is_latin, whole_characters
 from xel.names.transliterate import models_signature
 from xel.ner import DDL as NER_DDL
@@ -276,14 +277,21 @@ def _stem(word: str) -> str:
     return word[:-2] if len(word) >= 6 else word[:-1] if len(word) == 5 else word
 
 
+def label_text(text: str, lang: str) -> str:
+    """A sentence or projection as labels are matched in it: Chinese in simplified
+    characters, one for one (a label in either script matches; the places stay)."""
+    return folded(text) if language(lang).script in CHINESE_SCRIPTS else text
+
+
 @functools.lru_cache(maxsize=4096)
 def label_pattern(form: str, lang: str) -> regex.Pattern[str]:
-    """A label as `lang` may write it in a sentence, in group `name`: in a spaced script each
-    word inflected (`Лондоне`, `Северную`, `Europäischen`, `Lontoossa`, `Kore'yi`), the first
-    after clitics where the script has them (left out of the name: `والاتحاد`); in an
-    unspaced one, as it is."""
-    if is_unspaced(lang):
-        return regex.compile(f"(?P<name>{regex.escape(form)})", regex.IGNORECASE)
+    """A label as `lang` may write it in a sentence (as `label_text` gives it), in group
+    `name`: in a spaced script each word inflected (`Лондоне`, `Северную`, `Europäischen`,
+    `Lontoossa`, `Kore'yi`), the first after clitics where the script has them (left out of
+    the name: `والاتحاد`); in an unspaced one, as it is."""
+    if is_unspaced(lang):  # spaces between its characters where a text is segmented
+        written = r"\s?".join(regex.escape(ch) for ch in label_text(form, lang) if ch != " ")
+        return regex.compile(f"(?P<name>{written})", regex.IGNORECASE)
     parts = [regex.escape(_stem(w)) + r"\w{0,5}" for w in form.split()]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
     return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
@@ -293,6 +301,7 @@ def label_pattern(form: str, lang: str) -> regex.Pattern[str]:
 def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, int]]:
     """Where a sentence in `lang` writes one of an entity's labels or aliases (inflected
     forms included), longest first where two overlap."""
+    text = label_text(text, lang)
     found = sorted({(m.start("name"), m.end("name")) for form in forms if form.strip()
                     for m in label_pattern(form.strip(), lang).finditer(text)},
                    key=lambda s: (s[0] - s[1], s[0]))
@@ -326,19 +335,22 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         latin_target = language(lang).script == "Latn"
         if not found:
             # The English name as the translation keeps it; in another script not the copy
-            # in brackets after the translated name (`巴吞鲁日 (Baton Rouge)`).
+            # in brackets after the translated name (`巴吞鲁日 (Baton Rouge)`), but an
+            # acronym, which is not translated (`理事會（RECO）`).
             found = [(m.start(), m.end()) for m in regex.finditer(
                 r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)",
-                pair.tgt_text) if latin_target or not bracketed(pair.tgt_text, m.start())]
+                pair.tgt_text) if latin_target or is_acronym(name)
+                or not bracketed(pair.tgt_text, m.start())]
             method = "spelled"
         if found:
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
                 1, len(pair.src_text))
             at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
-            return Projected(at, until, method, aligned)
-        read = read_translated(pair, targets, name, matcher) if matcher is not None else None
+            return Projected(at, placed(pair.tgt_text, until, lang), method, aligned)
+        read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
+                                                            stops)
         if read is not None:
-            return Projected(read[0], read[1], "reading", aligned)
+            return Projected(read[0], placed(pair.tgt_text, read[1], lang), "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
     if projected.start is None or projected.end is None or not config.name_aware:
         return projected
@@ -346,6 +358,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     if config.trim:
         tokens = covered(pair.tgt, at, until)
         first, last = run_on_edges(pair, mention, tokens, stops, lang)
+        if language(lang).script in CHINESE_SCRIPTS:
+            first, last = densest_piece(pair, mention, range(first, last + 1))
         at = pair.tgt[first][0] if first != tokens[0] else at
         until = pair.tgt[last][1] if last != tokens[-1] else until
     if matcher is not None and config.characters:
@@ -354,7 +368,14 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                 matcher.family.proclitic(text, e, matcher) for e in name_tokens(name)):
             at += 1  # `لرويترز`: Reuters
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
-    return replace(projected, start=at, end=until + len(suffix.group()) if suffix else until)
+    until += len(suffix.group()) if suffix else 0
+    return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
+
+
+def placed(text: str, end: int, lang: str) -> int:
+    """Chinese writes what a place is after its name, as part of it (`萨拉索塔市`)."""
+    chinese = language(lang).script in CHINESE_SCRIPTS
+    return with_place_word(text, end) if chinese else end
 
 
 # Arabic-script proclitics left off a translated name's aligned span where the rest reads
@@ -365,8 +386,8 @@ TRANSLATED_PROCLITICS = frozenset("وبل")
 CAPITALIZED_NOUNS = frozenset({"deu", "ltz"})
 
 
-def read_translated(pair: Pair, targets: set[int], name: str,
-                    matcher: NameMatcher) -> tuple[int, int] | None:
+def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatcher,
+                    lang: str, stops: frozenset[str] = frozenset()) -> tuple[int, int] | None:
     """Characters of target words that read as every word of a translated-type name, nearest
     the alignment (`targets`, the tokens aligned with the name): a place or company the
     translation spells or transliterates (`Krasnojarsk`, `Теско`; `Гонконгу`, one word for
@@ -374,18 +395,35 @@ def read_translated(pair: Pair, targets: set[int], name: str,
     words must start with a capital there, so a common word spelled alike is not taken;
     clitics are left out as for people."""
     english = name_tokens(name)
-    if not english or matcher.family.unspaced or not _cased(pair.tgt_text):
+    chinese = language(lang).script in CHINESE_SCRIPTS
+    if not english or not chinese and (matcher.family.unspaced or not _cased(pair.tgt_text)):
         return None
+    written = ""
+    if chinese:
+        english, written = translated_words(english)
+        if not english:
+            return None
     barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
-    found = _best_cluster(matcher.matches(english, pair.tgt_text, pair.tgt), targets,
-                          len(english), barriers)
+    matches = matcher.matches(english, pair.tgt_text, pair.tgt)
+    if chinese:  # not the English copy in brackets (`巴吞鲁日 (Baton Rouge)`)
+        matches = [[m for m in ms if not any(is_latin(_token(pair, k))
+                                             for k in range(m[0], m[1] + 1))]
+                   for ms in matches]
+    found = _best_cluster(matches, targets, len(english), barriers)
     if found is None or found[1] < len(english):
         found = _nearest(matcher.whole(english, pair.tgt_text, pair.tgt)
                          + _read_joined(pair, english, matcher), targets)
-    if found is None or not _token(pair, found[0][0])[:1].isupper():
+    if found is None or not chinese and not _token(pair, found[0][0])[:1].isupper():
         return None
-    start, end = pair.tgt[found[0][0]][0], pair.tgt[found[0][1]][1]
-    return matcher.family.edges(pair.tgt_text, start, end, english, matcher)
+    first, last = found[0][:2]
+    if chinese:  # particles read as the name's sounds (`馬其頓 及`, ma-qi-dun-ji)
+        while last > first and folded(_token(pair, last)) in stops:
+            last -= 1
+        while first < last and folded(_token(pair, first)) in stops:
+            first += 1
+    start, end = pair.tgt[first][0], pair.tgt[last][1]
+    start, end = matcher.family.edges(pair.tgt_text, start, end, english, matcher)
+    return (with_translated(pair.tgt_text, start, written), end) if written else (start, end)
 
 
 JOINED = 0.75  # a name's words read as one target word: at least this similar
@@ -460,6 +498,30 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
     while last > first and droppable(last, range(first, last), last - 1):
         last -= 1
     return first, last
+
+
+# Where Chinese parts a clause, a list or a phrase (`X 的 Y`, X's Y; `和`, and): an aligned
+# span across one has run on.
+PIECE_BREAKS = frozenset({"，", ",", "、", "；", ";", "：", ":", "。", "的", "和", "与", "及"})
+
+
+def densest_piece(pair: Pair, mention: Sequence[int], tokens: range) -> tuple[int, int]:
+    """Chinese: the piece of an aligned span between breaks (`PIECE_BREAKS`) with the most
+    tokens aligned with the name, the later on a tie, since Chinese puts a phrase's head
+    last (`同時 對 ... 的 法國 數字 委員會` -> `法國 數字 委員會`)."""
+    pieces: list[list[int]] = [[]]
+    for k in tokens:
+        if folded(_token(pair, k)) in PIECE_BREAKS:
+            pieces.append([])
+        else:
+            pieces[-1].append(k)
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2:
+        return tokens[0], tokens[-1]
+    inside = set(mention)
+    aligned = {j for i, j in pair.links if i in inside}
+    best = max(pieces, key=lambda p: (len(aligned.intersection(p)), p[0]))
+    return best[0], best[-1]
 
 
 def claimed_characters(pair: Pair, mention: Sequence[int], start: int, end: int
@@ -982,7 +1044,7 @@ def entities_named(kb: KnowledgeBase, name: str, kind: str) -> list[KbEntity]:
 def with_labels(kb: KnowledgeBase, entities: Iterable[KbEntity], lang: str
                 ) -> list[tuple[KbEntity, list[str]]]:
     """Each entity with its labels and aliases in `lang` (the KB's label codes for it)."""
-    codes = wikidata_codes(lang)
+    codes = label_codes(lang)
     return [(e, kb.foreign_labels(e.kb_id, codes)) for e in entities]
 
 

@@ -46,7 +46,7 @@ from xel.names.transliterate import (
 )
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import label_pattern, with_labels
+from xel.project import label_pattern, label_text, with_labels
 from xel.queries import DDL as QUERIES_DDL
 from xel.queries import declare as declare_queries
 from xel.stages import Work, code_digest, digest_of, versions
@@ -147,10 +147,10 @@ def label_round_trip(projection: str, english: str,
     whose label the projection writes has the query's English name as its name or an alias;
     None where no candidate's label is the projection."""
     key = name_key(english)
+    written = label_text(projection.strip(), lang)
     found = None
     for entity, labels in entities:
-        label = next((f for f in labels
-                      if label_pattern(f, lang).fullmatch(projection.strip())), None)
+        label = next((f for f in labels if label_pattern(f, lang).fullmatch(written)), None)
         if label is None:
             continue
         if key in {name_key(n) for n in (entity.name, *entity.aliases)}:

@@ -96,6 +96,57 @@ def simplified(ch: str) -> str:
     return transliterator("Hant-Hans").transliterate(ch)
 
 
+def folded(text: str) -> str:
+    """Chinese text with each character in its simplified form, one for one, so that a label
+    in either script (a KB's `zh-hans` `贝尔格莱德`) is found in the other (`貝爾格萊德`) at the
+    same places."""
+    return "".join(s if len(s := simplified(ch)) == 1 else ch for ch in text)
+
+
+# What a place is, written after its name as part of it (`萨拉索塔市`, `尼羅河`, `撒哈拉沙漠`,
+# `Záhorie 地區`), in simplified form, longest first.
+PLACE_WORDS = ("山脉", "沙漠", "运河", "群岛", "半岛", "峡谷", "地区", "市", "州", "省", "县",
+               "郡", "区", "镇", "河", "江", "湖", "湾", "岛")
+
+
+# Words of a place's name that Chinese translates before the part it transliterates
+# (`西弗吉尼亚`, West Virginia; `上加龍`, Haute-Garonne), in simplified form.
+TRANSLATED_WORDS = {"north": "北", "northern": "北", "south": "南", "southern": "南",
+                    "east": "东", "eastern": "东", "west": "西", "western": "西", "new": "新",
+                    "upper": "上", "haute": "上", "lower": "下", "great": "大", "saint": "圣",
+                    "st": "圣", "sainte": "圣", "santa": "圣", "san": "圣", "sankt": "圣"}
+
+
+def translated_words(english: Sequence[str]) -> tuple[list[str], str]:
+    """A name's words that are read (`Virginia`), and the characters of those Chinese
+    translates (`西`), in order."""
+    kept = [e for e in english if e.casefold().strip(".") not in TRANSLATED_WORDS]
+    return kept, "".join(TRANSLATED_WORDS.get(e.casefold().strip("."), "")
+                         for e in english if e not in kept)
+
+
+def with_translated(text: str, start: int, written: str) -> int:
+    """The start of a name with the translated words written before its read part (a space
+    between each, in segmented text): `西` + `弗吉尼亚`."""
+    for ch in reversed(written):
+        at = start - 1 - (text[start - 1:start] == " ")
+        if at < 0 or folded(text[at]) != ch:
+            break
+        start = at
+    return start
+
+
+def with_place_word(text: str, end: int) -> int:
+    """The end of a place's name with the word for what it is, where one follows (a space
+    between, in segmented text), and does not begin a common word there (`市场`, market)."""
+    at = end + (text[end:end + 1] == " ")
+    ahead = folded(text[at:at + 3])
+    for word in PLACE_WORDS:
+        if ahead.startswith(word) and not begins_word(text, at + len(word) - 1):
+            return at + len(word)
+    return end
+
+
 _HAN_JOINERS = "\u00b7\u30fb\u2027\u2022\uff0e-"
 
 

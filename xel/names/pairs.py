@@ -26,6 +26,7 @@ WIKIDATA_CODES = {
     "zho-CN": ("zh-hans", "zh-cn", "zh"), "zho-TW": ("zh-hant", "zh-tw", "zh-hk", "zh"),
     "srp-Latn": ("sr-el", "sr-latn"), "srp-Cyrl": ("sr-ec", "sr-cyrl", "sr"),
 }
+CHINESE_SCRIPTS = {"Hans", "Hant"}
 # Scripts whose letters Unicode files under another script name.
 _UNICODE_SCRIPTS = {"Hans": "Han", "Hant": "Han", "Hani": "Han", "Jpan": "Katakana",
                     "Kana": "Katakana", "Kore": "Hangul"}
@@ -35,6 +36,17 @@ def wikidata_codes(lang: str) -> tuple[str, ...]:
     """The label codes a Wikidata dump uses for an xel language (`ell`: `el`)."""
     info = language(lang)
     return WIKIDATA_CODES.get(lang, (info.iso1,) if info.iso1 else (lang.split("-")[0],))
+
+
+def label_codes(lang: str) -> tuple[str, ...]:
+    """The label codes whose labels a sentence in `lang` may write: the language's own, then
+    for Chinese the other script's (matched with characters folded: `xel.names.han.folded`),
+    since the KB has many places in one script only."""
+    own = wikidata_codes(lang)
+    if language(lang).script not in CHINESE_SCRIPTS:
+        return own
+    return own + tuple(c for other in ("zho-CN", "zho-TW") for c in WIKIDATA_CODES[other]
+                       if c not in own)
 
 
 def token_pairs(names: Iterable[tuple[str, str]], lang: str) -> Counter[tuple[str, str]]:
