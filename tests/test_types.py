@@ -402,6 +402,19 @@ def test_a_transliterated_place_is_read_in_chinese() -> None:
     got = project_entity(macedonia, 8, 17, "Macedonia", (), frozenset({"及", "其"}),
                          ProjectConfig(), "zho-TW", matcher)
     assert macedonia.tgt_text[got.start:got.end] == "馬其頓"
+    # a body's name whose first word reads: up to the word for the kind of body
+    decca = pair("He signed with Decca Records then", "他 與 迪卡 唱片 公司 簽約 創作",
+                 [(0, 0), (3, 6), (4, 6)])
+    got = project_entity(decca, 15, 28, "Decca Records", (), frozenset({"與"}),
+                         ProjectConfig(), "zho-TW",
+                         make_matcher("zho-TW", config, ["Decca Records"]))
+    assert decca.tgt_text[got.start:got.end] == "迪卡 唱片 公司"
+    # not past a particle, nor when no such word follows
+    song = pair("He sang Decca Records songs", "他 唱 迪卡 的 唱片 歌曲", [(0, 0), (3, 5)])
+    got = project_entity(song, 8, 21, "Decca Records", (), frozenset({"的"}),
+                         ProjectConfig(), "zho-TW",
+                         make_matcher("zho-TW", config, ["Decca Records"]))
+    assert song.tgt_text[got.start:got.end] != "迪卡 的 唱片"
     # what the place is, written after its name, is part of it (here the aligned span)
     nile = pair("along the Nile today", "沿著 尼羅 河 今天", [(0, 0), (2, 1)])
     got = project_entity(nile, 10, 14, "Nile", (), frozenset(), ProjectConfig(), "zho-TW",

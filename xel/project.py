@@ -42,7 +42,13 @@ from xel.languages import is_unspaced, language
 from xel.names.agree import agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
-from xel.names.han import folded, translated_words, with_place_word, with_translated
+from xel.names.han import (
+    body_word,
+    folded,
+    translated_words,
+    with_place_word,
+    with_translated,
+)
 from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.pairs import CHINESE_SCRIPTS, label_codes
@@ -391,39 +397,80 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
     """Characters of target words that read as every word of a translated-type name, nearest
     the alignment (`targets`, the tokens aligned with the name): a place or company the
     translation spells or transliterates (`Krasnojarsk`, `Теско`; `Гонконгу`, one word for
-    `Hong Kong`) though the aligner linked other words. Spaced, cased scripts only, and the
-    words must start with a capital there, so a common word spelled alike is not taken;
-    clitics are left out as for people."""
+    `Hong Kong`) though the aligner linked other words. In spaced scripts, cased ones only,
+    and the words must start with a capital there, so a common word spelled alike is not
+    taken; clitics are left out as for people. Chinese: `read_chinese`."""
     english = name_tokens(name)
-    chinese = language(lang).script in CHINESE_SCRIPTS
-    if not english or not chinese and (matcher.family.unspaced or not _cased(pair.tgt_text)):
+    if language(lang).script in CHINESE_SCRIPTS:
+        return read_chinese(pair, targets, english, matcher, stops)
+    if not english or matcher.family.unspaced or not _cased(pair.tgt_text):
         return None
-    written = ""
-    if chinese:
-        english, written = translated_words(english)
-        if not english:
-            return None
+    found = _read_all(pair, targets, english, matcher, matcher.matches(
+        english, pair.tgt_text, pair.tgt))
+    if found is None or not _token(pair, found[0])[:1].isupper():
+        return None
+    start, end = pair.tgt[found[0]][0], pair.tgt[found[1]][1]
+    return matcher.family.edges(pair.tgt_text, start, end, english, matcher)
+
+
+def read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher: NameMatcher,
+                 stops: frozenset[str]) -> tuple[int, int] | None:
+    """Chinese characters that read as a translated-type name: its words Chinese translates
+    (`西`, West) before the rest, read (`西弗吉尼亚`); not the English copy in brackets
+    (`巴吞鲁日 (Baton Rouge)`), nor particles read as its sounds (`馬其頓 及`, ma-qi-dun-ji).
+    Where only the first words read, what follows up to the word for the kind of body
+    (`諾丁漢 日報`, Nottingham Journal; `迪卡 唱片 公司`, Decca Records)."""
+    english, written = translated_words(english)
+    if not english:
+        return None
+    matches = [[m for m in ms if not any(is_latin(_token(pair, k))
+                                         for k in range(m[0], m[1] + 1))]
+               for ms in matcher.matches(english, pair.tgt_text, pair.tgt)]
+    found = _read_all(pair, targets, english, matcher, matches)
+    if found is None:
+        found = _read_with_head(pair, targets, english, matches, stops)
+    if found is None:
+        return None
+    first, last = found
+    while last > first and folded(_token(pair, last)) in stops:
+        last -= 1
+    while first < last and folded(_token(pair, first)) in stops:
+        first += 1
+    start, end = pair.tgt[first][0], pair.tgt[last][1]
+    start, end = matcher.family.edges(pair.tgt_text, start, end, english, matcher)
+    return (with_translated(pair.tgt_text, start, written), end) if written else (start, end)
+
+
+def _read_all(pair: Pair, targets: set[int], english: Sequence[str], matcher: NameMatcher,
+              matches: list[list[tuple[int, int, float]]]) -> tuple[int, int] | None:
+    """The first and last token of the words that read as every word of the name, or as the
+    whole name, nearest the alignment."""
     barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
-    matches = matcher.matches(english, pair.tgt_text, pair.tgt)
-    if chinese:  # not the English copy in brackets (`巴吞鲁日 (Baton Rouge)`)
-        matches = [[m for m in ms if not any(is_latin(_token(pair, k))
-                                             for k in range(m[0], m[1] + 1))]
-                   for ms in matches]
     found = _best_cluster(matches, targets, len(english), barriers)
     if found is None or found[1] < len(english):
         found = _nearest(matcher.whole(english, pair.tgt_text, pair.tgt)
                          + _read_joined(pair, english, matcher), targets)
-    if found is None or not chinese and not _token(pair, found[0][0])[:1].isupper():
-        return None
-    first, last = found[0][:2]
-    if chinese:  # particles read as the name's sounds (`馬其頓 及`, ma-qi-dun-ji)
-        while last > first and folded(_token(pair, last)) in stops:
-            last -= 1
-        while first < last and folded(_token(pair, first)) in stops:
-            first += 1
-    start, end = pair.tgt[first][0], pair.tgt[last][1]
-    start, end = matcher.family.edges(pair.tgt_text, start, end, english, matcher)
-    return (with_translated(pair.tgt_text, start, written), end) if written else (start, end)
+    return None if found is None else found[0]
+
+
+def _read_with_head(pair: Pair, targets: set[int], english: Sequence[str],
+                    matches: list[list[tuple[int, int, float]]], stops: frozenset[str]
+                    ) -> tuple[int, int] | None:
+    """Chinese: the name's first words read, then at most one token more than the English
+    words left, up to one that ends in the word for a kind of body (`報`, `公司`)."""
+    barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
+    for read in range(len(english) - 1, 0, -1):
+        found = _best_cluster(matches[:read], targets, read, barriers)
+        if found is None or found[1] < read:
+            continue
+        first, last = found[0]
+        for k in range(last + 1, min(len(pair.tgt), last + 2 + len(english) - read)):
+            word = folded(_token(pair, k))
+            if word in stops or word in PIECE_BREAKS or not _is_word(pair, k):
+                break
+            if body_word(word):
+                return first, k
+    return None
 
 
 JOINED = 0.75  # a name's words read as one target word: at least this similar

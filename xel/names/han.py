@@ -136,6 +136,16 @@ def with_translated(text: str, start: int, written: str) -> int:
     return start
 
 
+# The last character of the word for a kind of body, which Chinese writes last in its
+# name (`日报`, `公司`, `协会`, `学院`, `集团`, `银行`, `联盟`), in simplified form.
+BODY_ENDINGS = frozenset("报社司会院团行党局署队馆厂盟")
+
+
+def body_word(word: str) -> bool:
+    """A word of two characters or more (simplified) that names a kind of body."""
+    return len(word) >= 2 and word[-1] in BODY_ENDINGS
+
+
 def with_place_word(text: str, end: int) -> int:
     """The end of a place's name with the word for what it is, where one follows (a space
     between, in segmented text), and does not begin a common word there (`市场`, market)."""
