@@ -16,12 +16,12 @@ from xel.entity_types import Typed, decide, decide_all, head_type, person_shaped
 from xel.errors import XelError
 from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
-from xel.names.pairs import label_codes
 from xel.names.english import name_key
+from xel.names.pairs import label_codes
 from xel.project import Pair, label_spans, names_read, project_entity, rank_projections
 from xel.queries import TYPE_CHECK, Mention, typed_queries
 from xel.tokenizers import Span
-from xel.triage import label_round_trip
+from xel.triage import label_round_trip, round_trip_text
 
 REPO = Path(__file__).resolve().parents[1]
 ALL_TYPES = {"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"],
@@ -493,6 +493,11 @@ def test_the_round_trip_of_a_translated_name_goes_through_the_link_candidates() 
     found = label_round_trip("Грузии", "Georgia", [(state, ["Джорджия"]),
                                                    (georgia, ["Грузия"])], "rus")
     assert found is not None and found[1].accepted and "Q230" in found[1].why
+    # the transliteration round trip reads a Chinese place without its place word; a
+    # person's name is read whole (`江` ends given names)
+    assert round_trip_text("亞利桑那州", "zho-TW", "LOC") == "亞利桑那"
+    assert round_trip_text("王小江", "zho-CN", "PER") == "王小江"
+    assert round_trip_text("Arizona", "deu", "LOC") == "Arizona"
     # a traditional projection, a simplified label
     belgrade = KbEntity("Q3711", "Belgrade", type="LOC")
     found = label_round_trip("貝爾格萊德", "Belgrade", [(belgrade, ["贝尔格莱德"])], "zho-TW")

@@ -65,7 +65,13 @@ from xel.store import Store
 from xel.textfile import iter_lines
 from xel.tokenizers import spaced_spans, tokenizer_for
 from xel.translate import translate
-from xel.triage import TRIAGE_CODE, accept_round_trip, label_round_trip, prepare_round_trip
+from xel.triage import (
+    TRIAGE_CODE,
+    accept_round_trip,
+    label_round_trip,
+    prepare_round_trip,
+    round_trip_text,
+)
 
 if TYPE_CHECKING:
     from xel.ner import Mention
@@ -552,14 +558,17 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
     stage asks the query's link candidates), then through transliteration."""
     own = store is None
     db = store or Store(":memory:")
+    said = {o.predicted: round_trip_text(o.predicted, lang, kind) for o in outcomes
+            if o.predicted}
     try:
-        names = sorted({o.predicted for o in outcomes if o.predicted})
+        names = sorted(set(said.values()))
         answers, backend = translate(db, names, lang, config) if names else ({}, "")
     finally:
         if own:
             db.close()
     models = models_for(lang, config)
-    prepare_round_trip(models, lang, [(o.predicted, o.english) for o in outcomes if o.predicted])
+    prepare_round_trip(models, lang, [(said[o.predicted], o.english) for o in outcomes
+                                      if o.predicted])
     by_kb = kb_round_trips(outcomes, lang, config, kind)
     rules = family(lang)
 
@@ -568,8 +577,9 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
             *o.context, models.count) is not None
 
     accepted = [o for o in outcomes if o.predicted and (by_kb.get(o.english, {}).get(
-        o.predicted) or (accept_round_trip(o.predicted, o.english, answers[o.predicted].text,
-                                           lang, config.triage, models).accepted
+        o.predicted) or (accept_round_trip(said[o.predicted], o.english,
+                                           answers[said[o.predicted]].text, lang,
+                                           config.triage, models).accepted
                          and not runs_on(o)))]
     right = sum(o.category == "fully correct" for o in accepted)
     n = len(outcomes)

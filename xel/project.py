@@ -416,16 +416,32 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
 def read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher: NameMatcher,
                  stops: frozenset[str]) -> tuple[int, int] | None:
     """Chinese characters that read as a translated-type name: its words Chinese translates
-    (`西`, West) before the rest, read (`西弗吉尼亚`); not the English copy in brackets
+    (`西`, West) written before the rest, read (`西弗吉尼亚`), else every word read (`紐約`,
+    New York) unless that takes in the translated word written after (`克斯蒂文以北`, north
+    of Kesteven); not an acronym, which is spelled, not said (`EU`)."""
+    if all(is_acronym(e) for e in english):
+        return None
+    read, written = translated_words(english)
+    part = _read_chinese(pair, targets, read, matcher, stops) if written and read else None
+    if part is not None:
+        start = with_translated(pair.tgt_text, part[0], written)
+        if folded(pair.tgt_text[start:part[1]]).replace(" ", "").startswith(written):
+            return start, part[1]
+    whole = _read_chinese(pair, targets, english, matcher, stops)
+    if part is not None and (whole is None or written in folded(pair.tgt_text[slice(*whole)])):
+        return part  # the translated word stands elsewhere (`克斯蒂文以北`, north of Kesteven)
+    return whole
+
+
+def _read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher: NameMatcher,
+                  stops: frozenset[str]) -> tuple[int, int] | None:
+    """The characters that read as these words of a name: not the English copy in brackets
     (`巴吞鲁日 (Baton Rouge)`), nor particles read as its sounds (`馬其頓 及`, ma-qi-dun-ji).
     Where only the first words read, what follows up to the word for the kind of body
     (`諾丁漢 日報`, Nottingham Journal; `迪卡 唱片 公司`, Decca Records)."""
-    english, written = translated_words(english)
-    if not english:
-        return None
     matches = [[m for m in ms if not any(is_latin(_token(pair, k))
                                          for k in range(m[0], m[1] + 1))]
-               for ms in matcher.matches(english, pair.tgt_text, pair.tgt)]
+               for ms in matcher.matches(list(english), pair.tgt_text, pair.tgt)]
     found = _read_all(pair, targets, english, matcher, matches)
     if found is None:
         found = _read_with_head(pair, targets, english, matches, stops)
@@ -437,8 +453,7 @@ def read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher:
     while first < last and folded(_token(pair, first)) in stops:
         first += 1
     start, end = pair.tgt[first][0], pair.tgt[last][1]
-    start, end = matcher.family.edges(pair.tgt_text, start, end, english, matcher)
-    return (with_translated(pair.tgt_text, start, written), end) if written else (start, end)
+    return matcher.family.edges(pair.tgt_text, start, end, english, matcher)
 
 
 def _read_all(pair: Pair, targets: set[int], english: Sequence[str], matcher: NameMatcher,
@@ -448,7 +463,7 @@ def _read_all(pair: Pair, targets: set[int], english: Sequence[str], matcher: Na
     barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
     found = _best_cluster(matches, targets, len(english), barriers)
     if found is None or found[1] < len(english):
-        found = _nearest(matcher.whole(english, pair.tgt_text, pair.tgt)
+        found = _nearest(matcher.whole(list(english), pair.tgt_text, pair.tgt)
                          + _read_joined(pair, english, matcher), targets)
     return None if found is None else found[0]
 

@@ -31,11 +31,13 @@ from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import sentence_count, source_language
 from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase
-from xel.languages import is_unspaced
+from xel.languages import is_unspaced, language
 from xel.link import read_candidates
 from xel.names.agree import agreement, cuttings, parts
 from xel.names.english import name_key
 from xel.names.families import family
+from xel.names.han import without_place_word
+from xel.names.pairs import CHINESE_SCRIPTS
 from xel.names.script import HYPHENS, SEPARATORS
 from xel.names.transliterate import (
     DecodeRequest,
@@ -166,6 +168,13 @@ class Decision:
     accepted: bool
     score: float | None
     why: str
+
+
+def round_trip_text(projection: str, lang: str, kind: str) -> str:
+    """What the transliteration round trip reads of a projection: a Chinese place's name
+    without the word for what it is (`亞利桑那州` -> `亞利桑那`, Arizona)."""
+    chinese = kind != "PER" and language(lang).script in CHINESE_SCRIPTS
+    return without_place_word(projection) if chinese else projection
 
 
 def accept_round_trip(projection: str, english: str, back: str, lang: str, config: TriageConfig,
@@ -334,12 +343,14 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
     rules = family(lang)
     by_kb = through_kb(store, config, lang, [q for q in queries if q["type"] != "PER"],
                        located)
-    names = sorted({f[0] for q in queries if (f := located[q["query_id"]])
+    said = {q["query_id"]: round_trip_text(f[0], lang, q["type"]) for q in queries
+            if (f := located[q["query_id"]])}
+    names = sorted({said[q["query_id"]] for q in queries if q["query_id"] in said
                     and not (q["query_id"] in by_kb and by_kb[q["query_id"]][1].accepted)})
     answers, backend, fresh = look_up(store, names, lang, config) if names else ({}, "", [])
     models = models_for(lang, config)
-    prepare_round_trip(models, lang, [(f[0], q["name"]) for q in queries
-                                      if (f := located[q["query_id"]]) and f[0] in answers])
+    prepare_round_trip(models, lang, [(text, q["name"]) for q in queries
+                                      if (text := said.get(q["query_id"])) in answers])
     rows: list[tuple[Any, ...]] = []
     for q in queries:
         found = located[q["query_id"]]
@@ -353,8 +364,9 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
             rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb", "A1",
                          "kb-label", known[1].score, known[1].why))
             continue
-        back = answers[text]
-        decision = accept_round_trip(text, q["name"], back.text, lang, config.triage, models)
+        back = answers[said[q["query_id"]]]
+        decision = accept_round_trip(said[q["query_id"]], q["name"], back.text, lang,
+                                     config.triage, models)
         if decision.accepted and models is not None and (more := rules.runs_on(
                 at.sentences[seg], start, end, models.count)):
             decision = Decision(False, decision.score, f"the name may run on: `{more}` is "

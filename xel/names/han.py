@@ -146,12 +146,27 @@ def body_word(word: str) -> bool:
     return len(word) >= 2 and word[-1] in BODY_ENDINGS
 
 
+def without_place_word(text: str) -> str:
+    """A place's name without the word for what it is (`亞利桑那州` -> `亞利桑那`), as its
+    round trip reads it; a name of one character more is left whole (`沙州`)."""
+    simple = folded(text)
+    for word in PLACE_WORDS:
+        if simple.endswith(word) and len(simple.rstrip()) - len(word) >= 2:
+            return text[:len(text) - len(word)].rstrip()
+    return text
+
+
 def with_place_word(text: str, end: int) -> int:
     """The end of a place's name with the word for what it is, where one follows (a space
     between, in segmented text), and does not begin a common word there (`市场`, market)."""
+    if not end:
+        return end
+    after_latin = not _HAN.fullmatch(text[end - 1])  # `Záhorie 地區`, not `GOP 州` (states)
     at = end + (text[end:end + 1] == " ")
     ahead = folded(text[at:at + 3])
     for word in PLACE_WORDS:
+        if after_latin and len(word) < 2:
+            continue
         if ahead.startswith(word) and not begins_word(text, at + len(word) - 1):
             return at + len(word)
     return end
