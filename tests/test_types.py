@@ -397,6 +397,17 @@ def test_a_transliterated_place_is_read_in_chinese() -> None:
     got = project_entity(virginia, 9, 22, "West Virginia", (), frozenset({"的", "及"}),
                          ProjectConfig(), "zho-CN", make_matcher("zho-CN", config, names))
     assert virginia.tgt_text[got.start:got.end] == "西 弗吉尼亚"
+    # `New` is said in `紐約` (niu), not translated (`新`): every word is read
+    york = pair("He flew to New York today", "他 今天 飛往 紐約", [(0, 0), (4, 1)])
+    got = project_entity(york, 11, 19, "New York", (), frozenset(), ProjectConfig(),
+                         "zho-TW", make_matcher("zho-TW", config, ["New York"]))
+    assert york.tgt_text[got.start:got.end] == "紐約"
+    # an acronym is not read by its sounds (`EU` is not `一`, yi)
+    eu = pair("security or the EU single market", "安全 還是 歐洲 單 一 市場",
+              [(0, 0), (3, 2), (4, 3), (4, 4), (5, 5)])
+    got = project_entity(eu, 16, 18, "EU", (), frozenset(), ProjectConfig(), "zho-TW",
+                         make_matcher("zho-TW", config, ["EU"]))
+    assert eu.tgt_text[got.start:got.end] == "歐洲" and got.method == "aligned"
     # a conjunction read as the name's last sound (`及`, ji) is left out
     macedonia = pair("to lose Macedonia and its", "要 失去 馬其頓 及 其", [(0, 0), (1, 1)])
     got = project_entity(macedonia, 8, 17, "Macedonia", (), frozenset({"及", "其"}),
@@ -423,12 +434,22 @@ def test_a_transliterated_place_is_read_in_chinese() -> None:
 
 
 def test_chinese_place_words_and_translated_words() -> None:
-    from xel.names.han import translated_words, with_place_word, with_translated
+    from xel.names.han import (
+        translated_words,
+        with_place_word,
+        with_translated,
+        without_place_word,
+    )
 
     assert with_place_word("萨拉索塔市仍有", 4) == 5
     assert with_place_word("撒哈拉 沙漠 的", 3) == 6
     assert with_place_word("萨拉索塔市场", 4) == 4  # `市场`, market: a word of its own
     assert with_place_word("萨拉索塔的", 4) == 4
+    assert with_place_word("Záhorie 地區", 7) == 10
+    assert with_place_word("GOP 州", 3) == 3  # GOP states: one character after Latin is not
+    assert without_place_word("亞利桑那州") == "亞利桑那"
+    assert without_place_word("撒哈拉 沙漠") == "撒哈拉"
+    assert without_place_word("沙州") == "沙州"
     assert translated_words(["Haute", "Garonne"]) == (["Garonne"], "上")
     assert translated_words(["St.", "Gaudens"]) == (["Gaudens"], "圣")
     assert with_translated("在 上 加龍", 4, "上") == 2
@@ -498,6 +519,11 @@ def test_the_round_trip_of_a_translated_name_goes_through_the_link_candidates() 
     assert round_trip_text("亞利桑那州", "zho-TW", "LOC") == "亞利桑那"
     assert round_trip_text("王小江", "zho-CN", "PER") == "王小江"
     assert round_trip_text("Arizona", "deu", "LOC") == "Arizona"
+    # the place word the projection has and the label has not
+    baja = KbEntity("Q58731", "Baja California", type="LOC")
+    found = label_round_trip("下加利福尼亞半島", "Baja California",
+                             [(baja, ["下加利福尼亞"])], "zho-TW")
+    assert found is not None and found[1].accepted
     # a traditional projection, a simplified label
     belgrade = KbEntity("Q3711", "Belgrade", type="LOC")
     found = label_round_trip("貝爾格萊德", "Belgrade", [(belgrade, ["贝尔格莱德"])], "zho-TW")

@@ -399,10 +399,12 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
     translation spells or transliterates (`Krasnojarsk`, `Теско`; `Гонконгу`, one word for
     `Hong Kong`) though the aligner linked other words. In spaced scripts, cased ones only,
     and the words must start with a capital there, so a common word spelled alike is not
-    taken; clitics are left out as for people. Chinese: `read_chinese`."""
+    taken; clitics are left out as for people. Chinese: `read_chinese`, not for an acronym,
+    which is spelled, not said (`EU` is not `一`, yi)."""
     english = name_tokens(name)
     if language(lang).script in CHINESE_SCRIPTS:
-        return read_chinese(pair, targets, english, matcher, stops)
+        return None if is_acronym(name.replace(".", "")) else read_chinese(
+            pair, targets, english, matcher, stops)
     if not english or matcher.family.unspaced or not _cased(pair.tgt_text):
         return None
     found = _read_all(pair, targets, english, matcher, matcher.matches(
@@ -418,9 +420,7 @@ def read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher:
     """Chinese characters that read as a translated-type name: its words Chinese translates
     (`西`, West) written before the rest, read (`西弗吉尼亚`), else every word read (`紐約`,
     New York) unless that takes in the translated word written after (`克斯蒂文以北`, north
-    of Kesteven); not an acronym, which is spelled, not said (`EU`)."""
-    if all(is_acronym(e) for e in english):
-        return None
+    of Kesteven)."""
     read, written = translated_words(english)
     part = _read_chinese(pair, targets, read, matcher, stops) if written and read else None
     if part is not None:

@@ -145,14 +145,17 @@ def label_round_trip(projection: str, english: str,
                      entities: Sequence[tuple[KbEntity, Sequence[str]]], lang: str
                      ) -> tuple[str, Decision] | None:
     """The back-translation of a translated name through its link candidates' labels in
-    `lang` (`entities`: each candidate with those labels), accepted where the candidate
+    `lang` (`entities`: each candidate with those labels; a Chinese place's name with or
+    without its place word, `下加利福尼亞半島`), accepted where the candidate
     whose label the projection writes has the query's English name as its name or an alias;
     None where no candidate's label is the projection."""
     key = name_key(english)
-    written = label_text(projection.strip(), lang)
+    as_said = projection.strip()
+    written = {label_text(form, lang) for form in (as_said, round_trip_text(as_said, lang, ""))}
     found = None
     for entity, labels in entities:
-        label = next((f for f in labels if label_pattern(f, lang).fullmatch(written)), None)
+        label = next((f for f in labels if any(label_pattern(f, lang).fullmatch(w)
+                                               for w in written)), None)
         if label is None:
             continue
         if key in {name_key(n) for n in (entity.name, *entity.aliases)}:
@@ -171,8 +174,9 @@ class Decision:
 
 
 def round_trip_text(projection: str, lang: str, kind: str) -> str:
-    """What the transliteration round trip reads of a projection: a Chinese place's name
-    without the word for what it is (`亞利桑那州` -> `亞利桑那`, Arizona)."""
+    """What the transliteration round trip reads of a projection of a name of `kind` (a
+    translated type where empty): a Chinese place's name without the word for what it is
+    (`亞利桑那州` -> `亞利桑那`, Arizona)."""
     chinese = kind != "PER" and language(lang).script in CHINESE_SCRIPTS
     return without_place_word(projection) if chinese else projection
 
