@@ -41,6 +41,19 @@ def test_workers_keep_blas_to_one_thread() -> None:
             assert variable == "1"
 
 
+def test_dask_workers_keep_blas_to_one_thread_whatever_the_cluster_sets() -> None:
+    """Dask's nannies set the thread variables by default; a cluster configured otherwise
+    still gets workers on one thread each."""
+    import dask
+    import distributed  # noqa: F401  (its defaults load on import: before the setting)
+
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": {}}), executor(
+            ExecutorConfig(name="dask", workers=1)) as ex:
+        for threads, variable in ex.map(blas_threads, [1, 2], "blas"):
+            assert threads and set(threads) == {1}
+            assert variable == "1"
+
+
 def test_chunks_are_cut_only_between_documents(tmp_path: Path) -> None:
     with Store(tmp_path / "s.sqlite") as store:
         store.declare(CORPUS_DDL)

@@ -80,11 +80,26 @@ class LocalExecutor:
             yield from windowed(pool.submit, fn, items, ahead * self.workers)
 
 
+def one_thread_plugin() -> Any:
+    """A Dask worker plugin: each worker, present or to come, keeps its numerical libraries to
+    one thread (`one_thread_each`), whatever the cluster's own settings say."""
+    from distributed import WorkerPlugin
+
+    class OneThreadEach(WorkerPlugin):
+        name = "xel-one-thread-each"
+
+        def setup(self, worker: Any) -> None:
+            one_thread_each()
+
+    return OneThreadEach()
+
+
 class DaskExecutor:
     """Items as tasks on a dask.distributed cluster; `fn` must be importable by the workers."""
 
     def __init__(self, client: Any) -> None:
         self.client = client
+        client.register_plugin(one_thread_plugin())
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], description: str) -> list[R]:
         from distributed import as_completed
@@ -95,7 +110,6 @@ class DaskExecutor:
         for future in progress(as_completed(futures), description, total=len(futures)):
             results[index[future.key]] = future.result()
         return results
-
 
     def imap(self, fn: Callable[[T], R], items: Iterable[T],
              total: int | None = None, ahead: int = 2) -> Iterator[R]:
