@@ -391,6 +391,26 @@ def test_chinese_spans_snap_to_the_name_across_learned_pieces(
     assert project(p, "Kavanaugh", "zho-TW", off, matcher) == "對卡瓦諾"
 
 
+def test_a_chinese_name_cut_short_goes_on_to_the_end_of_its_run(
+        zh: tuple[ProjectConfig, NameMatcher]) -> None:
+    """A character written in many transliterated names right beside the span goes with it
+    where the name reads as well (PUD: `伊蓮娜`, `耶穌`); a left one that reads worse stays out."""
+    config, matcher = zh
+    cases = [
+        ("伊蓮娜說她很好", ["伊蓮", "娜", "說", "她", "很", "好"], "Elaine said she is fine",
+         "Elaine", {(0, 0)}, "伊蓮娜"),
+        ("耶穌的門徒", ["耶", "穌", "的", "門徒"], "the disciples of Jesus", "Jesus",
+         {(3, 1)}, "耶穌"),
+        ("蒂娜·安塞密爾說", ["蒂娜", "·", "安塞密", "爾說"], "Tina Anselmi said",
+         "Tina Anselmi", {(0, 0), (1, 2)}, "蒂娜·安塞密爾"),
+        ("在德圖特摩斯時代", ["在", "德", "圖特摩斯", "時代"], "in the age of Thutmose",
+         "Thutmose", {(4, 2)}, "圖特摩斯"),
+    ]
+    for tgt, tokens, src, name, links, want in cases:
+        p = pair(src, tgt, links, tokens)
+        assert project(p, name, "zho-TW", config, matcher) == want, tgt
+
+
 def test_a_homophone_of_a_dictionary_form_is_not_the_name(
         zh: tuple[ProjectConfig, NameMatcher]) -> None:
     _, matcher = zh

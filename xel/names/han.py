@@ -419,6 +419,11 @@ RUNS_ON = 200
 WORD = 100
 
 
+# How much less like the English a name's last part may read with the character its run
+# goes on with (`伊蓮` 0.77, `伊蓮娜` 0.67: Elaine).
+RUN_ON_COST = 0.15
+
+
 class Han(Family):
     name = "han"
     han = True
@@ -460,20 +465,44 @@ class Han(Family):
                 start = untitled(text, start, end, english)
             if self.code == "zho":
                 end = with_regnal_number(text, start, end)
+                start, end = self._run_on(text, start, end, english, matcher)
         return start, end
+
+    def _run_on(self, text: str, start: int, end: int, english: Sequence[str],
+                matcher: Scorer) -> Span:
+        """The span with the character the name's run of characters goes on with (`runs_on`),
+        where the name still reads as well: on the right, a last syllable English spells
+        weakly may cost a little (`伊蓮` + `娜`, Elaine; `安塞密` + `爾`, Anselmi); on the
+        left, the first part must read better (`穌` -> `耶穌`, Jesus; not `克` + `圖特摩斯`)."""
+        k = self._run_on_at(text, start, end, matcher.char_count)
+        if k is None:
+            return start, end
+        cuts = [start] + [i + 1 for i in range(start, end) if text[i] in _HAN_JOINERS] + [end]
+        if k == end:
+            part, token = text[cuts[-2]:end], english[-1]
+            return (start, end + 1) if matcher.score(token, part + text[k]) >= matcher.score(
+                token, part) - RUN_ON_COST else (start, end)
+        part, token = text[start:max(cuts[1] - 1, start + 1)], english[0]
+        return (k, end) if matcher.score(token, text[k] + part) > matcher.score(
+            token, part) else (start, end)
 
     def runs_on(self, text: str, start: int, end: int,
                 count: Callable[[str], int]) -> str | None:
         """Chinese writes a transliterated name as an unbroken run of characters: one written
         in `RUNS_ON` names or more right beside the span, not beginning or ending a common
         word there, says the span may be cut (`伊蓮` before `娜`, `安塞密` before `爾`)."""
+        k = self._run_on_at(text, start, end, count)
+        return None if k is None else text[k]
+
+    def _run_on_at(self, text: str, start: int, end: int,
+                   count: Callable[[str], int]) -> int | None:
         if self.code != "zho" or start >= end:
             return None
         for k, word in ((end, end), (start - 1, start - 2)):
             if 0 <= k < len(text) and _HAN.fullmatch(text[k]) \
                     and text[k] not in FUNCTION_CHARACTERS and count(text[k]) >= RUNS_ON \
                     and not (word >= 0 and begins_word(text, word, WORD)):
-                return text[k]
+                return k
         return None
 
     def read_exactly(self, text: str, english: Sequence[str]) -> list[Span]:

@@ -153,6 +153,8 @@ class Scorer(Protocol):
 
     def name_like(self, text: str) -> bool: ...
 
+    def char_count(self, ch: str) -> int: ...
+
 
 class Family:
     """How names are written in a family of scripts; the defaults suit spaced alphabets."""
