@@ -45,9 +45,11 @@ from xel.names.families import family
 from xel.names.han import (
     body_word,
     folded,
+    traditional,
     translated_words,
     with_place_word,
     with_translated,
+    without_particles,
 )
 from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
@@ -142,7 +144,10 @@ def function_words(lang: str) -> frozenset[str]:
         return frozenset()
     module = importlib.util.module_from_spec(found)
     found.loader.exec_module(module)
-    return frozenset(w.casefold() for w in getattr(module, "STOP_WORDS", ()))
+    words = frozenset(w.casefold() for w in getattr(module, "STOP_WORDS", ()))
+    if language(lang).script == "Hant":  # spaCy's are simplified: `於` as well as `于`
+        words |= {traditional(w) for w in words}
+    return words
 
 
 # --- projecting one mention ------------------------------------------------------------------
@@ -368,6 +373,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             first, last = densest_piece(pair, mention, range(first, last + 1))
         at = pair.tgt[first][0] if first != tokens[0] else at
         until = pair.tgt[last][1] if last != tokens[-1] else until
+        if language(lang).script in CHINESE_SCRIPTS:
+            at, until = without_particles(pair.tgt_text, at, until)
+            if at >= until:
+                return Projected(None, None, "none", aligned)  # `於` (at) for European Union
     if matcher is not None and config.characters:
         text = pair.tgt_text[at:until]
         if text[:1] in TRANSLATED_PROCLITICS and any(

@@ -96,6 +96,27 @@ def simplified(ch: str) -> str:
     return transliterator("Hant-Hans").transliterate(ch)
 
 
+def traditional(text: str) -> str:
+    """Chinese text in traditional characters (ICU's choice where one simplified character
+    stands for several)."""
+    return str(transliterator("Hans-Hant").transliterate(text))
+
+
+# Prepositions before a name and particles after it, never a translated name's edge: `在參議院`
+# (at the Senate), `白宮的`.
+LEADING_PARTICLES = frozenset("在於于從从對对向把被給给")
+TRAILING_PARTICLES = frozenset("的了和與与及等")
+
+
+def without_particles(text: str, start: int, end: int) -> tuple[int, int]:
+    """A Chinese span without the prepositions and particles at its edges (spaces too)."""
+    while start < end and (text[start] in LEADING_PARTICLES or text[start].isspace()):
+        start += 1
+    while end > start and (text[end - 1] in TRAILING_PARTICLES or text[end - 1].isspace()):
+        end -= 1
+    return start, end
+
+
 def folded(text: str) -> str:
     """Chinese text with each character in its simplified form, one for one, so that a label
     in either script (a KB's `zh-hans` `贝尔格莱德`) is found in the other (`貝爾格萊德`) at the
