@@ -433,6 +433,22 @@ def test_a_transliterated_place_is_read_in_chinese() -> None:
     assert nile.tgt_text[got.start:got.end] == "尼羅 河"
 
 
+def test_chinese_particles_are_never_a_translated_names_edge() -> None:
+    from xel.names.han import without_particles
+    from xel.project import function_words
+
+    assert without_particles("在參議院", 0, 4) == (1, 4)
+    assert without_particles("白宮的 ", 0, 4) == (0, 2)
+    assert without_particles("於", 0, 1)[0] == 1
+    # the aligner linked the Union with `於` (at) alone: no projection rather than a particle
+    eu = pair("Britain left the European Union", "英國 脫離 於 歐洲 聯盟 以後",
+              [(0, 0), (1, 1), (3, 2), (4, 2)])
+    got = project_entity(eu, 17, 31, "European Union", (), frozenset(), ProjectConfig(),
+                         "zho-TW")
+    assert got.failed
+    assert {"于", "於"} <= function_words("zho-TW") and "於" not in function_words("zho-CN")
+
+
 def test_chinese_place_words_and_translated_words() -> None:
     from xel.names.han import (
         translated_words,
