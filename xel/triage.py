@@ -151,7 +151,9 @@ def label_round_trip(projection: str, english: str,
     None where no candidate's label is the projection."""
     key = name_key(english)
     as_said = projection.strip()
-    written = {label_text(form, lang) for form in (as_said, round_trip_text(as_said, lang, ""))}
+    chinese = language(lang).script in CHINESE_SCRIPTS
+    written = {label_text(form, lang) for form in (
+        (as_said, without_place_word(as_said)) if chinese else (as_said,))}
     found = None
     for entity, labels in entities:
         label = next((f for f in labels if any(label_pattern(f, lang).fullmatch(w)
@@ -174,9 +176,9 @@ class Decision:
 
 
 def round_trip_text(projection: str, lang: str, kind: str) -> str:
-    """What the transliteration round trip reads of a projection of a name of `kind` (a
-    translated type where empty): a Chinese place's name without the word for what it is
-    (`亞利桑那州` -> `亞利桑那`, Arizona)."""
+    """What the transliteration round trip reads of a projection of a name of `kind`: a
+    Chinese place's name without the word for what it is (`亞利桑那州` -> `亞利桑那`,
+    Arizona)."""
     chinese = kind != "PER" and language(lang).script in CHINESE_SCRIPTS
     return without_place_word(projection) if chinese else projection
 

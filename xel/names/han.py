@@ -74,9 +74,9 @@ def japanese_reading(text: str) -> str | None:
     Chinese simplified characters are tried in their traditional form (`村上春树`)."""
     if not _HAN.fullmatch(text):
         return None
-    traditional = transliterator("Hans-Hant").transliterate(text)
+    written = traditional(text)
     return _japanese_reading(text) or (
-        _japanese_reading(traditional) if traditional != text else None)
+        _japanese_reading(written) if written != text else None)
 
 
 def _japanese_reading(text: str) -> str | None:
@@ -498,12 +498,12 @@ class Han(Family):
         k = self._run_on_at(text, start, end, matcher.char_count)
         if k is None:
             return start, end
-        cuts = [start] + [i + 1 for i in range(start, end) if text[i] in _HAN_JOINERS] + [end]
+        joiners = [i for i in range(start, end) if text[i] in _HAN_JOINERS]
         if k == end:
-            part, token = text[cuts[-2]:end], english[-1]
+            part, token = text[(joiners[-1] + 1 if joiners else start):end], english[-1]
             return (start, end + 1) if matcher.score(token, part + text[k]) >= matcher.score(
                 token, part) - RUN_ON_COST else (start, end)
-        part, token = text[start:max(cuts[1] - 1, start + 1)], english[0]
+        part, token = text[start:(joiners[0] if joiners else end)], english[0]
         return (k, end) if matcher.score(token, text[k] + part) > matcher.score(
             token, part) else (start, end)
 
