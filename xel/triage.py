@@ -30,7 +30,7 @@ from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import sentence_count, source_language
 from xel.executors import executor, read_ahead
-from xel.kb import KbEntity, KnowledgeBase
+from xel.kb import KbEntity, KnowledgeBase, is_acronym
 from xel.languages import is_unspaced, language
 from xel.link import read_candidates
 from xel.names.agree import agreement, cuttings, parts
@@ -38,7 +38,7 @@ from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.han import without_place_word
 from xel.names.pairs import CHINESE_SCRIPTS
-from xel.names.script import HYPHENS, SEPARATORS
+from xel.names.script import HYPHENS, SEPARATORS, is_latin
 from xel.names.transliterate import (
     DecodeRequest,
     LanguageModels,
@@ -48,7 +48,7 @@ from xel.names.transliterate import (
 )
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import label_pattern, label_text, with_labels
+from xel.project import bracketed, label_pattern, label_text, with_labels
 from xel.queries import DDL as QUERIES_DDL
 from xel.queries import declare as declare_queries
 from xel.stages import Work, code_digest, digest_of, versions
@@ -102,21 +102,25 @@ def occurrence_pattern(text: str, unspaced: bool, proclitics: str = "",
 
 def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: int,
            unspaced: bool, proclitics: str = "", enclitics: Sequence[str] = (),
-           prefixes: Sequence[str] = ()) -> Found | None:
+           prefixes: Sequence[str] = (), copies: bool = True) -> Found | None:
     """The first candidate (in rank order) occurring in the document, and where; or a longer
     candidate written right there around it (`卡瓦諾` inside `布雷特·卡瓦諾`: the sentence
     writes the whole name, the frequent surname is only a piece of it).
 
     The query's own sentence is searched first, for every candidate, then the rest of the
     document in order: the name as the query's sentence writes it (`Grahamin` there, not the
-    more frequent `Grahamilta` of the next sentence).
+    more frequent `Grahamilta` of the next sentence). Without `copies` (a target script other
+    than Latin), a Latin candidate in brackets after the name the translation writes is not
+    where it stands (`牛津 (Oxford)`), unless it is an acronym, which translations keep.
     """
     own = [d for d in document if d[0] == seg]
     rest = sorted(d for d in document if d[0] != seg)
     for sentences, text in [(own, t) for t in candidates] + [(rest, t) for t in candidates]:
         pattern = occurrence_pattern(text, unspaced, proclitics, enclitics, prefixes)
+        copy = not copies and is_latin(text) and not is_acronym(text)
         for s, sentence in sentences:
-            m = pattern.search(sentence)
+            m = next((m for m in pattern.finditer(sentence)
+                      if not (copy and bracketed(sentence, m.start("name")))), None)
             if m:
                 start, end = m.start("name"), m.end("name")
                 around = [(w.end("name") - w.start("name"), w.group("name"), w.start("name"),
@@ -310,6 +314,7 @@ def locate_queries(store: Store, lang: str) -> Located:
     queries = store.query("SELECT query_id, name, name_key, doc_id, seg, type FROM queries"
                           " ORDER BY ordinal")
     unspaced = is_unspaced(lang)
+    latin_target = language(lang).script == "Latn"
     rules = family(lang)
     sentences = {seg: text for doc in documents.values() for seg, text in doc}
     located: dict[str, Found | None] = {}
@@ -320,7 +325,8 @@ def locate_queries(store: Store, lang: str) -> Located:
             located[q["query_id"]], reasons[q["query_id"]] = None, "no-aligned-sentence"
             continue
         found = locate(ranks.get(q["name_key"], []), documents[q["doc_id"]], q["seg"],
-                       unspaced, rules.proclitics, rules.enclitics, rules.prefix_table)
+                       unspaced, rules.proclitics, rules.enclitics, rules.prefix_table,
+                       copies=latin_target)
         located[q["query_id"]] = found
         if found is None:
             reasons[q["query_id"]] = "no-projection"
