@@ -57,6 +57,8 @@ def test_locate_passes_over_the_english_copy_in_brackets_in_other_scripts() -> N
     assert locate(["Oxford", "牛津"], doc, 1, unspaced=True, copies=False) == ("牛津", 1, 9, 11)
     assert locate(["Oxford", "牛津"], doc, 1, unspaced=True) == ("Oxford", 1, 13, 19)
     assert locate(["Oxford"], doc, 1, unspaced=True, copies=False) == ("Oxford", 2, 2, 8)
+    # the copy is still better than no name at all
+    assert locate(["Oxford"], doc[:1], 1, unspaced=True, copies=False) == ("Oxford", 1, 13, 19)
     # an acronym is what the translation keeps: its bracketed copy is the name
     bbc = [(1, "英國廣播公司 (BBC) 報導")]
     assert locate(["BBC"], bbc, 1, unspaced=True, copies=False) == ("BBC", 1, 8, 11)

@@ -111,8 +111,20 @@ def locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: 
     document in order: the name as the query's sentence writes it (`Grahamin` there, not the
     more frequent `Grahamilta` of the next sentence). Without `copies` (a target script other
     than Latin), a Latin candidate in brackets after the name the translation writes is not
-    where it stands (`牛津 (Oxford)`), unless it is an acronym, which translations keep.
+    where it stands (`牛津 (Oxford)`) while another candidate is found, unless it is an
+    acronym, which translations keep.
     """
+    found = _locate(candidates, document, seg, unspaced, proclitics, enclitics, prefixes,
+                    copies)
+    if found is None and not copies:
+        return _locate(candidates, document, seg, unspaced, proclitics, enclitics, prefixes,
+                       True)
+    return found
+
+
+def _locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg: int,
+            unspaced: bool, proclitics: str, enclitics: Sequence[str],
+            prefixes: Sequence[str], copies: bool) -> Found | None:
     own = [d for d in document if d[0] == seg]
     rest = sorted(d for d in document if d[0] != seg)
     for sentences, text in [(own, t) for t in candidates] + [(rest, t) for t in candidates]:
