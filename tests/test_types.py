@@ -488,6 +488,27 @@ def test_an_aligned_chinese_span_is_cut_at_a_clause_or_a_particle() -> None:
     assert reco.tgt_text[got.start:got.end] == "RECO" and got.method == "spelled"
 
 
+def test_an_aligned_span_takes_in_the_capitalized_word_beside_it_that_reads_as_the_name(
+        ) -> None:
+    from xel.names.match import make_matcher
+
+    config = Config.model_validate({"name": "t", "corpus": {"path": "c"},
+                                    "kb": {"path": "kb.jsonl"}})
+    matcher = make_matcher("por", config, ["Gezira Island"])
+    # the aligner linked Island with `Ilha` and missed Gezira, two words on (PUD)
+    island = pair("He visited Gezira Island", "Ele visitou a Ilha de Gezira",
+                  [(0, 0), (1, 1), (3, 3)])
+    got = project_entity(island, 11, 24, "Gezira Island", (), frozenset({"a", "de"}),
+                         ProjectConfig(), "por", matcher)
+    assert island.tgt_text[got.start:got.end] == "Ilha de Gezira"
+    # a capitalized word that does not read as the name stays out
+    other = pair("He visited Gezira Island", "Ele visitou Cairo e a Ilha",
+                 [(0, 0), (1, 1), (3, 5)])
+    got = project_entity(other, 11, 24, "Gezira Island", (), frozenset({"a", "e"}),
+                         ProjectConfig(), "por", matcher)
+    assert other.tgt_text[got.start:got.end] == "Ilha"
+
+
 def test_a_proclitic_is_left_off_a_translated_names_aligned_span() -> None:
     from xel.names.match import make_matcher
 

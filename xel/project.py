@@ -371,6 +371,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         first, last = run_on_edges(pair, mention, tokens, stops, lang)
         if language(lang).script in CHINESE_SCRIPTS:
             first, last = densest_piece(pair, mention, range(first, last + 1))
+        if matcher is not None and _cased(pair.tgt_text):
+            first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
+                                                stops)
         at = pair.tgt[first][0] if first != tokens[0] else at
         until = pair.tgt[last][1] if last != tokens[-1] else until
         if language(lang).script in CHINESE_SCRIPTS:
@@ -568,6 +571,24 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
         first += 1
     while last > first and droppable(last, range(first, last), last - 1):
         last -= 1
+    return first, last
+
+
+def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[str],
+                          matcher: NameMatcher, stops: frozenset[str]) -> tuple[int, int]:
+    """An aligned span with the capitalized word beside it (function words between) that
+    reads as a word of the name none of the span's words reads as (`Conselho` + `Imobiliário
+    de Ontario`, Real Estate Council of Ontario)."""
+    def reads(k: int) -> set[str]:
+        return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
+
+    inside = set().union(*(reads(k) for k in range(first, last + 1)))
+    for step in (-1, 1):
+        k = (first if step < 0 else last) + step
+        while 0 <= k < len(pair.tgt) and _token(pair, k).casefold() in stops:
+            k += step
+        if 0 <= k < len(pair.tgt) and _token(pair, k)[:1].isupper() and reads(k) - inside:
+            first, last = (k, last) if step < 0 else (first, k)
     return first, last
 
 
