@@ -577,18 +577,23 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
 def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[str],
                           matcher: NameMatcher, stops: frozenset[str]) -> tuple[int, int]:
     """An aligned span with the capitalized word beside it (function words between) that
-    reads as a word of the name none of the span's words reads as (`Conselho` + `Imobiliário
-    de Ontario`, Real Estate Council of Ontario)."""
+    reads as a word of the name none of the span's words reads as (`Ilha` + `de Gezira`,
+    Gezira Island), where the span then begins and ends with capitals: a span that still
+    begins with a word the aligner ran on (`candidato al Tribunal`) is left as it was rather
+    than made more of a name."""
     def reads(k: int) -> set[str]:
         return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
 
     inside = set().union(*(reads(k) for k in range(first, last + 1)))
+    grown = first, last
     for step in (-1, 1):
         k = (first if step < 0 else last) + step
         while 0 <= k < len(pair.tgt) and _token(pair, k).casefold() in stops:
             k += step
         if 0 <= k < len(pair.tgt) and _token(pair, k)[:1].isupper() and reads(k) - inside:
-            first, last = (k, last) if step < 0 else (first, k)
+            grown = (k, grown[1]) if step < 0 else (grown[0], k)
+    if all(_token(pair, k)[:1].isupper() for k in grown):
+        return grown
     return first, last
 
 
