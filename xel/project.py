@@ -371,7 +371,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         first, last = run_on_edges(pair, mention, tokens, stops, lang)
         if language(lang).script in CHINESE_SCRIPTS:
             first, last = densest_piece(pair, mention, range(first, last + 1))
-        if matcher is not None and _cased(pair.tgt_text):
+        if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
         at = pair.tgt[first][0] if first != tokens[0] else at
@@ -580,7 +580,8 @@ def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[s
     reads as a word of the name none of the span's words reads as (`Ilha` + `de Gezira`,
     Gezira Island), where the span then begins and ends with capitals: a span that still
     begins with a word the aligner ran on (`candidato al Tribunal`) is left as it was rather
-    than made more of a name."""
+    than made more of a name. Not where every noun is capitalized (German `Demokratin im
+    Justizausschuss`)."""
     def reads(k: int) -> set[str]:
         return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
 
