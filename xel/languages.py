@@ -38,6 +38,7 @@ _SCRIPTS = {
 _CORPUS_SCRIPTS = {"shi": "Arab"}
 
 # Scripts written without spaces between words: these need a learned segmenter.
+CHINESE_SCRIPTS = {"Hans", "Hant"}
 UNSPACED_SCRIPTS = {"Hans", "Hant", "Hani", "Jpan", "Thai", "Laoo", "Khmr", "Mymr", "Tibt"}
 
 
@@ -127,3 +128,9 @@ def _iso3(code: str) -> str:
 def is_unspaced(code: str) -> bool:
     """True for languages written without spaces between words (Chinese, Thai, ...)."""
     return language(code).script in UNSPACED_SCRIPTS
+
+
+def is_chinese(code: str) -> bool:
+    """True for Chinese in either script (`zho-CN`, `zho-TW`, Cantonese), whose simplified and
+    traditional characters stand for each other."""
+    return language(code).script in CHINESE_SCRIPTS

@@ -38,7 +38,7 @@ from xel.corpus import sentence_count, source_language
 from xel.entity_types import Typed, read_types
 from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, is_acronym
-from xel.languages import is_unspaced, language
+from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -53,7 +53,7 @@ from xel.names.han import (
 )
 from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
-from xel.names.pairs import CHINESE_SCRIPTS, label_codes
+from xel.names.pairs import label_codes
 from xel.names.script import is_latin, whole_characters
 from xel.names.transliterate import models_signature
 from xel.ner import DDL as NER_DDL
@@ -212,7 +212,7 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     matched: tuple[int, int] | None = None
     count = 0
     if config.name_match and matcher is not None and english:
-        barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
+        barriers = _barriers(pair)
         found = _best_cluster(matcher.matches(english, pair.tgt_text, pair.tgt), targets,
                               len(english), barriers)
         if found is None or found[1] < len(english):
@@ -291,7 +291,7 @@ def _stem(word: str) -> str:
 def label_text(text: str, lang: str) -> str:
     """A sentence or projection as labels are matched in it: Chinese in simplified
     characters, one for one (a label in either script matches; the places stay)."""
-    return folded(text) if language(lang).script in CHINESE_SCRIPTS else text
+    return folded(text) if is_chinese(lang) else text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -328,6 +328,13 @@ def bracketed(text: str, at: int) -> bool:
     return text[:at].rstrip()[-1:] in ("(", "（", "[")
 
 
+def english_copy(text: str, at: int, name: str) -> bool:
+    """Whether the English `name` written at `at` is the copy in brackets after the name a
+    translation in another script writes (`巴吞鲁日 (Baton Rouge)`); an acronym is not, since
+    translations keep it (`理事會（RECO）`)."""
+    return bracketed(text, at) and not is_acronym(name)
+
+
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
                    stops: frozenset[str], config: ProjectConfig, lang: str,
                    matcher: NameMatcher | None = None) -> Projected:
@@ -345,13 +352,12 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         method = "label"
         latin_target = language(lang).script == "Latn"
         if not found:
-            # The English name as the translation keeps it; in another script not the copy
-            # in brackets after the translated name (`巴吞鲁日 (Baton Rouge)`), but an
-            # acronym, which is not translated (`理事會（RECO）`).
+            # The English name as the translation keeps it; in another script not its copy
+            # after the translated name.
             found = [(m.start(), m.end()) for m in regex.finditer(
                 r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)",
-                pair.tgt_text) if latin_target or is_acronym(name)
-                or not bracketed(pair.tgt_text, m.start())]
+                pair.tgt_text) if latin_target or not english_copy(pair.tgt_text, m.start(),
+                                                                   name)]
             method = "spelled"
         if found:
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
@@ -369,14 +375,14 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     if config.trim:
         tokens = covered(pair.tgt, at, until)
         first, last = run_on_edges(pair, mention, tokens, stops, lang)
-        if language(lang).script in CHINESE_SCRIPTS:
+        if is_chinese(lang):
             first, last = densest_piece(pair, mention, range(first, last + 1))
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
         at = pair.tgt[first][0] if first != tokens[0] else at
         until = pair.tgt[last][1] if last != tokens[-1] else until
-        if language(lang).script in CHINESE_SCRIPTS:
+        if is_chinese(lang):
             at, until = without_particles(pair.tgt_text, at, until)
             if at >= until:
                 return Projected(None, None, "none", aligned)  # `於` (at) for European Union
@@ -392,7 +398,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
 
 def placed(text: str, end: int, lang: str) -> int:
     """Chinese writes what a place is after its name, as part of it (`萨拉索塔市`)."""
-    chinese = language(lang).script in CHINESE_SCRIPTS
+    chinese = is_chinese(lang)
     return with_place_word(text, end) if chinese else end
 
 
@@ -414,7 +420,7 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
     taken; clitics are left out as for people. Chinese: `read_chinese`, not for an acronym,
     which is spelled, not said (`EU` is not `一`, yi)."""
     english = name_tokens(name)
-    if language(lang).script in CHINESE_SCRIPTS:
+    if is_chinese(lang):
         return None if is_acronym(name.replace(".", "")) else read_chinese(
             pair, targets, english, matcher, stops)
     if not english or matcher.family.unspaced or not _cased(pair.tgt_text):
@@ -472,7 +478,7 @@ def _read_all(pair: Pair, targets: set[int], english: Sequence[str], matcher: Na
               matches: list[list[tuple[int, int, float]]]) -> tuple[int, int] | None:
     """The first and last token of the words that read as every word of the name, or as the
     whole name, nearest the alignment."""
-    barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
+    barriers = _barriers(pair)
     found = _best_cluster(matches, targets, len(english), barriers)
     if found is None or found[1] < len(english):
         found = _nearest(matcher.whole(list(english), pair.tgt_text, pair.tgt)
@@ -485,7 +491,7 @@ def _read_with_head(pair: Pair, targets: set[int], english: Sequence[str],
                     ) -> tuple[int, int] | None:
     """Chinese: the name's first words read, then at most one token more than the English
     words left, up to one that ends in the word for a kind of body (`報`, `公司`)."""
-    barriers = [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
+    barriers = _barriers(pair)
     for read in range(len(english) - 1, 0, -1):
         found = _best_cluster(matches[:read], targets, read, barriers)
         if found is None or found[1] < read:
@@ -735,6 +741,11 @@ def _nearest(wholes: list[tuple[int, int, float]], targets: set[int],
 
     a, b, _ = max(wholes, key=rank)
     return (a, b), b - a + 1
+
+
+def _barriers(pair: Pair) -> list[int]:
+    """The target's bracket tokens, which no name's words are gathered across."""
+    return [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
 
 
 def _is_word(pair: Pair, k: int) -> bool:

@@ -30,14 +30,13 @@ from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import sentence_count, source_language
 from xel.executors import executor, read_ahead
-from xel.kb import KbEntity, KnowledgeBase, is_acronym
-from xel.languages import is_unspaced, language
+from xel.kb import KbEntity, KnowledgeBase
+from xel.languages import is_chinese, is_unspaced, language
 from xel.link import read_candidates
 from xel.names.agree import agreement, cuttings, parts
 from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.han import without_place_word
-from xel.names.pairs import CHINESE_SCRIPTS
 from xel.names.script import HYPHENS, SEPARATORS, is_latin
 from xel.names.transliterate import (
     DecodeRequest,
@@ -48,7 +47,7 @@ from xel.names.transliterate import (
 )
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import bracketed, label_pattern, label_text, with_labels
+from xel.project import english_copy, label_pattern, label_text, with_labels
 from xel.queries import DDL as QUERIES_DDL
 from xel.queries import declare as declare_queries
 from xel.stages import Work, code_digest, digest_of, versions
@@ -129,10 +128,10 @@ def _locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg:
     rest = sorted(d for d in document if d[0] != seg)
     for sentences, text in [(own, t) for t in candidates] + [(rest, t) for t in candidates]:
         pattern = occurrence_pattern(text, unspaced, proclitics, enclitics, prefixes)
-        copy = not copies and is_latin(text) and not is_acronym(text)
+        latin = not copies and is_latin(text)
         for s, sentence in sentences:
             m = next((m for m in pattern.finditer(sentence)
-                      if not (copy and bracketed(sentence, m.start("name")))), None)
+                      if not (latin and english_copy(sentence, m.start("name"), text))), None)
             if m:
                 start, end = m.start("name"), m.end("name")
                 around = [(w.end("name") - w.start("name"), w.group("name"), w.start("name"),
@@ -167,7 +166,7 @@ def label_round_trip(projection: str, english: str,
     None where no candidate's label is the projection."""
     key = name_key(english)
     as_said = projection.strip()
-    chinese = language(lang).script in CHINESE_SCRIPTS
+    chinese = is_chinese(lang)
     written = {label_text(form, lang) for form in (
         (as_said, without_place_word(as_said)) if chinese else (as_said,))}
     found = None
@@ -195,7 +194,7 @@ def round_trip_text(projection: str, lang: str, kind: str) -> str:
     """What the transliteration round trip reads of a projection of a name of `kind`: a
     Chinese place's name without the word for what it is (`亞利桑那州` -> `亞利桑那`,
     Arizona)."""
-    chinese = kind != "PER" and language(lang).script in CHINESE_SCRIPTS
+    chinese = kind != "PER" and is_chinese(lang)
     return without_place_word(projection) if chinese else projection
 
 

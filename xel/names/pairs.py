@@ -17,7 +17,7 @@ from pathlib import Path
 
 import regex
 
-from xel.languages import language
+from xel.languages import is_chinese, language
 from xel.names.english import name_key
 from xel.names.script import SEPARATORS
 
@@ -26,7 +26,6 @@ WIKIDATA_CODES = {
     "zho-CN": ("zh-hans", "zh-cn", "zh"), "zho-TW": ("zh-hant", "zh-tw", "zh-hk", "zh"),
     "srp-Latn": ("sr-el", "sr-latn"), "srp-Cyrl": ("sr-ec", "sr-cyrl", "sr"),
 }
-CHINESE_SCRIPTS = {"Hans", "Hant"}
 # Scripts whose letters Unicode files under another script name.
 _UNICODE_SCRIPTS = {"Hans": "Han", "Hant": "Han", "Hani": "Han", "Jpan": "Katakana",
                     "Kana": "Katakana", "Kore": "Hangul"}
@@ -43,7 +42,7 @@ def label_codes(lang: str) -> tuple[str, ...]:
     for Chinese the other script's (matched with characters folded: `xel.names.han.folded`),
     since the KB has many places in one script only."""
     own = wikidata_codes(lang)
-    if language(lang).script not in CHINESE_SCRIPTS:
+    if not is_chinese(lang):
         return own
     return own + tuple(c for other in ("zho-CN", "zho-TW") for c in WIKIDATA_CODES[other]
                        if c not in own)
