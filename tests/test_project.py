@@ -11,6 +11,7 @@ import yaml
 
 from xel.config import Config, ProjectConfig, load_config
 from xel.errors import XelError
+from xel.names.mandarin import heard_runs, reads_as
 from xel.names.match import NameMatcher
 from xel.names.script import orthographic, whole_characters
 from xel.ner import DDL as NER_DDL
@@ -592,3 +593,52 @@ def test_a_burmese_wa_typed_as_the_digit_zero_is_a_letter() -> None:
     text = "သမၼတ ဂ်ိဳကို ၀ီဒိုဒိုက အင္ဒိုနီးရွား"
     p = pair("President Joko Widodo made Indonesia", text, {(0, 0), (1, 1), (2, 2), (4, 3)})
     assert project(p, "Joko Widodo", "mya") == "ဂ်ိဳကို ၀ီဒိုဒို"  # the particle `က` left out
+
+
+def test_a_chinese_name_the_models_spell_otherwise_is_found_by_its_sound(
+        zh: tuple[ProjectConfig, NameMatcher]) -> None:
+    """PUD sentences: the aligner links Caracalla to `皇帝` (emperor) and Villeneuve to
+    nothing; the models spell them `卡拉卡拉` and `維爾納夫`, so no spelling matches, but the
+    runs of names' characters read as them syllable by syllable."""
+    config, matcher = zh
+    text = "到了3世紀時，卡瑞卡拉皇帝提出了一個新的分區"
+    tokens = ["到了", "3", "世紀", "時", "，", "卡", "瑞", "卡", "拉", "皇", "帝", "提出",
+              "了一個", "新的", "分", "區"]
+    p = pair("By the 3rd century the emperor Caracalla made a new division", text,
+             {(5, 9), (5, 10), (6, 11)}, tokens)
+    assert project(p, "Caracalla", "zho-TW", config, matcher) == "卡瑞卡拉"
+    text = "維勒訥沃艦隊的堵塞導致了侵略英倫三島的計劃"
+    p = pair("The blockade of Villeneuve's fleet ended the plan", text, {(4, 4), (4, 5)},
+             list(text[:6]) + ["的", "堵塞", "導致", "了", "侵略", "英倫", "三島", "的", "計劃"])
+    assert project(p, "Villeneuve", "zho-TW", config, matcher) == "維勒訥沃"
+
+
+def test_common_words_are_not_heard_as_names(zh: tuple[ProjectConfig, NameMatcher]) -> None:
+    """`謝謝` (thanks) reads as Thomas, syllable for consonant, but is a common word and too
+    short to be heard: the aligned `比昂` stays (NTREX: the translator named him otherwise);
+    a token spelling matches is never looked for by sound."""
+    config, matcher = zh
+    text = "非常謝謝比昂獨具慧眼相信我。"
+    tokens = ["非常", "謝", "謝", "比", "昂", "獨具", "慧眼", "相信", "我", "。"]
+    assert reads_as("謝謝", "Thomas") and reads_as("謝謝恩", "Hussein", to_the_end=True)
+    assert matcher.family.heard(text, pair("x", text, set(), tokens).tgt, "Thomas",
+                                matcher.char_count) == []
+    assert heard_runs("謝謝恩", [(0, 1), (1, 2), (2, 3)], "Hussein", lambda k: 2) == []
+    assert heard_runs("卡瑞卡拉", [(0, 4)], "Caracalla", lambda k: 2) == [(0, 0)]
+    assert heard_runs("卡瑞卡拉", [(0, 4)], "Caracalla", lambda k: 1 if k == 0 else 2) == []
+    assert heard_runs("卡瑞卡拉", [(0, 4)], "Caracalla", lambda k: 1 if k == 1 else 2) == [
+        (0, 0)]  # one rare character inside a name, not at its edge
+    p = pair("So thankful for Thomas to pick me", text, {(3, 3), (3, 4)}, tokens)
+    assert project(p, "Thomas", "zho-TW", config, matcher) == "比昂"
+    found = [[(0, 0, 1.0)], []]
+    assert matcher.heard(["Kim", "Caracalla"], "金卡瑞卡拉", [(0, 1), (1, 2), (2, 3), (3, 4),
+                                                            (4, 5)], found) == [
+        [(0, 0, 1.0)], [(1, 4, matcher.min_similarity)]]
+    # In a name of several tokens a run is heard only beside another token's match.
+    assert matcher.heard(["Kim", "Caracalla"], "金的卡瑞卡拉", [(0, 1), (1, 2), (2, 3),
+                                                              (3, 4), (4, 5), (5, 6)],
+                         found) == [[(0, 0, 1.0)], []]
+    assert matcher.heard(["Kim", "Caracalla"], "金·卡瑞卡拉", [(0, 1), (1, 2), (2, 6)],
+                         found) == [[(0, 0, 1.0)], [(2, 2, matcher.min_similarity)]]
+    assert make_matcher("jpn", MODELS).family.heard("卡瑞卡拉", [(0, 4)], "Caracalla",
+                                                   matcher.char_count) == []  # Chinese only

@@ -213,8 +213,8 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     count = 0
     if config.name_match and matcher is not None and english:
         barriers = _barriers(pair)
-        found = _best_cluster(matcher.matches(english, pair.tgt_text, pair.tgt), targets,
-                              len(english), barriers)
+        found = _best_cluster(matcher.heard(english, pair.tgt_text, pair.tgt, matcher.matches(
+            english, pair.tgt_text, pair.tgt)), targets, len(english), barriers)
         if found is None or found[1] < len(english):
             found = _nearest(matcher.whole(english, pair.tgt_text, pair.tgt), targets) or found
         if found:

@@ -16,9 +16,17 @@ from collections.abc import Callable, Sequence
 import regex
 
 from xel.names.hangul import korean_key
-from xel.names.mandarin import begins_word, pinyin, pinyin_runs, read_out, reads_as
+from xel.names.mandarin import (
+    begins_word,
+    heard_runs,
+    pinyin,
+    pinyin_runs,
+    read_out,
+    reads_as,
+)
 from xel.names.morphemes import janome
 from xel.names.script import (
+    NAME_CHAR_MIN,
     WHOLE_NAME_MIN,
     Family,
     Scorer,
@@ -506,6 +514,20 @@ class Han(Family):
         part, token = text[start:(joiners[0] if joiners else end)], english[0]
         return (k, end) if matcher.score(token, text[k] + part) > matcher.score(
             token, part) else (start, end)
+
+    def heard(self, text: str, spans: Sequence[Span], token: str,
+              count: Callable[[str], int]) -> list[tuple[int, int]]:
+        """Chinese: runs of names' characters that read as the token (`heard_runs`)."""
+        if self.code != "zho":
+            return []
+
+        def known(k: int) -> int:
+            if not _HAN.fullmatch(text[k]) or text[k] in FUNCTION_CHARACTERS or not count(
+                    text[k]):
+                return 0
+            return 2 if count(text[k]) >= NAME_CHAR_MIN else 1
+
+        return heard_runs(text, spans, token, known)
 
     def runs_on(self, text: str, start: int, end: int,
                 count: Callable[[str], int]) -> str | None:

@@ -9,8 +9,8 @@ for may go unwritten, but only the weak ones (`r`, `l`, `h`, `w`, `y`) and at mo
 something, so a name with a character too many (`卡瓦諾一`) does not read as Kavanaugh.
 
 Readings come from ICU's Han-Latin (pinyin). This checks a projection against the name it
-was aligned to, and completes one an aligner cut short (`read_out`); it never searches a
-sentence for a name.
+was aligned to, and completes one an aligner cut short (`read_out`); it searches a sentence
+only for names no spelling found, in runs of names' characters (`heard_runs`).
 """
 
 from __future__ import annotations
@@ -290,4 +290,25 @@ def pinyin_runs(text: str, english: Sequence[str], lo: int = 0, hi: int | None =
                 break
             if said in wanted and b + 1 - a >= least:
                 found.append((a, b + 1))
+    return found
+
+
+def heard_runs(text: str, spans: Sequence[tuple[int, int]], token: str,
+               known: Callable[[int], int], longest: int = 6) -> list[tuple[int, int]]:
+    """Runs of whole tokens (first, last) of three characters or more whose syllables read as
+    the English token to its last consonant (`reads_as`), every character a name's (`known`:
+    2) but at most one inside written in few names (1), no common word in or across their
+    edges (`謝謝`, thanks, is no Thomas): a name the models spell another way (`卡瑞卡拉` for
+    Caracalla, which they spell `卡拉卡拉`; `維勒訥沃`, Villeneuve, with the rare `訥`)."""
+    found = []
+    for a in range(len(spans)):
+        for b in range(a, len(spans)):
+            start, end = spans[a][0], spans[b][1]
+            kinds = [known(k) for k in range(start, end)]
+            if end - start > longest or 0 in kinds or kinds.count(1) > 1 or any(
+                    begins_word(text, k) for k in range(max(start - 1, 0), end - 1)):
+                break
+            if (end - start >= 3 and kinds[0] == kinds[-1] == 2 and not begins_word(text, end - 1)
+                    and reads_as(text[start:end], token, to_the_end=True)):
+                found.append((a, b))
     return found

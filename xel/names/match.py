@@ -17,7 +17,14 @@ from xel.config import Config
 from xel.languages import language
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
-from xel.names.script import WHOLE_NAME_MIN, Family, Span, orthographic, to_latin
+from xel.names.script import (
+    NAME_CHAR_MIN,
+    WHOLE_NAME_MIN,
+    Family,
+    Span,
+    orthographic,
+    to_latin,
+)
 from xel.names.transliterate import LanguageModels, models_for
 
 _LATIN = regex.compile(r"\p{Latin}")
@@ -26,9 +33,6 @@ _LATIN = regex.compile(r"\p{Latin}")
 _MIXED = regex.compile(r"\p{Latin}.*[^\p{Latin}\P{L}]|[^\p{Latin}\P{L}].*\p{Latin}")
 
 WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
-# A character used in this many transliterated names the model learned from is name-like: in
-# Chinese `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
-NAME_CHAR_MIN = 20
 
 
 @dataclass
@@ -157,6 +161,27 @@ class NameMatcher:
                     if s >= self.min_similarity:
                         found[k].append((a, b, s))
         return found
+
+    def heard(self, english: list[str], text: str, spans: Sequence[Span],
+              found: list[list[tuple[int, int, float]]]) -> list[list[tuple[int, int, float]]]:
+        """`found` (`matches`), with each English token that spelling matched nowhere given
+        the runs that read as it by sound (`Family.heard`), at the lowest passing score; in a
+        name of several tokens, only runs beside another token's match, a joiner between
+        (`約翰·甘迺迪`, John Kennedy; not `托马斯的是弗兰西斯` for Tommy Fleetwood)."""
+        spelled = [(a, b) for ms in found for a, b, _ in ms]
+
+        def beside(a: int, b: int) -> bool:
+            def between(x: int, y: int) -> bool:
+                return x + 1 == y or (x + 2 == y and not WORDLIKE.search(
+                    text[spans[x + 1][0]:spans[x + 1][1]]))
+
+            return len(english) == 1 or any(between(b2, a) or between(b, a2)
+                                            for a2, b2 in spelled)
+
+        return [ms or [(a, b, self.min_similarity)
+                       for a, b in self.family.heard(text, spans, e, self.char_count)
+                       if beside(a, b)]
+                for e, ms in zip(english, found, strict=True)]
 
 
 def make_matcher(lang: str, config: Config, english: Iterable[str] = (),

@@ -21,6 +21,10 @@ from rapidfuzz.distance import Indel
 
 from xel.names.sound import plain, sounds_alike
 
+# A character used in this many transliterated names the model learned from is name-like: in
+# Chinese `卡` (2408), `普` (1239), `川` (25) are; `總` (1), `統` (0), `名` (1) are not.
+NAME_CHAR_MIN = 20
+
 Span = tuple[int, int]
 # Between the parts of one name: spaces, dashes, middle dots, katakana `・`.
 SEPARATORS = regex.compile(r"[\s\p{Pd}\u00b7\u30fb\u2027\u2022.]+")
@@ -360,6 +364,13 @@ class Family:
         """Names the text writes in a way that reads exactly as the English name, found
         without the aligner: the most certain find (Japanese glosses a rare name with its
         kana, `昭尹（あきただ）`; a Chinese name's pinyin is its English, `习近平`)."""
+        return []
+
+    def heard(self, text: str, spans: Sequence[Span], token: str,
+              count: Callable[[str], int]) -> list[tuple[int, int]]:
+        """Runs of tokens (first, last) that read as an English token by sound where no
+        spelling matched it, in scripts that write a foreign name one syllable per sound
+        (Chinese); `count` says in how many names the models learned a character is written."""
         return []
 
     def known_english(self, name: str) -> str | None:
