@@ -642,3 +642,19 @@ def test_common_words_are_not_heard_as_names(zh: tuple[ProjectConfig, NameMatche
                          found) == [[(0, 0, 1.0)], [(2, 2, matcher.min_similarity)]]
     assert make_matcher("jpn", MODELS).family.heard("卡瑞卡拉", [(0, 4)], "Caracalla",
                                                    matcher.char_count) == []  # Chinese only
+
+
+def test_a_one_character_form_of_a_longer_chinese_name_is_a_part_of_it(
+        zh: tuple[ProjectConfig, NameMatcher]) -> None:
+    """The models give `耶` among Geyer's forms; Mandarin writes two syllables with two
+    characters, so the aligned `蓋耶` (PUD) is the name, not `耶` alone; Kim stays `金`."""
+    config, matcher = zh
+    assert "耶" in matcher.models.forms("geyer")  # type: ignore[union-attr]
+    assert matcher.score("Geyer", "耶") < matcher.min_similarity <= matcher.score("Geyer", "蓋耶")
+    assert matcher.score("Kim", "金") == 1.0
+    text = "在故鄉澳大利亞到達職業巔峰後，蓋耶於1984年回到洛杉磯定居"
+    tokens = ["在", "故", "鄉", "澳大利亞", "到", "達", "職", "業", "巔", "峰", "後", "，", "蓋",
+              "耶", "於", "1984", "年", "回到", "洛", "杉", "磯", "定", "居"]
+    p = pair("After reaching the peak of her career in her native Australia Geyer moved to LA",
+             text, {(10, 3), (11, 12), (11, 13)}, tokens)
+    assert project(p, "Geyer", "zho-TW", config, matcher) == "蓋耶"

@@ -23,6 +23,7 @@ from xel.names.mandarin import (
     pinyin_runs,
     read_out,
     reads_as,
+    vowel_groups,
 )
 from xel.names.morphemes import janome
 from xel.names.script import (
@@ -514,6 +515,12 @@ class Han(Family):
         part, token = text[start:(joiners[0] if joiners else end)], english[0]
         return (k, end) if matcher.score(token, text[k] + part) > matcher.score(
             token, part) else (start, end)
+
+    def spells(self, form: str, english: str) -> bool:
+        """Mandarin writes a token of two syllables or more with two characters or more: a
+        model's one-character form of it (`耶` for Geyer) is a part, not the name."""
+        said = regex.sub(r"(?<=[aeiou])y(?=[aeiou])", "j", english.lower())  # ge-yer
+        return self.code != "zho" or len(form) > 1 or vowel_groups(said) < 2
 
     def heard(self, text: str, spans: Sequence[Span], token: str,
               count: Callable[[str], int]) -> list[tuple[int, int]]:

@@ -102,7 +102,7 @@ class NameMatcher:
         for reading, fold in rules.readings(target):
             best = max(best, orthographic(fold(english), reading, syllabic=rules.syllabic))
         if self.models is not None and self.models.active:
-            forms = self.models.forms(english)
+            forms = [f for f in self.models.forms(english) if rules.spells(f, english)]
             inflects = self.max_ngram == 1
             if any(target == f or (inflects and len(f) > 1 and target.startswith(f)
                                    and len(target) - len(f) <= 2) for f in forms):

@@ -366,6 +366,10 @@ class Family:
         kana, `昭尹（あきただ）`; a Chinese name's pinyin is its English, `习近平`)."""
         return []
 
+    def spells(self, form: str, english: str) -> bool:
+        """Whether a model's form may stand for the whole English token."""
+        return True
+
     def heard(self, text: str, spans: Sequence[Span], token: str,
               count: Callable[[str], int]) -> list[tuple[int, int]]:
         """Runs of tokens (first, last) that read as an English token by sound where no
