@@ -104,10 +104,13 @@ def test_figure_3_categories() -> None:
     assert category({7}, (4, 5)) == "wrong"
     assert category(set(), (4, 5)) == "wrong"
     m = GoldMention(0, 0, 0, (0, 0))
-    outs = [Outcome(m, "A", "A", {0}, "fully correct"), Outcome(m, "A", "", set(), "wrong")]
+    outs = [Outcome(m, "A", "A", {0}, "fully correct", gold_text="A"),
+            Outcome(m, "A", "", set(), "wrong", gold_text="A")]
     assert summarize(outs) == {"mentions": 2, "fully correct": 1, "extra words": 0,
                                "partially correct": 0, "wrong": 1, "failures": 1,
-                               "fully correct %": 50.0}
+                               "fully correct %": 50.0,
+                               "misses": [{"english": "A", "projected": "", "gold": "A",
+                                           "category": "wrong"}]}
 
 
 def test_conll_persons_pair_by_spelling(tmp_path: Path) -> None:
@@ -262,6 +265,13 @@ def test_annotated_spans_score_the_collection_projections(tmp_path: Path) -> Non
     # xel: `梅`, and only `生` of `強生`
     assert (paper["extra words"], paper["fully correct"]) == (2, 0)
     assert (xel["fully correct"], xel["partially correct"]) == (1, 1)
+    assert xel["misses"] == [{"english": "Boris Johnson", "projected": "生", "gold": "強生",
+                              "category": "partially correct"}]
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold),
+                                      "--show"])
+    assert result.exit_code == 0, result.output
+    assert "[partially correct] 'Boris Johnson' -> '生' (gold '強生')" in result.output
+    assert "Theresa May' ->" not in result.output  # fully correct: not listed
 
     gold.write_text(SPAN_GOLD.replace("\t梅\t2\t3", "\t梅\t3\t4"), encoding="utf-8")
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold)])

@@ -488,6 +488,7 @@ class Outcome:
     # The target sentence and the projection's characters in it, where the gold is on the
     # collection's text: what triage reads around a projection (`Family.runs_on`).
     context: tuple[str, int, int] | None = None
+    gold_text: str = ""  # the gold name as the target writes it
 
 
 def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMention],
@@ -524,7 +525,8 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
         else:
             tokens = {k for k, (s, e) in enumerate(tgt_spans) if s < p.end and e > p.start}
             text = pair.tgt_text[p.start:p.end]
-        outcomes.append(Outcome(m, english, text, tokens, category(tokens, m.gold)))
+        outcomes.append(Outcome(m, english, text, tokens, category(tokens, m.gold),
+                                gold_text=" ".join(g.tgt[m.gold[0]:m.gold[1] + 1])))
     return outcomes, rate
 
 
@@ -543,11 +545,16 @@ def entity_labels(config: Config, lang: str, kind: str,
 
 
 def summarize(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """Figure 3's counts, and the mentions not projected fully correct (`misses`), which a
+    reader checks before believing a figure."""
     counts = Counter(o.category for o in outcomes)
     n = len(outcomes)
     return {"mentions": n, **{c: counts[c] for c in CATEGORIES},
             "failures": sum(not o.predicted for o in outcomes),
-            "fully correct %": round(100 * counts["fully correct"] / n, 1) if n else None}
+            "fully correct %": round(100 * counts["fully correct"] / n, 1) if n else None,
+            "misses": [{"english": o.english, "projected": o.predicted, "gold": o.gold_text,
+                        "category": o.category}
+                       for o in outcomes if o.category != "fully correct"]}
 
 
 def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
@@ -1021,7 +1028,8 @@ def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold],
             text = target[0]["text"][a:b] if a is not None else ""
             outcomes[method].append(Outcome(mention, m["name"], text, chars,
                                             category(chars, mention.gold),
-                                            (target[0]["text"], a, b) if a is not None else None))
+                                            (target[0]["text"], a, b) if a is not None else None,
+                                            g.gold))
     return outcomes, left_out
 
 

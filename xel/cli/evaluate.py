@@ -70,6 +70,9 @@ TYPES = typer.Option("PER", "--types",
                           " are scored per type; default people only")
 JSON_OUT = typer.Option(None, "--json", help="also write the figures and their signature as "
                                               "JSON here")
+SHOW_MISSES = typer.Option(False, "--show", help="also list the mentions xel's projection "
+                           "did not get fully correct, with the gold name")
+SHOW = typer.Option(False, "--show", help="also list the entities typed wrong")
 
 
 def parse_types(types: str) -> tuple[str, ...]:
@@ -161,8 +164,9 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
                        align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
                        extra: bool = EXTRA, spans: Path | None = SPANS,
                        review: Path | None = REVIEW, types: str = TYPES,
-                       json_out: Path | None = JSON_OUT) -> None:
-    """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER."""
+                       show: bool = SHOW_MISSES, json_out: Path | None = JSON_OUT) -> None:
+    """Projection quality as Figure 3 of Lawrie et al., paper vs name-aware, with AER (the
+    JSON rows list each row's misses)."""
     cfg = load_config(config)
     rows, signature = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
                             align_gold, mentions, extra, spans, review, with_triage=False,
@@ -175,7 +179,19 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
         table.add_row(*(str(r[c]) for c in table_columns(table)))
     console.print(table)
     _print_training(rows)
+    if show:
+        _print_misses(rows)
     _write(rows, signature, json_out)
+
+
+def _print_misses(rows: list[dict[str, Any]]) -> None:
+    """xel's misses, row by row: the English, what was projected, the gold."""
+    for r in rows:
+        if r["projection"] == "xel" and r["misses"]:
+            out.print(f"{r['gold']} {r['type']}: not fully correct")
+            for m in r["misses"]:
+                out.print(f"  [{m['category']}] {m['english']!r} -> {m['projected']!r} "
+                          f"(gold {m['gold']!r})", soft_wrap=True)
 
 
 def _print_training(rows: list[dict[str, object]]) -> None:
@@ -221,7 +237,6 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
     _write(rows, signature, json_out)
 
 
-SHOW = typer.Option(False, "--show", help="also list the entities typed wrong")
 
 
 @eval_app.command("types")
