@@ -180,6 +180,13 @@ def test_person_shaped_reads_given_names_and_the_kbs_family_names() -> None:
     assert not shaped("The Clarion Cross") and not shaped("Victoria Cross")  # article; a place
     assert not shaped("Rowan Bridge") and not shaped("rowan atkinson")  # no family; lower case
     assert not shaped("Olivia Rowan Georg Atkinson")  # four words
+    # A surname with its particle, a given name of a place (PUD: NER called them ORG)
+    assert shaped("Von Beust") and shaped("De Gaulle") and shaped("Olivia of Denver")
+    places["Van Denver"] = ["LOC"]
+    assert not shaped("Van Denver")  # a KB place
+    assert not shaped("Von") and not shaped("Deutsche Von Bank")  # the particle alone; not first
+    assert not shaped("Olivia of Denver Bank") and not shaped("University of Denver")
+    assert not shaped("Cross of Denver")  # not a given name
 
 
 def test_mentions_after_in_or_past_vote_for_a_place() -> None:

@@ -75,6 +75,8 @@ PLACED_CONTEXT = 30  # characters before a mention that `placed` reads
 LOCATIVE = frozenset({"in", "near", "past", "outside", "across", "towards", "toward",
                       "around", "northern", "southern", "eastern", "western", "central"})
 ARTICLES = frozenset({"the", "le", "la"})  # `The Clarion Ledger`, `Le Golf National`
+# Particles that begin a surname written alone, capitalized at a sentence's start or by habit.
+PARTICLES = frozenset({"von", "van", "de", "di", "du", "del", "della", "der", "zu"})
 CAPITALIZED = re.compile(r"[A-ZÀ-Þ][\w'’-]*")
 
 
@@ -106,10 +108,16 @@ def person_shaped(name: str, given: Callable[[str], bool], roles: Callable[[str]
     `given` name or a KB person's family name (`Seagal`, `Olivia`), or two or three
     capitalized words, the first a given name that is no KB place's or organization's name,
     and either the last a KB person's family name or the first a KB person's given name too
-    (`Rowan Atkinson`, `Georg Reichenbach`); no acronyms, no article first."""
+    (`Rowan Atkinson`, `Georg Reichenbach`); a surname with its particle that is no KB place's
+    or organization's name (`Von Beust`, `De Gaulle`); a given name `of` a place (`Isabella
+    of France`); no acronyms, no article first."""
     words = name.split()
+    if len(words) == 3 and words[1] == "of" and given(words[0]) and head_type(name) is None:
+        return True  # `Isabella of France`
     if not 0 < len(words) <= 3 or not all(CAPITALIZED.fullmatch(w) for w in words):
         return False
+    if len(words) > 1 and words[0].lower() in PARTICLES and not set(kb_types(name)) - {"PER"}:
+        return True  # `Von Beust`, `De Gaulle`
     if any(len(w) > 1 and w.isupper() for w in words) or words[0].lower() in ARTICLES:
         return False
     first, last = name_key(words[0]), name_key(words[-1])
