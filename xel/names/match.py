@@ -171,17 +171,19 @@ class NameMatcher:
         spelled = [(a, b) for ms in found for a, b, _ in ms]
 
         def beside(a: int, b: int) -> bool:
-            def between(x: int, y: int) -> bool:
-                return x + 1 == y or (x + 2 == y and not WORDLIKE.search(
-                    text[spans[x + 1][0]:spans[x + 1][1]]))
-
-            return len(english) == 1 or any(between(b2, a) or between(b, a2)
-                                            for a2, b2 in spelled)
+            return len(english) == 1 or any(_next_to(text, spans, b2, a) or
+                                            _next_to(text, spans, b, a2) for a2, b2 in spelled)
 
         return [ms or [(a, b, self.min_similarity)
                        for a, b in self.family.heard(text, spans, e, self.char_count)
                        if beside(a, b)]
                 for e, ms in zip(english, found, strict=True)]
+
+
+def _next_to(text: str, spans: Sequence[Span], left: int, right: int) -> bool:
+    """Token `right` comes right after token `left`, or with one joiner between (`·`)."""
+    return left + 1 == right or (left + 2 == right
+                                 and not WORDLIKE.search(text[slice(*spans[left + 1])]))
 
 
 def make_matcher(lang: str, config: Config, english: Iterable[str] = (),
