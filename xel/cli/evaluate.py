@@ -237,8 +237,6 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
     _write(rows, signature, json_out)
 
 
-
-
 @eval_app.command("types")
 def types_command(config: str = CONFIG,
                   conll_en: Path = typer.Option(..., "--conll-en",

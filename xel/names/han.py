@@ -409,6 +409,12 @@ def han_readings(piece: str) -> list[tuple[str, Callable[[str], str]]]:
     return found
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _syllables(english: str) -> int:
+    """An English token's vowel groups, a `y` between vowels a consonant (ge-yer: Geyer)."""
+    return vowel_groups(regex.sub(r"(?<=[aeiou])y(?=[aeiou])", "j", english.lower()))
+
+
 def _letters(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalpha())
 
@@ -519,8 +525,7 @@ class Han(Family):
     def spells(self, form: str, english: str) -> bool:
         """Mandarin writes a token of two syllables or more with two characters or more: a
         model's one-character form of it (`耶` for Geyer) is a part, not the name."""
-        said = regex.sub(r"(?<=[aeiou])y(?=[aeiou])", "j", english.lower())  # ge-yer
-        return self.code != "zho" or len(form) > 1 or vowel_groups(said) < 2
+        return self.code != "zho" or len(form) > 1 or _syllables(english) < 2
 
     def heard(self, text: str, spans: Sequence[Span], token: str,
               count: Callable[[str], int]) -> list[tuple[int, int]]:

@@ -302,12 +302,16 @@ def heard_runs(text: str, spans: Sequence[tuple[int, int]], token: str,
     Caracalla, which they spell `卡拉卡拉`; `維勒訥沃`, Villeneuve, with the rare `訥`)."""
     found = []
     for a in range(len(spans)):
+        start = spans[a][0]
+        kinds: list[int] = []
+        read = max(start - 1, 0)  # the characters up to here begin no common word
         for b in range(a, len(spans)):
-            start, end = spans[a][0], spans[b][1]
-            kinds = [known(k) for k in range(start, end)]
+            end = spans[b][1]
+            kinds += [known(k) for k in range(start + len(kinds), end)]
             if end - start > longest or 0 in kinds or kinds.count(1) > 1 or any(
-                    begins_word(text, k) for k in range(max(start - 1, 0), end - 1)):
+                    begins_word(text, k) for k in range(read, end - 1)):
                 break
+            read = max(read, end - 1)
             if (end - start >= 3 and kinds[0] == kinds[-1] == 2 and not begins_word(text, end - 1)
                     and reads_as(text[start:end], token, to_the_end=True)):
                 found.append((a, b))
