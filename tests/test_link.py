@@ -17,6 +17,7 @@ from xel.errors import XelError
 from xel.kb import Found, KbEntity, build_kb
 from xel.link import (
     Candidate,
+    load_minilm,
     minilm,
     name_similarity,
     rank,
@@ -349,4 +350,4 @@ def test_unknown_embedding_model_lists_the_known(
 def test_missing_embedding_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     with pytest.raises(XelError, match="needs sentence_transformers: `pip install"):
-        minilm.__wrapped__()
+        load_minilm.__wrapped__()

@@ -69,6 +69,20 @@ class PersonsConfig(Section):
     # Names whose evidence score (log-odds) is under this are not queries; chosen on the
     # tuning half of corpora/news_persons (docs/quality.md).
     threshold: float = 0.0
+    # The mention typer whose reading of each mention the type check counts instead of NER's
+    # label (`xel.mention_typer`), in collections of two or more of PER, ORG and LOC; null:
+    # NER's labels.
+    typer: str | None = "minilm-conll"
+
+    @field_validator("typer")
+    @classmethod
+    def _typer(cls, name: str | None) -> str | None:
+        from xel.registry import typers
+
+        if name is not None and name not in typers.names():
+            raise ValueError(f"unknown mention typer {name!r}: choose one of "
+                             f"{', '.join(typers.names())}, or null for NER's labels")
+        return name
 
 
 class TypeFilters(Section):

@@ -696,10 +696,9 @@ def type_gold(english: Sequence[ConllSentence], config: Config
     at the gold entities of the collection's types: each entity a query overlaps, with the
     query's type; then, per gold type, the entities no query stands on, and per query type,
     the queries on no gold entity (not judged: gold may leave events and products out)."""
-    from xel.entity_types import PLACED_CONTEXT
     from xel.kb import KnowledgeBase
     from xel.ner import find_mentions, label_types, load_pipeline
-    from xel.persons import Mentioned, decide_names
+    from xel.persons import Mentioned, decide_names, retyped
     from xel.queries import Mention as QueryMention
     from xel.queries import typed_queries
 
@@ -715,10 +714,9 @@ def type_gold(english: Sequence[ConllSentence], config: Config
     people = [Mentioned(m.doc_id, m.name, m.name_key, m.honorific, texts[m.seg], m.start, m.end)
               for m in found if m.type == "PER"]
     with KnowledgeBase.open(config) as kb:
-        _, typed = decide_names(people, [(m.name_key, m.name, m.type, m.doc_id,
-                                          texts[m.seg][max(0, m.start - PLACED_CONTEXT):m.start])
-                                         for m in found],
-                                other_labels, kb, config)
+        _, typed = decide_names(people, retyped([(m.name_key, m.name, m.type, m.doc_id,
+                                                  texts[m.seg], m.start, m.end) for m in found],
+                                                config), other_labels, kb, config)
     queries, _ = typed_queries([QueryMention(n, m.doc_id, m.seg, m.start, m.end, m.name,
                                              m.name_key, m.type) for n, m in enumerate(found)],
                                every_document(config), set(), {t.name_key: t for t in typed},
@@ -1121,6 +1119,10 @@ def eval_signature(kind: str, config: Config, gold: Mapping[str, Path | None],
 
         parts.update({"ner": digest_of(config.ner), "persons": digest_of(config.persons),
                       "types": digest_of(config.types), "kb": digest_of(config.kb)})
+        if config.persons.typer:
+            from xel.mention_typer import MODEL
+
+            parts["typer"] = file_digest(MODEL)
         code.append(PERSONS_CODE)
     if options.get("corpus") == "yes":
         parts["corpus"] = digest_of(config.corpus)

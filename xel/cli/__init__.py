@@ -25,7 +25,7 @@ app = typer.Typer(
 )
 DEFAULT_CONFIG = "configs/default.yaml"
 COMMAND_MODULES = ["corpus", "kb", "queries", "project", "evaluate", "build", "stages",
-                   "names"]
+                   "names", "types"]
 # Piped or redirected, rich would squeeze tables to 80 columns and cut figures to `0.…`.
 console = Console(stderr=True, markup=False, highlight=False,
                   width=None if sys.stderr.isatty() else 160)
