@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from xel.cli import _load_commands, app
 from xel.config import Config, CorpusConfig, KbConfig
 from xel.errors import XelError
+from xel.evaluate import read_conll
 from xel.mention_typer import Mention, MentionTyper, conll_mentions, features, fit, shipped, train
 from xel.persons import retyped
 from xel.registry import typers
@@ -52,6 +53,7 @@ def test_a_mention_past_the_pieces_read_is_typed_from_its_name() -> None:
     far = mention(text, "Nairobi", "LOC")
     rows = features([far, mention("Nairobi is a big city.", "Nairobi", "LOC")])
     assert rows.shape == (2, 3 * 384 + 5) and np.isfinite(rows).all()
+    assert features([]).shape == (0, 3 * 384 + 5)
     assert shipped()([far], ["PER", "ORG", "LOC"]) == ["LOC"]
 
 
@@ -95,13 +97,17 @@ fell O
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, MentionTyper, int]:
     path = tmp_path_factory.mktemp("typer") / "tiny.conll"
     path.write_text(CONLL, encoding="utf-8")
-    model, n = train(path, spacy.blank("en"), c=10.0)
+    model, n = train(sentences(path), spacy.blank("en"), str(path), c=10.0)
     return path, model, n
+
+
+def sentences(path: Path) -> list[tuple[list[str], list[tuple[int, int, str]]]]:
+    return [(s.tokens, s.entities) for s in read_conll(path)]
 
 
 def test_a_tiny_typer_learns_its_training_names(tiny: tuple[Path, MentionTyper, int]) -> None:
     path, model, n = tiny
-    mentions, gold = conll_mentions(path, spacy.blank("en"))
+    mentions, gold = conll_mentions(sentences(path), spacy.blank("en"), str(path))
     assert n == 10 and set(gold) == {"PER", "ORG", "LOC", "OTHER"}  # MISC is OTHER
     assert all(m.label == "NONE" for m in mentions)  # the blank pipeline finds no entity
     assert mentions[0].text[mentions[0].start:mentions[0].end] == "Alice Smith"
@@ -115,7 +121,7 @@ def test_a_typer_file_round_trips_and_a_bad_one_says_how_to_rebuild(
     path, model, _ = tiny
     model.save(tmp_path / "m" / "typer.npz")
     again = MentionTyper.load(tmp_path / "m" / "typer.npz")
-    x = features(conll_mentions(path, spacy.blank("en"))[0])
+    x = features(conll_mentions(sentences(path), spacy.blank("en"), str(path))[0])
     assert again.classes == model.classes and again.predict(x) == model.predict(x)
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(XelError, match=r"bad\.npz: not a mention typer.*xel types train"):
@@ -126,7 +132,7 @@ def test_a_conll_file_without_typed_entities_is_an_error(tmp_path: Path) -> None
     path = tmp_path / "empty.conll"
     path.write_text("The O\nEuro B-MISC\nfell O\n", encoding="utf-8")
     with pytest.raises(XelError, match=r"empty\.conll: no PER, ORG or LOC entity"):
-        conll_mentions(path, spacy.blank("en"))
+        conll_mentions(sentences(path), spacy.blank("en"), str(path))
 
 
 def test_fit_reads_only_the_types_it_is_given() -> None:

@@ -19,7 +19,7 @@ The weights ship in `xel/models/mention_typer.npz` (3 x 1,157 numbers);
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,30 +70,40 @@ def features(mentions: Sequence[Mention]) -> np.ndarray:
 
     model = load_minilm()
     tokenizer, encoder = model.tokenizer, model[0].auto_model
+    if not mentions:
+        return np.zeros((0, 3 * encoder.config.hidden_size + len(NER_LABELS)), np.float32)
     mentions = [m.window() for m in mentions]
-    spans = []
-    for i in progress(range(0, len(mentions), BATCH), "typing mentions", len(mentions),
-                      "mentions", lambda i: len(mentions[i:i + BATCH])):
-        batch = mentions[i:i + BATCH]
-        pieces = tokenizer([m.text for m in batch], return_offsets_mapping=True, padding=True,
-                           truncation=True, max_length=MAX_PIECES, return_tensors="pt")
+    by_text: dict[str, list[int]] = {}  # mentions of one sentence share its pass
+    for n, m in enumerate(mentions):
+        by_text.setdefault(m.text, []).append(n)
+    texts = sorted(by_text, key=len)  # batches of like length pad little
+    spans = np.zeros((len(mentions), encoder.config.hidden_size), dtype=np.float32)
+    for i in progress(range(0, len(texts), BATCH), "typing mentions", len(mentions),
+                      "mentions", lambda i: sum(len(by_text[t]) for t in texts[i:i + BATCH])):
+        batch = texts[i:i + BATCH]
+        pieces = tokenizer(batch, return_offsets_mapping=True, padding=True, truncation=True,
+                           max_length=MAX_PIECES, return_tensors="pt")
         offsets = pieces.pop("offset_mapping")
         with torch.no_grad():
             states = encoder(**pieces).last_hidden_state
-        for j, m in enumerate(batch):
+        for j, text in enumerate(batch):
             o = offsets[j]
-            inside = (o[:, 0] >= m.start) & (o[:, 1] <= m.end) & (o[:, 1] > o[:, 0])
-            vector = states[j][inside].mean(0) if inside.any() else states[j][0]
-            spans.append(torch.nn.functional.normalize(vector, dim=0).numpy())
+            for n in by_text[text]:
+                m = mentions[n]
+                inside = (o[:, 0] >= m.start) & (o[:, 1] <= m.end) & (o[:, 1] > o[:, 0])
+                vector = states[j][inside].mean(0) if inside.any() else states[j][0]
+                spans[n] = torch.nn.functional.normalize(vector, dim=0).numpy()
 
     def embed(texts: list[str]) -> np.ndarray:
         return np.asarray(model.encode(texts, batch_size=BATCH, normalize_embeddings=True,
                                        show_progress_bar=False))
 
-    names = embed([m.text[m.start:m.end] for m in mentions])
+    unique = sorted({m.text[m.start:m.end] for m in mentions})
+    row = {name: k for k, name in enumerate(unique)}
+    names = embed(unique)[[row[m.text[m.start:m.end]] for m in mentions]]
     masked = embed([m.text[:m.start] + "[MASK]" + m.text[m.end:] for m in mentions])
     labels = np.array([[float(m.label == k) for k in NER_LABELS] for m in mentions])
-    return np.hstack([np.array(spans), names, masked, labels]).astype(np.float32)
+    return np.hstack([spans, names, masked, labels]).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -142,33 +152,35 @@ def fit(x: np.ndarray, y: Sequence[str], c: float = 1.0) -> MentionTyper:
                         coef.astype(np.float32), intercept.astype(np.float32))
 
 
-def conll_mentions(path: Path, nlp: Any) -> tuple[list[Mention], list[str]]:
-    """Every entity of a CoNLL file as a mention (tokens joined by spaces), with the label NER
-    gives the span or a span overlapping it, and its gold type: PER, ORG, LOC or OTHER (MISC
-    and the rest)."""
-    from xel.evaluate import read_conll
-
-    sentences = read_conll(path)
-    texts = [" ".join(s.tokens) for s in sentences]
+def conll_mentions(sentences: Iterable[tuple[Sequence[str], Sequence[tuple[int, int, str]]]],
+                   nlp: Any, source: str) -> tuple[list[Mention], list[str]]:
+    """Every entity of CoNLL sentences (tokens, and inclusive token ranges with coarse types)
+    as a mention (tokens joined by spaces), with the label NER gives the span or a span
+    overlapping it, and its gold type: PER, ORG, LOC or OTHER (MISC and the rest); `source`
+    names the file in errors."""
+    sentences = list(sentences)
+    texts = [" ".join(tokens) for tokens, _ in sentences]
     mentions, gold = [], []
-    for s, text, doc in zip(sentences, texts, nlp.pipe(texts, batch_size=256), strict=True):
-        starts = np.cumsum([0] + [len(t) + 1 for t in s.tokens])
-        for a, b, kind in s.entities:
-            start, end = int(starts[a]), int(starts[b]) + len(s.tokens[b])
+    for (tokens, entities), text, doc in zip(sentences, texts,
+                                             nlp.pipe(texts, batch_size=256), strict=True):
+        starts = np.cumsum([0] + [len(t) + 1 for t in tokens])
+        for a, b, kind in entities:
+            start, end = int(starts[a]), int(starts[b]) + len(tokens[b])
             label = next((e.label_ for e in doc.ents if e.start_char < end and start < e.end_char),
                          None)
             mentions.append(Mention(text, start, end, ner_label(label)))
             gold.append(kind if kind in TYPES else OTHER)
     if not set(gold) & set(TYPES):
-        raise XelError(f"{path}: no PER, ORG or LOC entity: give a CoNLL file with "
+        raise XelError(f"{source}: no PER, ORG or LOC entity: give a CoNLL file with "
                        "typed entities (token first, IOB tag last)")
     return mentions, gold
 
 
-def train(conll: Path, nlp: Any, c: float = 1.0) -> tuple[MentionTyper, int]:
-    """A typer learned from a CoNLL file's entities (NER's labels from `nlp`), and how many
+def train(sentences: Iterable[tuple[Sequence[str], Sequence[tuple[int, int, str]]]], nlp: Any,
+          source: str, c: float = 1.0) -> tuple[MentionTyper, int]:
+    """A typer learned from CoNLL sentences' entities (NER's labels from `nlp`), and how many
     entities it learned from."""
-    mentions, gold = conll_mentions(conll, nlp)
+    mentions, gold = conll_mentions(sentences, nlp, source)
     return fit(features(mentions), gold, c), len(mentions)
 
 

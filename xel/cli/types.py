@@ -25,12 +25,14 @@ def train_command(
 ) -> None:
     """Learn the mention typer from a CoNLL file (about 3 minutes for CoNLL-2003's train set
     on 2 cores) and write it."""
+    from xel.evaluate import read_conll
     from xel.mention_typer import MODEL, train
     from xel.ner import load_pipeline
 
     if not conll.is_file():
         raise XelError(f"{conll}: no such file: name a CoNLL file of typed entities with --conll")
-    typer_model, n = train(conll, load_pipeline(ner_model), c)
+    sentences = [(s.tokens, s.entities) for s in read_conll(conll)]
+    typer_model, n = train(sentences, load_pipeline(ner_model), str(conll), c)
     typer_model.save(out or MODEL)
     console.print(f"mention typer learned from {n:,} entities of {conll}: "
                   f"classes {', '.join(typer_model.classes)}; written to {out or MODEL}")
