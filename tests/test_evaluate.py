@@ -185,6 +185,34 @@ def test_eval_cli_on_parallel_conll_gold(tmp_path: Path) -> None:
     assert figures["signature"].startswith("eval-triage|") and "|triage=" in figures["signature"]
     assert figures["signature"] != signature  # triage settings and code are in it too
     assert triage["accepted"] == 36 and triage["precision %"] == 100.0
+    assert triage["wrong accepts"] == []
+
+
+def test_eval_triage_shows_the_accepted_projections_that_are_not_right(tmp_path: Path) -> None:
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    en, de = conll_files(tmp_path)
+    # the gold of one sentence takes the verb before the name in: `traf Angela Merkel`
+    text = de.read_text(encoding="utf-8")
+    de.write_text(text.replace("traf\tO\nAngela\tB-PER", "traf\tB-PER\nAngela\tI-PER", 1),
+                  encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    out = tmp_path / "figures.json"
+    result = CliRunner().invoke(app, ["eval", "triage", str(config), "--conll-en", str(en),
+                                      "--conll-tgt", str(de), "--lang", "deu", "--show",
+                                      "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    triage = json.loads(out.read_text())["rows"][0]["triage"]
+    assert (triage["accepted"], triage["accepted and fully correct"]) == (36, 35)
+    assert triage["wrong accepts"] == [{"english": "Angela Merkel", "projected": "Angela Merkel",
+                                        "gold": "traf Angela Merkel",
+                                        "category": "partially correct"}]
+    assert "accepted, not fully correct" in result.output
+    assert "[partially correct] 'Angela Merkel' -> 'Angela Merkel' (gold 'traf Angela " \
+           "Merkel')" in result.output
 
 
 def test_eval_cli_reports_bad_options(tmp_path: Path) -> None:

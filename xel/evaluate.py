@@ -559,10 +559,11 @@ def summarize(outcomes: Sequence[Outcome]) -> dict[str, Any]:
 
 def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
                     store: Store | None = None, kind: str = "PER") -> dict[str, Any]:
-    """Round-trip acceptance (A1) of each non-empty projection, and how often an accepted
-    projection is fully correct (precision). Names of other types than people's go back to
-    English through the labels of the KB entities of that type named as the English is (the
-    stage asks the query's link candidates), then through transliteration."""
+    """Round-trip acceptance (A1) of each non-empty projection, how often an accepted
+    projection is fully correct (precision), and the accepted ones that are not. Names of
+    other types than people's go back to English through the labels of the KB entities of
+    that type named as the English is (the stage asks the query's link candidates), then
+    through transliteration."""
     own = store is None
     db = store or Store(":memory:")
     said = {o.predicted: round_trip_text(o.predicted, lang, kind) for o in outcomes
@@ -593,7 +594,10 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
     return {"mentions": n, "backend": backend, "accepted": len(accepted),
             "acceptance %": round(100 * len(accepted) / n, 1) if n else None,
             "accepted and fully correct": right,
-            "precision %": round(100 * right / len(accepted), 1) if accepted else None}
+            "precision %": round(100 * right / len(accepted), 1) if accepted else None,
+            "wrong accepts": [{"english": o.english, "projected": o.predicted,
+                               "gold": o.gold_text, "category": o.category}
+                              for o in accepted if o.category != "fully correct"]}
 
 
 def kb_round_trips(outcomes: Sequence[Outcome], lang: str, config: Config,

@@ -72,6 +72,8 @@ JSON_OUT = typer.Option(None, "--json", help="also write the figures and their s
                                               "JSON here")
 SHOW_MISSES = typer.Option(False, "--show", help="also list the mentions xel's projection "
                            "did not get fully correct, with the gold name")
+SHOW_WRONG = typer.Option(False, "--show", help="also list the accepted projections that are "
+                          "not fully correct, with the gold name")
 SHOW = typer.Option(False, "--show", help="also list the entities typed wrong")
 
 
@@ -184,11 +186,11 @@ def projection_command(config: str = CONFIG, lang: str | None = LANG,
     _write(rows, signature, json_out)
 
 
-def _print_misses(rows: list[dict[str, Any]]) -> None:
+def _print_misses(rows: list[dict[str, Any]], what: str = "not fully correct") -> None:
     """xel's misses, row by row: the English, what was projected, the gold."""
     for r in rows:
         if r["projection"] == "xel" and r["misses"]:
-            out.print(f"{r['gold']} {r['type']}: not fully correct")
+            out.print(f"{r['gold']} {r['type']}: {what}")
             for m in r["misses"]:
                 out.print(f"  [{m['category']}] {m['english']!r} -> {m['projected']!r} "
                           f"(gold {m['gold']!r})", soft_wrap=True)
@@ -207,8 +209,9 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
                    align_gold: Path | None = ALIGN_GOLD, mentions: str = MENTIONS,
                    extra: bool = EXTRA, spans: Path | None = SPANS,
                    review: Path | None = REVIEW, types: str = TYPES,
-                   json_out: Path | None = JSON_OUT) -> None:
-    """Round-trip acceptance rate and its precision (accepted and fully correct)."""
+                   show: bool = SHOW_WRONG, json_out: Path | None = JSON_OUT) -> None:
+    """Round-trip acceptance rate and its precision (accepted and fully correct; the JSON rows
+    list the accepted projections that are not)."""
     cfg = load_config(config)
     found, signature = _rows(cfg, lang, conll_en, conll_tgt, sentences, links, english, base,
                              align_gold, mentions, extra, spans, review, with_triage=True,
@@ -234,6 +237,9 @@ def triage_command(config: str = CONFIG, lang: str | None = LANG,
             stage.add_row(r["gold"], str(t["queries"]), str(t["accepted"]),
                           str(t["accepted and fully correct"]), str(t["precision %"]))
         console.print(stage)
+    if show:
+        _print_misses([{**r, "misses": r["triage"]["wrong accepts"]} for r in rows],
+                      "accepted, not fully correct")
     _write(rows, signature, json_out)
 
 
