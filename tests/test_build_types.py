@@ -128,3 +128,18 @@ def test_a_people_only_collection_keeps_the_papers_wording(tmp_path: Path,
         assert {r[0] for r in store.query("SELECT DISTINCT type FROM queries")} == {"PER"}
         assert {r[0] for r in store.query("SELECT DISTINCT type FROM name_types")} <= {
             "PER", None}
+
+
+def test_clel_learns_people_and_translated_names_apart(built: tuple[Path, Config]) -> None:
+    """The clel baseline keeps a model for people and one for the other types per language
+    (the people's under the language's name, as in people-only collections), and its
+    features read the KB's labels and the query's type."""
+    root, _ = built
+    folder = root / "work/out/baselines"
+    weights = json.loads((folder / "clel.weights.json").read_text(encoding="utf-8"))
+    assert set(weights["models"]) == {"deu", "deu other", "eng", "eng other"}
+    assert "label" in weights["features"] and weights["linker_features"][-5:] == [
+        "PER", "ORG", "LOC", "EVENT", "OTHER"]
+    answered = {line.split("\t")[0] for line in
+                (folder / "clel.tsv").read_text(encoding="utf-8").splitlines()}
+    assert answered == {r["id"] for lang in ("eng", "deu") for r in records(root, lang)}

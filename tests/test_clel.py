@@ -30,6 +30,7 @@ from xel.clel import (
     SoundIndex,
     clel_run,
     fit,
+    labelled,
     learn_lexicon,
     out_of_fold,
     ranked,
@@ -39,10 +40,10 @@ from xel.clel import (
     tune_threshold,
     written_in_full,
 )
-from xel.config import Config
+from xel.config import Config, CorpusConfig, KbConfig
 from xel.errors import XelError
 from xel.export import Slices, query_slices
-from xel.kb import Found, KbEntity, KnowledgeBase
+from xel.kb import Found, KbEntity, KnowledgeBase, build_kb
 from xel.names.english import name_key
 from xel.names.transliterate import MODELS, best_first, language_models
 from xel.pipeline import run
@@ -519,3 +520,37 @@ def test_best_first_is_the_products_order_without_building_it() -> None:
             " کے صدارتی انتخابات میں شکست پر غصہ تھا")
     readings = language_models("urd", MODELS).readings(urdu, n=5, per_part=5)
     assert 1 <= len(readings) <= 5 and len(readings[0].split()) == 25
+
+
+def test_a_places_label_in_the_language_is_a_candidate_and_a_feature(tmp_path: Path) -> None:
+    """NTREX's German `London`: the KB's London has that label; the City of Westminster has
+    `London` as an English alias and more people (csc's figure), and a band is called London
+    too. The label finds London and only places; `ranked` puts it first and says why."""
+    kb_file = tmp_path / "kb.jsonl"
+    kb_file.write_text("\n".join(json.dumps(r) for r in [
+        {"id": "Q84", "name": "London", "type": "LOC", "popularity": 8961989,
+         "labels": {"de": "London", "ru": ["Лондон", "Лондона"]}},
+        {"id": "Q23311", "name": "City of Westminster", "type": "LOC", "aliases": ["London"],
+         "popularity": 9089736},
+        {"id": "Q92561", "name": "London", "type": "LOC", "popularity": 422324,
+         "labels": {"de": "London"}},
+        {"id": "B1", "name": "London", "type": "ORG", "popularity": 5,
+         "labels": {"de": "London"}},
+        {"id": "P1", "name": "Jack London", "popularity": 50}]) + "\n", encoding="utf-8")
+    config = Config(name="t", root=str(tmp_path), corpus=CorpusConfig(path=str(tmp_path)),
+                    kb=KbConfig(path=str(kb_file), index=str(tmp_path / "kb.sqlite")))
+    build_kb(config)
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        found = labelled(kb, "London", "LOC", ("de",))
+        assert [(f.entity.kb_id, f.why) for f in found] == [
+            ("Q84", [{"via": "label", "rank": 0}]), ("Q92561", [{"via": "label", "rank": 1}])]
+        assert [f.entity.kb_id for f in labelled(kb, "Лондона", "LOC", ("ru",))] == ["Q84"]
+        assert labelled(kb, "London", "PER", ("de",)) == []
+        candidates = {f.entity.kb_id: f for f in found}
+        candidates["Q23311"] = Found(kb.entity("Q23311"),  # type: ignore[arg-type]
+                                     [{"via": "exact", "reading": 0}])
+        rows = ranked(kb, ["London"], candidates, 3, lambda entity: (0.0, 0.0))
+        label = FEATURES.index("label")
+        assert {kb_id: values[label] for kb_id, values, _ in rows} == {
+            "Q84": 1.0, "Q92561": 0.5, "Q23311": 0.0}
+        assert all(values[FEATURES.index("exact")] == 1.0 for _, values, _ in rows)

@@ -1,9 +1,10 @@
 """The cross-language entity-linking baseline (`xel baseline --system clel`): Lawrie et al.'s
 Table 6 system, learned from the collection itself.
 
-Per language: candidates from the KB by the name's English readings (the shipped
-transliteration models' n-best, endings undone; ICU romanization too) against KB names and
-aliases, exactly and fuzzily, and, where the script family reads names out by sound
+Per language: candidates of the query's type from the KB by the name's English readings (the
+shipped transliteration models' n-best, endings undone; ICU romanization too) against KB names
+and aliases, exactly and fuzzily, by the KB's labels in the language (`Deutschland`, as the
+names baseline reads them first), and, where the script family reads names out by sound
 (`xel.names`: Indic, Ethiopic, Georgian, Thaana, ...), by how the name's parts sound against
 the KB names' tokens (`SoundIndex`); features for name similarity (by spelling and by sound),
 popularity and context (the query document's words put into English with a lexicon learned
@@ -38,7 +39,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
 import xel.score
-from xel.config import BaselineConfig, Config
+from xel.config import COARSE_TYPES, BaselineConfig, Config
 from xel.corpus import document_text, sentences, source_language
 from xel.errors import XelError
 from xel.executors import executor, read_ahead
@@ -48,6 +49,7 @@ from xel.languages import language
 from xel.link import name_similarity
 from xel.names.agree import parts
 from xel.names.families import family
+from xel.names.pairs import wikidata_codes
 from xel.names.script import SEPARATORS, is_latin
 from xel.names.sound import consonants, english_keys, plain, sound_key
 from xel.names.transliterate import LanguageModels, language_models
@@ -57,8 +59,8 @@ from xel.score import NIL, baseline_run, latin
 from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 
-FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "context",
-            "context_share", "spelling", "sound", "sound_cover")
+FEATURES = ("name", "name_first", "exact", "exact_reading", "prior", "prior_rank", "label",
+            "context", "context_share", "spelling", "sound", "sound_cover")
 WORD = re.compile(r"\w+")
 Lexicon = dict[str, list[tuple[str, float]]]
 
@@ -75,6 +77,7 @@ class QueryRecord:
     kb_id: str
     beg: int = -1  # the mention's offsets in its document's text (-1: not known)
     end: int = -1
+    type: str = "PER"  # the query's entity type (collections before types: people's)
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ def read_records(collection: Path) -> list[QueryRecord]:
                 r = json.loads(line)
                 found.append(QueryRecord(r["id"], path.parent.name, r["partition"], r["name"],
                                          r["doc_id"], r["kb_id"], int(r.get("beg", -1)),
-                                         int(r.get("end", -1))))
+                                         int(r.get("end", -1)), str(r.get("type", "PER"))))
             except (json.JSONDecodeError, KeyError, TypeError) as e:
                 raise XelError(f"{path}, line {number}: not a query record ({e})") from None
     return found
@@ -271,6 +274,19 @@ def written_in_full(text: str, beg: int, end: int) -> str | None:
     after = _NEXT_NAME_WORD.match(text, stop)
     stop = after.end() if after else stop
     return text[beg:stop] if stop > end else None
+
+
+def of_type(found: dict[str, Found], kind: str) -> dict[str, Found]:
+    """The candidates of the query's type (a KB of every type names places `Washington` too)."""
+    return {kb_id: f for kb_id, f in found.items() if f.entity.type == kind}
+
+
+def labelled(kb: KnowledgeBase, name: str, kind: str, codes: Sequence[str]) -> list[Found]:
+    """Entities of the query's type with a label or alias in the language (`codes`: its
+    Wikidata codes) that is the name as written (inflection folded as the KB folds it), each
+    with its `rank` among them by popularity: what the names baseline answers first."""
+    return [Found(e, [{"via": "label", "rank": k}]) for code in codes
+            for k, e in enumerate(kb.by_foreign_key(name, code, kind))]
 
 
 def gather(kb: KnowledgeBase, texts: Sequence[str], fuzzy: int = 3) -> dict[str, Found]:
@@ -492,18 +508,21 @@ Named = list[tuple[str, list[float], float, Sound]]  # kb id, name features, spe
 
 def ranked(kb: KnowledgeBase, texts: Sequence[str], found: dict[str, Found], limit: int,
            sounded: Callable[[KbEntity], Sound]) -> Ranked:
-    """The `limit` best candidates, exact matches first, then those whose name agrees best
-    with the query's, by spelling (`name_similarity`) or by sound (`sounded`, its two shares'
-    mean), with what the name alone says of them (every feature but context's and the
-    models' `spelling`: the same for every query of one name, so worked out once per name)."""
+    """The `limit` best candidates, exact matches first (a label in the query's language
+    too), then those whose name agrees best with the query's, by spelling
+    (`name_similarity`) or by sound (`sounded`, its two shares' mean), with what the name
+    alone says of them (every feature but context's and the models' `spelling`: the same for
+    every query of one name, so worked out once per name)."""
     rows = []
     for kb_id, f in found.items():
         forms = (f.entity.name, *f.entity.aliases)
         sims = [max(name_similarity(t, form) for form in forms) for t in texts]
         exact = [w["reading"] for w in f.why if w.get("via") == "exact"]
-        rows.append((kb_id, [max(sims), sims[0], float(bool(exact)),
+        label = [w["rank"] for w in f.why if w.get("via") == "label"]  # most popular first
+        rows.append((kb_id, [max(sims), sims[0], float(bool(exact) or bool(label)),
                              1.0 / (1 + min(exact)) if exact else 0.0,
-                             kb.prior(f.entity.popularity), 0.0], sounded(f.entity)))
+                             kb.prior(f.entity.popularity), 0.0,
+                             1.0 / (1 + min(label)) if label else 0.0], sounded(f.entity)))
     rows.sort(key=lambda r: (-r[1][2], -max(r[1][0], sum(r[2]) / 2), -r[1][4], r[0]))
     rows = rows[:limit]
     by_prior = sorted(range(len(rows)), key=lambda k: -rows[k][1][4])
@@ -536,12 +555,14 @@ FOLDS = 5  # train's folds for out-of-fold answers
 
 def first(ranker: Linear, example: Example) -> tuple[str, np.ndarray]:
     """The ranker's first candidate and the linker's features of it: its probability, its
-    lead over the second, its own features."""
+    lead over the second, its own features, and the query's type (one-hot: how sure a first
+    candidate must be differs between people and places, whose labels the KB has)."""
     p = ranker.probabilities(example.X)
     order = np.argsort(-p, kind="stable")
     k = int(order[0])
     lead = p[k] - (p[order[1]] if len(order) > 1 else 0.0)
-    return example.kb_ids[k], np.concatenate([[p[k], lead], example.X[k]])
+    kind = [float(example.query.type == t) for t in COARSE_TYPES]
+    return example.kb_ids[k], np.concatenate([[p[k], lead], example.X[k], kind])
 
 
 def top(model: Model, example: Example) -> tuple[str, float]:
@@ -669,24 +690,27 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
                                          *more[2:]]))
     by_reading = ReadingIndex(kb, lang)
     by_sound = SoundIndex(kb, sounds, lang) if lang != source else None
-    key = {r.id: (r.name, *texts[r.id]) for r in mine}  # queries of one key share candidates
+    codes = wikidata_codes(lang) if lang != source else ()
+    # queries of one type and key share candidates: (type, name, readings...)
+    key = {r.id: (r.type, r.name, *texts[r.id]) for r in mine}
     found: dict[tuple[str, ...], dict[str, Found]] = {}
     for r in mine:
         if key[r.id] not in found:
-            found[key[r.id]] = gather(kb, texts[r.id])
+            found[key[r.id]] = of_type(gather(kb, texts[r.id]), r.type)
             heard = by_sound.find(r.name, config.candidates) if by_sound else []
-            for f in [*by_reading.find(r.name), *heard]:
-                known = found[key[r.id]].setdefault(f.entity.kb_id, Found(f.entity))
-                known.why += f.why
-    kept = {k: ranked(kb, k[1:], f, config.candidates,
-                      by_sound.agreement(k[0]) if by_sound else lambda entity: (0.0, 0.0))
+            for f in [*by_reading.find(r.name), *heard, *labelled(kb, r.name, r.type, codes)]:
+                if f.entity.type == r.type:
+                    known = found[key[r.id]].setdefault(f.entity.kb_id, Found(f.entity))
+                    known.why += f.why
+    kept = {k: ranked(kb, k[2:], f, config.candidates,
+                      by_sound.agreement(k[1]) if by_sound else lambda entity: (0.0, 0.0))
             for k, f in found.items()}
     if lm is not None and lm.active:  # the name tokens `spelling` reads, decoded in one batch:
         # those of the candidates kept for names it compares (decoding is most of the stage)
-        lm.prepare(english={t for k, rows in kept.items() if spelled_parts(k[0])
+        lm.prepare(english={t for k, rows in kept.items() if spelled_parts(k[1])
                             for kb_id, *_ in rows
                             for t in ENGLISH_TOKEN.findall(found[k][kb_id].entity.name)})
-    by_name = {k: named(rows, found[k], spelling(lm, k[0])) for k, rows in kept.items()}
+    by_name = {k: named(rows, found[k], spelling(lm, k[1])) for k, rows in kept.items()}
     contexts = {doc: translate(words.get(doc, []), lexicon) for doc in {r.doc_id for r in mine}}
     examples = []
     for r in mine:
@@ -733,21 +757,35 @@ def shared(kb: KnowledgeBase, collection: Path) -> Shared:
     return _SHARED[key]
 
 
-def language_model(job: LanguageJob) -> tuple[list[Example], Model | None]:
-    """One language's examples and the model `fit` learns from them (runs in an executor's
-    worker, or in this process)."""
+def kind_of(query: QueryRecord) -> str:
+    """Which model answers a query: people's (names read by transliteration) or that of the
+    other types' (names translated, found by the KB's labels), each learned apart."""
+    return "PER" if query.type == "PER" else "other"
+
+
+def model_key(lang: str, kind: str) -> str:
+    """A model's name in the weights file: the language for people's, as before types."""
+    return lang if kind == "PER" else f"{lang} {kind}"
+
+
+def language_model(job: LanguageJob) -> tuple[list[Example], dict[str, Model | None]]:
+    """One language's examples and the models `fit` learns from them, one per `kind_of`
+    query (runs in an executor's worker, or in this process)."""
     config = job.config
     with Store(config.resolve(config.store)) as store, KnowledgeBase.open(config) as kb:
         common = shared(kb, job.collection)
         examples = examples_for(store, kb, common.records, job.lang, job.source,
                                 config.baseline, config.models_folder(), common.bm25,
                                 common.documents, common.sounds)
-    return examples, fit(examples, config.baseline.regularization, job.lang)
+    kinds = sorted({kind_of(e.query) for e in examples})
+    return examples, {k: fit([e for e in examples if kind_of(e.query) == k],
+                             config.baseline.regularization, job.lang) for k in kinds}
 
 
 def clel_run(config: Config, collection: Path, source: str) -> ClelRun:
-    """Answer every query of the collection, each language with its own learned model (or,
-    where its train partition gives nothing to learn from, the model of all languages').
+    """Answer every query of the collection, each language with its own learned models, one
+    for people and one for the other types (or, where its train partition gives one nothing
+    to learn from, the model of all languages' queries of that kind, else of all queries).
     Languages find their candidates and learn their models on the configured executor,
     a few at a time."""
     records = read_records(collection)
@@ -756,19 +794,23 @@ def clel_run(config: Config, collection: Path, source: str) -> ClelRun:
     with executor(config.executor, len(records)) as ex:
         found = ex.imap(language_model, jobs, len(jobs), read_ahead(0))  # jobs are small
         by_lang = dict(zip(langs, progress(found, "clel", len(jobs), "languages"), strict=True))
-    pooled = None
+    pooled: dict[str, Model | None] = {}
     answers, chosen = {}, {}
-    for lang, (examples, model) in by_lang.items():
-        if model is None:
-            pooled = pooled or fit([e for x, _ in by_lang.values() for e in x],
-                                   config.baseline.regularization, "all")
-            if pooled is None:
-                raise XelError(f"{collection}: the train partition has no query whose entity is "
-                               "among its candidates: nothing to learn weights from")
-            model = pooled
-        chosen[lang] = model
-        for e in examples:
-            answers[e.query.id] = answer(model, e)
+    for lang, (examples, models) in by_lang.items():
+        for kind, model in models.items():
+            for pool in ([kind, "all"] if model is None else []):  # then every query's
+                if pool not in pooled:
+                    pooled[pool] = fit([e for x, _ in by_lang.values() for e in x
+                                        if pool == "all" or kind_of(e.query) == pool],
+                                       config.baseline.regularization, "all")
+                model = model or pooled[pool]
+            if model is None:
+                raise XelError(f"{collection}: the train partition has no query whose entity "
+                               "is among its candidates: nothing to learn weights from")
+            chosen[model_key(lang, kind)] = model
+            for e in examples:
+                if kind_of(e.query) == kind:
+                    answers[e.query.id] = answer(model, e)
     return ClelRun(answers, chosen)
 
 
@@ -779,7 +821,8 @@ def write_run(run: ClelRun, out: Path) -> Path:
                    encoding="utf-8")
     weights = out.with_name(out.stem + ".weights.json")
     weights.write_text(json.dumps(
-        {"features": FEATURES, "linker_features": ["probability", "lead", *FEATURES],
+        {"features": FEATURES,
+         "linker_features": ["probability", "lead", *FEATURES, *COARSE_TYPES],
          "models": {lang: asdict(m) for lang, m in run.models.items()}},
         indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return weights
