@@ -153,14 +153,20 @@ def conll_files(tmp_path: Path) -> tuple[Path, Path]:
     return en, de
 
 
+def bare_config(tmp_path: Path) -> Path:
+    """A config file naming nothing but a corpus folder and a KB file (gold-only evaluation)."""
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    return config
+
+
 def test_eval_cli_on_parallel_conll_gold(tmp_path: Path) -> None:
     from xel.cli import _load_commands, app
 
     _load_commands()
     en, de = conll_files(tmp_path)
-    config = tmp_path / "c.yaml"
-    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
-                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    config = bare_config(tmp_path)
     out = tmp_path / "figures.json"
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--conll-en", str(en),
                                       "--conll-tgt", str(de), "--lang", "de", "--json",
@@ -197,9 +203,7 @@ def test_eval_triage_shows_the_accepted_projections_that_are_not_right(tmp_path:
     text = de.read_text(encoding="utf-8")
     de.write_text(text.replace("traf\tO\nAngela\tB-PER", "traf\tB-PER\nAngela\tI-PER", 1),
                   encoding="utf-8")
-    config = tmp_path / "c.yaml"
-    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
-                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    config = bare_config(tmp_path)
     out = tmp_path / "figures.json"
     result = CliRunner().invoke(app, ["eval", "triage", str(config), "--conll-en", str(en),
                                       "--conll-tgt", str(de), "--lang", "deu", "--show",
@@ -219,9 +223,7 @@ def test_eval_cli_reports_bad_options(tmp_path: Path) -> None:
     from xel.cli import _load_commands, app
 
     _load_commands()
-    config = tmp_path / "c.yaml"
-    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
-                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    config = bare_config(tmp_path)
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--conll-en", "x"])
     assert isinstance(result.exception, XelError)
     assert "--conll-en, --conll-tgt and --lang together" in str(result.exception)
@@ -365,9 +367,7 @@ def test_a_token_that_is_a_unicode_space_keeps_its_place(tmp_path: Path) -> None
     from xel.cli import _load_commands, app
 
     _load_commands()
-    config = tmp_path / "c.yaml"
-    config.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
-                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    config = bare_config(tmp_path)
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--sentences",
                                       str(sents), "--links", str(links), "--lang", "jpn",
                                       "--mentions", "caps", "--gold-only"])
