@@ -276,11 +276,6 @@ def written_in_full(text: str, beg: int, end: int) -> str | None:
     return text[beg:stop] if stop > end else None
 
 
-def of_type(found: dict[str, Found], kind: str) -> dict[str, Found]:
-    """The candidates of the query's type (a KB of every type names places `Washington` too)."""
-    return {kb_id: f for kb_id, f in found.items() if f.entity.type == kind}
-
-
 def labelled(kb: KnowledgeBase, name: str, kind: str, codes: Sequence[str]) -> list[Found]:
     """Entities of the query's type with a label or alias in the language (`codes`: its
     Wikidata codes) that is the name as written (inflection folded as the KB folds it), each
@@ -289,17 +284,20 @@ def labelled(kb: KnowledgeBase, name: str, kind: str, codes: Sequence[str]) -> l
             for k, e in enumerate(kb.by_foreign_key(name, code, kind))]
 
 
-def gather(kb: KnowledgeBase, texts: Sequence[str], fuzzy: int = 3) -> dict[str, Found]:
-    """Every entity whose name or alias is one of the readings (`why` says which reading, as
-    `reading`), and the fuzzy paths' (fragments, trigrams) for the first `fuzzy` readings."""
+def gather(kb: KnowledgeBase, texts: Sequence[str], kind: str, fuzzy: int = 3
+           ) -> dict[str, Found]:
+    """Every entity of the query's type (`kind`: a KB of every type names a place
+    `Washington` too) whose name or alias is one of the readings (`why` says which reading,
+    as `reading`), and the fuzzy paths' (fragments, trigrams) for the first `fuzzy`
+    readings."""
     found: dict[str, Found] = {}
     for k, text in enumerate(texts):
-        hits = kb.by_key(text, "name") + kb.by_key(text, "alias")
+        hits = kb.by_key(text, "name", kind) + kb.by_key(text, "alias", kind)
         for f in hits:
             known = found.setdefault(f.entity.kb_id, Found(f.entity))
             known.why.append({"via": "exact", "reading": k})
         if k < fuzzy:
-            for f in kb.candidates(text, limit=10):
+            for f in kb.candidates(text, limit=10, type=kind):
                 found.setdefault(f.entity.kb_id, Found(f.entity))
     return found
 
@@ -696,7 +694,7 @@ def examples_for(store: Store, kb: KnowledgeBase, records: Sequence[QueryRecord]
     found: dict[tuple[str, ...], dict[str, Found]] = {}
     for r in mine:
         if key[r.id] not in found:
-            found[key[r.id]] = of_type(gather(kb, texts[r.id]), r.type)
+            found[key[r.id]] = gather(kb, texts[r.id], r.type)
             heard = by_sound.find(r.name, config.candidates) if by_sound else []
             for f in [*by_reading.find(r.name), *heard, *labelled(kb, r.name, r.type, codes)]:
                 if f.entity.type == r.type:

@@ -358,7 +358,7 @@ def persons_signature(store: Store, config: Config) -> dict[str, str]:
              **versions("gender-guesser")}
     if not config.people_only:
         parts["types"] = digest_of(config.types)
-        if config.persons.typer:
+        if typed_types(config):
             from xel.mention_typer import MODEL
 
             parts["typer"] = file_digest(MODEL)
@@ -366,19 +366,28 @@ def persons_signature(store: Store, config: Config) -> dict[str, str]:
     return parts
 
 
+def typed_types(config: Config) -> list[str]:
+    """The types the mention typer chooses among in this collection: those of PER, ORG and
+    LOC it has, where it has two or more and `persons.typer` names a typer; else none."""
+    from xel.mention_typer import TYPES
+
+    allowed = [t for t in TYPES if t in config.types]
+    return allowed if config.persons.typer and len(allowed) > 1 else []
+
+
 def retyped(mentions: Sequence[tuple[str, str, str, str, str, int, int]], config: Config
             ) -> list[tuple[str, str, str, str, str]]:
     """(name key, name, type, document, text before) of each (name key, name, NER's type,
     document, sentence, start, end) mention, for the type check: the type is `persons.typer`'s
-    reading of the mention in its sentence where NER gave one of PER, ORG and LOC and the
-    collection has two of them or more (NER's where the typer reads none of them), else NER's."""
-    from xel.mention_typer import OTHER, TYPES, Mention
+    reading of the mention in its sentence where NER gave one of `typed_types` (NER's where
+    the typer reads none of them), else NER's."""
+    from xel.mention_typer import OTHER, Mention
 
-    allowed = [t for t in TYPES if t in config.types]
+    allowed = typed_types(config)
     chosen = [n for n, m in enumerate(mentions) if m[2] in allowed]
     types = [m[2] for m in mentions]
-    if config.persons.typer and len(allowed) > 1 and chosen:
-        typer = typers.get(config.persons.typer)()
+    if chosen:
+        typer = typers.get(str(config.persons.typer))()
         read = typer([Mention(mentions[n][4], mentions[n][5], mentions[n][6], mentions[n][2])
                       for n in chosen], allowed)
         for n, kind in zip(chosen, read, strict=True):
@@ -426,10 +435,16 @@ def run_persons(store: Store, config: Config) -> Work:
     (`xel.entity_types`); its writer stores both."""
     store.declare(DDL)
     mentions = read_mentions(store)
-    typed_mentions = retyped([(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in store.query(
-        "SELECT m.name_key, m.name, m.type, m.doc_id, s.text, m.start, m.end FROM mentions m"
-        " JOIN sentences s ON s.seg = m.seg AND s.lang = ? ORDER BY m.mention_id",
-        (source_language(store),))], config)
+    if typed_types(config):  # the typer reads each mention in its whole sentence
+        typed_mentions = retyped([(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in store.query(
+            "SELECT m.name_key, m.name, m.type, m.doc_id, s.text, m.start, m.end FROM mentions m"
+            " JOIN sentences s ON s.seg = m.seg AND s.lang = ? ORDER BY m.mention_id",
+            (source_language(store),))], config)
+    else:  # only the words before a mention (`placed`), for a corpus of millions
+        typed_mentions = [(r[0], r[1], r[2], r[3], r[4]) for r in store.query(
+            "SELECT m.name_key, m.name, m.type, m.doc_id, substr(s.text, max(1, m.start - ? + 1),"
+            " min(m.start, ?)) FROM mentions m JOIN sentences s ON s.seg = m.seg AND s.lang = ?"
+            " ORDER BY m.mention_id", (PLACED_CONTEXT, PLACED_CONTEXT, source_language(store)))]
     with KnowledgeBase.open(config) as kb:
         checks, typed = decide_names(mentions, typed_mentions, read_other_labels(store), kb,
                                      config)
