@@ -16,7 +16,7 @@ from xel.config import Config, CorpusConfig, KbConfig
 from xel.errors import XelError
 from xel.evaluate import read_conll
 from xel.mention_typer import Mention, MentionTyper, conll_mentions, features, fit, shipped, train
-from xel.persons import retyped
+from xel.persons import InSentence, retyped
 from xel.registry import typers
 
 
@@ -180,10 +180,10 @@ def config(types: dict[str, list[str]], typer: str | None = "test-all-places") -
                                   "persons": {"typer": typer}})
 
 
-ROWS = [("acme", "Acme", "ORG", "d1", "He left Acme in May.", 8, 12),
-        ("acme inc", "Acme Inc", "ORG", "d1", "He left Acme Inc in May.", 8, 16),
-        ("kim jong un", "Kim Jong Un", "PER", "d1", "Kim Jong Un spoke.", 0, 11),
-        ("world cup", "World Cup", "EVENT", "d2", "in the World Cup", 7, 16)]
+ROWS = [InSentence("acme", "Acme", "ORG", "d1", "He left Acme in May.", 8, 12),
+        InSentence("acme inc", "Acme Inc", "ORG", "d1", "He left Acme Inc in May.", 8, 16),
+        InSentence("kim jong un", "Kim Jong Un", "PER", "d1", "Kim Jong Un spoke.", 0, 11),
+        InSentence("world cup", "World Cup", "EVENT", "d2", "in the World Cup", 7, 16)]
 ALL = {"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE"], "EVENT": ["EVENT"]}
 
 

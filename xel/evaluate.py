@@ -702,7 +702,7 @@ def type_gold(english: Sequence[ConllSentence], config: Config
     the queries on no gold entity (not judged: gold may leave events and products out)."""
     from xel.kb import KnowledgeBase
     from xel.ner import find_mentions, label_types, load_pipeline
-    from xel.persons import Mentioned, decide_names, retyped
+    from xel.persons import InSentence, Mentioned, decide_names, retyped
     from xel.queries import Mention as QueryMention
     from xel.queries import typed_queries
 
@@ -718,9 +718,10 @@ def type_gold(english: Sequence[ConllSentence], config: Config
     people = [Mentioned(m.doc_id, m.name, m.name_key, m.honorific, texts[m.seg], m.start, m.end)
               for m in found if m.type == "PER"]
     with KnowledgeBase.open(config) as kb:
-        _, typed = decide_names(people, retyped([(m.name_key, m.name, m.type, m.doc_id,
-                                                  texts[m.seg], m.start, m.end) for m in found],
-                                                config), other_labels, kb, config)
+        _, typed = decide_names(people, retyped([InSentence(m.name_key, m.name, m.type,
+                                                            m.doc_id, texts[m.seg], m.start,
+                                                            m.end) for m in found], config),
+                                other_labels, kb, config)
     queries, _ = typed_queries([QueryMention(n, m.doc_id, m.seg, m.start, m.end, m.name,
                                              m.name_key, m.type) for n, m in enumerate(found)],
                                every_document(config), set(), {t.name_key: t for t in typed},

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import xel.entity_types
 from xel.config import Config
@@ -375,25 +375,35 @@ def typed_types(config: Config) -> list[str]:
     return allowed if config.persons.typer and len(allowed) > 1 else []
 
 
-def retyped(mentions: Sequence[tuple[str, str, str, str, str, int, int]], config: Config
+class InSentence(NamedTuple):
+    """A mention of any type as the mention typer reads it: in its whole sentence."""
+
+    name_key: str
+    name: str
+    type: str  # NER's label as a coarse type
+    doc_id: str
+    text: str  # the sentence
+    start: int
+    end: int
+
+
+def retyped(mentions: Sequence[InSentence], config: Config
             ) -> list[tuple[str, str, str, str, str]]:
-    """(name key, name, type, document, text before) of each (name key, name, NER's type,
-    document, sentence, start, end) mention, for the type check: the type is `persons.typer`'s
-    reading of the mention in its sentence where NER gave one of `typed_types` (NER's where
-    the typer reads none of them), else NER's."""
+    """(name key, name, type, document, text before) of each mention, for the type check: the
+    type is `persons.typer`'s reading of the mention in its sentence where NER gave one of
+    `typed_types` (NER's where the typer reads none of them), else NER's."""
     from xel.mention_typer import OTHER, Mention
 
     allowed = typed_types(config)
-    chosen = [n for n, m in enumerate(mentions) if m[2] in allowed]
-    types = [m[2] for m in mentions]
-    if chosen:
-        typer = typers.get(str(config.persons.typer))()
-        read = typer([Mention(mentions[n][4], mentions[n][5], mentions[n][6], mentions[n][2])
-                      for n in chosen], allowed)
-        for n, kind in zip(chosen, read, strict=True):
-            types[n] = types[n] if kind == OTHER else kind
-    return [(key, name, kind, doc, text[max(0, start - PLACED_CONTEXT):start])
-            for (key, name, _, doc, text, start, _), kind in zip(mentions, types, strict=True)]
+    chosen = [m for m in mentions if m.type in allowed]
+    read = iter(typers.get(str(config.persons.typer))()(
+        [Mention(m.text, m.start, m.end, m.type) for m in chosen], allowed) if chosen else [])
+    out = []
+    for m in mentions:
+        kind = next(read) if m.type in allowed else OTHER
+        out.append((m.name_key, m.name, m.type if kind == OTHER else kind, m.doc_id,
+                    m.text[max(0, m.start - PLACED_CONTEXT):m.start]))
+    return out
 
 
 def read_mentions(store: Store) -> list[Mentioned]:
@@ -436,7 +446,7 @@ def run_persons(store: Store, config: Config) -> Work:
     store.declare(DDL)
     mentions = read_mentions(store)
     if typed_types(config):  # the typer reads each mention in its whole sentence
-        typed_mentions = retyped([(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in store.query(
+        typed_mentions = retyped([InSentence(*tuple(r)) for r in store.query(
             "SELECT m.name_key, m.name, m.type, m.doc_id, s.text, m.start, m.end FROM mentions m"
             " JOIN sentences s ON s.seg = m.seg AND s.lang = ? ORDER BY m.mention_id",
             (source_language(store),))], config)
