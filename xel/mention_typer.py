@@ -12,7 +12,7 @@ as places, as Hansel types them) turns them into PER, ORG, LOC or OTHER (CoNLL's
 events, products, nationalities; `Brexit`, which NER calls a person). The persons
 stage's type check counts its types where NER's labels were (`xel.persons.retyped`).
 
-The weights ship in `xel/models/mention_typer.npz` (3 x 1,157 numbers);
+The weights ship in `xel/models/mention_typer.npz` (4 x 1,157 numbers);
 `xel types train --conll FILE` rebuilds them from a CoNLL file.
 """
 
