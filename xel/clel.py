@@ -793,15 +793,19 @@ def clel_run(config: Config, collection: Path, source: str) -> ClelRun:
         found = ex.imap(language_model, jobs, len(jobs), read_ahead(0))  # jobs are small
         by_lang = dict(zip(langs, progress(found, "clel", len(jobs), "languages"), strict=True))
     pooled: dict[str, Model | None] = {}
+
+    def pooled_model(pool: str) -> Model | None:
+        """Learned once, from every language's queries of a kind (`all`: of every kind)."""
+        if pool not in pooled:
+            pooled[pool] = fit([e for x, _ in by_lang.values() for e in x
+                                if pool == "all" or kind_of(e.query) == pool],
+                               config.baseline.regularization, "all")
+        return pooled[pool]
+
     answers, chosen = {}, {}
     for lang, (examples, models) in by_lang.items():
         for kind, model in models.items():
-            for pool in ([kind, "all"] if model is None else []):  # then every query's
-                if pool not in pooled:
-                    pooled[pool] = fit([e for x, _ in by_lang.values() for e in x
-                                        if pool == "all" or kind_of(e.query) == pool],
-                                       config.baseline.regularization, "all")
-                model = model or pooled[pool]
+            model = model or pooled_model(kind) or pooled_model("all")
             if model is None:
                 raise XelError(f"{collection}: the train partition has no query whose entity "
                                "is among its candidates: nothing to learn weights from")

