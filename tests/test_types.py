@@ -106,6 +106,25 @@ def test_a_name_the_person_check_rejects_takes_the_other_votes() -> None:
                   ["PER"]).type is None
 
 
+def test_a_name_the_typer_reads_as_none_of_the_types_is_not_a_query() -> None:
+    # `BC` after years: read as none of PER, ORG, LOC in seven sentences, ORG in one
+    era = decide("bc", "BC", Counter(OTHER=7, ORG=1), [], False, ["PER", "ORG", "LOC"])
+    assert era.type is None and era.votes == {"ORG": 1.0, "OTHER": 7}
+    # the KB's place and a placing outweigh one such reading
+    region = decide("caucasus", "Caucasus", Counter(OTHER=1, ORG=1), ["LOC"], False,
+                    ["PER", "ORG", "LOC"], placings=1)
+    assert region.type == "LOC"
+    # a person the check accepts stays one, whatever the other mentions read
+    assert decide("brexit", "Brexit", Counter(OTHER=9, PER=2), [], True,
+                  ["PER", "ORG", "LOC"]).type == "PER"
+    # a head word outweighs them (`Festival`: EVENT, which the typer does not tell apart)
+    assert decide("global citizen festival", "Global Citizen Festival", Counter(OTHER=6),
+                  [], False, ["PER", "ORG", "LOC", "EVENT"]).type == "EVENT"
+    # as many readings of none as a type's votes: that type
+    assert decide("x", "Xyz", Counter(OTHER=2, LOC=2), [], False, ["PER", "ORG", "LOC"]
+                  ).type == "LOC"
+
+
 def test_ties_go_to_the_type_the_config_names_first() -> None:
     assert decide("x", "Georgia", Counter(ORG=1, LOC=1), [], False,
                   ["PER", "LOC", "ORG"]).type == "LOC"

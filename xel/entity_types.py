@@ -142,7 +142,8 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     after `in`, `near`, ...), PER among them only for a person's `surname` or a name written
     as a person's (`shaped`). A name with more votes for a person than for any other type
     that is neither has no type: it is not asked about rather than asked as another type's
-    (`Brexit`, `Seagal` alone)."""
+    (`Seagal` alone); likewise a name read as none of the types (OTHER: `Brexit`) more often
+    than any type has votes."""
     order = list(types)
     votes: dict[str, float] = {t: float(mentioned.get(t, 0)) for t in order}
     for kind in set(kb_types) & set(order):
@@ -152,13 +153,15 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     head = head_type(name)
     if shaped and "PER" in order and head is None:
         votes["PER"] += SHAPE_VOTES
-    if head in order:
-        votes[head] += 1 + max(votes.values())
+    if head in order:  # outweighs the rest, readings as none of the types too
+        votes[head] += 1 + max(*votes.values(), mentioned.get("OTHER", 0))
     if "PER" in order and mentioned.get("PER") and person:
         return Typed(key, "PER", {t: round(v, 4) for t, v in sorted(votes.items()) if v})
     if surname and "PER" in order:
         votes["PER"] += SURNAME_VOTES
     found = {t: round(v, 4) for t, v in sorted(votes.items()) if v}
+    if mentioned.get("OTHER", 0) > max(votes.values()):
+        return Typed(key, None, {**found, "OTHER": mentioned["OTHER"]})
     admitted = surname or shaped
     rest = [t for t in order if votes[t] > 0 and (t != "PER" or admitted)]
     chosen = max(rest, key=lambda t: (votes[t], -order.index(t))) if rest else None

