@@ -156,6 +156,11 @@ def test_a_typer_file_round_trips_and_a_bad_one_says_how_to_rebuild(
     np.savez(tmp_path / "other.npz", **fields)
     with pytest.raises(XelError, match=r"other\.npz: its adapter does not fit"):
         MentionTyper.load(tmp_path / "other.npz")
+    with np.load(tmp_path / "m" / "typer.npz") as z:  # a layer of one adapter missing
+        kept = {k: z[k] for k in z.files if "layer.5.attention.self.value" not in k}
+    np.savez(tmp_path / "part.npz", **kept)
+    with pytest.raises(XelError, match=r"part\.npz: its adapter does not fit"):
+        MentionTyper.load(tmp_path / "part.npz")
 
 
 def test_a_conll_file_without_typed_entities_is_an_error(tmp_path: Path) -> None:

@@ -170,10 +170,11 @@ class MentionTyper:
         except (OSError, KeyError, ValueError) as e:
             raise XelError(f"{path}: not a mention typer ({e}): rebuild it with "
                            "`xel types train --conll FILE`") from None
-        missing = typer.encoder.load_state_dict(adapter, strict=False)
-        if missing.unexpected_keys or not adapter:
+        wanted = {k for k in typer.encoder.state_dict() if "lora_" in k}
+        if set(adapter) != wanted or head["weight"].shape != typer.head.weight.shape:
             raise XelError(f"{path}: its adapter does not fit all-MiniLM-L6-v2: rebuild it with "
                            "`xel types train --conll FILE`")
+        typer.encoder.load_state_dict(adapter, strict=False)  # the rest is the package's
         typer.head.load_state_dict(head)
         return typer
 
