@@ -27,7 +27,8 @@ def builder(name: str) -> ModuleType:
     ("kyoto_persons", "annotations-sixth.tsv", 102),
     ("kyoto_persons", "annotations-seventh.tsv", 95),
     ("kyoto_persons", "annotations-eighth.tsv", 106),
-    ("nist_persons", "annotations.tsv", 71), ("wmt22_persons", "annotations.tsv", 235)])
+    ("nist_persons", "annotations.tsv", 71), ("wmt22_persons", "annotations.tsv", 235),
+    ("tvsub_persons", "annotations.tsv", 176)])
 def test_annotations_are_complete(name: str, file: str, named: int) -> None:
     with open(ROOT / "corpora" / name / file, encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
@@ -72,6 +73,19 @@ def test_wmt22_builder_reads_the_general_collection_and_refuses_misaligned_docum
     with pytest.raises(SystemExit, match="news_1"):
         wmt.documents(xml.replace('<seg id="2">Good', '<seg id="3">Good'))
     assert wmt.is_news("news_1") and not wmt.is_news("social_9")
+
+
+def test_tvsub_builder_strips_subtitle_formatting_and_halves_by_episode() -> None:
+    tvsub = builder("tvsub_persons")
+    assert tvsub.FORMATTING.sub("", ",,0000,0000,0000,,-然后送给罗斯") == "-然后送给罗斯"
+    assert tvsub.FORMATTING.sub("", "罗斯,,0000,0000,0000,,") == "罗斯,,0000,0000,0000,,"
+    episodes = tvsub.gold_episodes()
+    assert len(set(episodes)) == tvsub.EPISODES and episodes == tvsub.gold_episodes()
+    halves = {tvsub.half(f"tvsub.{n}") for n in episodes}
+    assert halves == {"tune", "heldout"}
+    with open(ROOT / "corpora" / "tvsub_persons" / "annotations.tsv", encoding="utf-8") as f:
+        docs = {row["doc"] for row in csv.DictReader(f, delimiter="\t")}
+    assert docs <= {f"tvsub.{n}" for n in episodes}
 
 
 def test_builders_write_span_gold_that_reads_back(tmp_path: Path) -> None:

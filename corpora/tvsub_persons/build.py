@@ -1,0 +1,151 @@
+"""Rebuild the TVsub Chinese subtitle collection, its person gold and its 100k learning pairs.
+
+    python corpora/tvsub_persons/build.py SOURCE [OUT]
+    python corpora/tvsub_persons/build.py SOURCE OUT --draw SEED N
+
+SOURCE is a clone (or bare git directory) of github.com/longyuewangdcu/tvsub (the DCU-Tencent
+Chinese-English dialogue corpus: subtitles of US television episodes, one file per episode and
+side, line-aligned), read at commit `RELEASE`. OUT defaults to work/tvsub. Written there:
+
+- `corpus/{eng,zho-CN}.txt`, `corpus/doc_ids.txt`: the collection `configs/tvsub-chinese.yaml`
+  reads: lines 1 to `LINES` of each of `EPISODES` episodes drawn with a seeded draw
+  (`gold_episodes`), a document per episode (line 0 is often the show's or the episode's
+  title on one side only);
+- `learn/{eng,zho-CN}.txt`: `LEARN` pairs of the other episodes, in episode order, for the
+  aligner to learn from (`configs/tvsub-chinese-100k.yaml`, `align.learn_from`);
+- `gold-{tune,heldout}.tsv`: `annotations.tsv` as span gold (`xel eval projection --spans`),
+  in halves by episode with a seeded draw (`half`).
+
+`--draw SEED N` instead runs xel's English NER over the collection's English
+(`xel.evaluate.draw_persons`), draws N mentions with `random.Random(SEED).sample` and writes
+the annotator's sheet `OUT/sheet.tsv`: the columns of `annotations.tsv` with `gold` empty, and
+the English and Chinese line. The sheet is all the annotator reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from xel.evaluate import (  # noqa: E402
+    draw_persons,
+    span_gold_counts,
+    span_gold_row,
+    write_span_gold,
+)
+
+RELEASE = "76a07be477ea311d7ab3becfe7b264936992b20d"
+FOLDER = "data/orignal/train/separated"
+ALL_EPISODES = 2959  # files 0 to 2958 of each side
+EPISODES, LINES = 40, 60  # the collection: about 2.4k pairs, with NTREX the ~2k-pair case
+LEARN = 100_000
+FORMATTING = re.compile(r"^(?:,,\d{4},\d{4},\d{4},,)+")
+COLUMNS = ["line", "doc", "en_start", "en_end", "english", "gold", "note"]
+
+Row = tuple[str, str, str]  # (document, English, Chinese)
+
+
+def git_dir(source: Path) -> Path:
+    return source / ".git" if (source / ".git").exists() else source
+
+
+def episode(source: Path, n: int) -> list[tuple[str, str]]:
+    """The (English, Chinese) lines of episode `n`: line 0 left out, pairs with a side empty
+    too, and the subtitle formatting some Chinese lines keep (`,,0000,0000,0000,,`)."""
+    sides = [subprocess.run(["git", "--git-dir", str(git_dir(source)), "show",
+                             f"{RELEASE}:{FOLDER}/{n}.{ext}"], capture_output=True,
+                            text=True, check=True).stdout.split("\n") for ext in ("en", "zh")]
+    if len(sides[0]) != len(sides[1]):
+        raise SystemExit(f"{FOLDER}/{n}: {len(sides[0])} English lines, {len(sides[1])} Chinese")
+    pairs = [(en.strip(), FORMATTING.sub("", zh).strip())
+             for en, zh in zip(*sides, strict=True)][1:]
+    return [(en, zh) for en, zh in pairs if en and zh]
+
+
+def gold_episodes() -> list[int]:
+    return sorted(random.Random("tvsub gold").sample(range(ALL_EPISODES), EPISODES))
+
+
+def collection(source: Path) -> list[Row]:
+    return [(f"tvsub.{n}", en, zh) for n in gold_episodes()
+            for en, zh in episode(source, n)[:LINES]]
+
+
+def learning(source: Path) -> list[tuple[str, str]]:
+    taken = set(gold_episodes())
+    pairs: list[tuple[str, str]] = []
+    for n in range(ALL_EPISODES):
+        if n not in taken:
+            pairs += episode(source, n)
+        if len(pairs) >= LEARN:
+            return pairs[:LEARN]
+    raise SystemExit(f"only {len(pairs)} learning pairs")
+
+
+def half(doc: str) -> str:
+    return "tune" if random.Random(f"tvsub:{doc}").random() < 0.5 else "heldout"
+
+
+def write_lines(path: Path, lines: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def draw(rows: list[Row], out: Path, seed: int, n: int) -> None:
+    found, drawn = draw_persons([(doc, en) for doc, en, _ in rows], seed, n)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "sheet.tsv", "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, delimiter="\t", lineterminator="\n")
+        w.writerow(COLUMNS + ["english_sentence", "chinese_sentence"])
+        for m in drawn:
+            doc, en, zh = rows[m.seg]
+            w.writerow([m.seg, doc, m.start, m.end, en[m.start:m.end], "", "", en, zh])
+    print(f"{found} PERSON mentions in {len(rows)} pairs; {n} drawn (seed {seed}) "
+          f"to {out / 'sheet.tsv'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("source", type=Path)
+    parser.add_argument("out", type=Path, nargs="?", default=Path("work/tvsub"))
+    parser.add_argument("--draw", type=int, nargs=2, metavar=("SEED", "N"))
+    args = parser.parse_args()
+    rows = collection(args.source)
+    if args.draw:
+        draw(rows, args.out, *args.draw)
+        return
+    for name, column in (("doc_ids.txt", 0), ("eng.txt", 1), ("zho-CN.txt", 2)):
+        write_lines(args.out / "corpus" / name, [r[column] for r in rows])
+    learned = learning(args.source)
+    write_lines(args.out / "learn" / "eng.txt", [en for en, _ in learned])
+    write_lines(args.out / "learn" / "zho-CN.txt", [zh for _, zh in learned])
+    with open(HERE / "annotations.tsv", encoding="utf-8") as f:
+        notes = list(csv.DictReader(f, delimiter="\t"))
+    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
+    for note in notes:
+        k, a, b = int(note["line"]), int(note["en_start"]), int(note["en_end"])
+        doc, en, zh = rows[k]
+        if doc != note["doc"] or en[a:b] != note["english"]:
+            raise SystemExit(f"annotations.tsv: {note['english']!r} is not at {a}-{b} of line "
+                             f"{k} ({note['doc']})")
+        gold[half(doc)].append(span_gold_row("zho-CN", k, a, b, note["english"], note["gold"],
+                                             zh))
+    for part, lines in gold.items():
+        write_span_gold(args.out / f"gold-{part}.tsv",
+                        f"TVsub en-zh person mentions ({part} half, episodes drawn with seed "
+                        "tvsub:<document id>), from corpora/tvsub_persons", lines)
+    counts = {p: span_gold_counts(g) for p, g in gold.items()}
+    print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} episodes in "
+          f"{args.out}/corpus, {len(learned):,} learning pairs; person mentions: {counts}")
+
+
+if __name__ == "__main__":
+    main()
