@@ -35,8 +35,9 @@ CREATE TABLE IF NOT EXISTS name_types (
 """
 
 # How HITs, the report and the card speak of each type.
+OTHER = "OTHER"  # none of the coarse types (the KB's, and the mention typer's reading)
 NOUNS = {"PER": "person", "ORG": "organization", "LOC": "place", "EVENT": "event",
-         "OTHER": "entity"}
+         OTHER: "entity"}
 
 # A name's last word that says what it names (`Rural Fire Service`, `Tora Bora caves`).
 HEAD_WORDS: dict[str, frozenset[str]] = {
@@ -154,14 +155,14 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     if shaped and "PER" in order and head is None:
         votes["PER"] += SHAPE_VOTES
     if head in order:  # outweighs the rest, readings as none of the types too
-        votes[head] += 1 + max(*votes.values(), mentioned.get("OTHER", 0))
+        votes[head] += 1 + max(*votes.values(), mentioned.get(OTHER, 0))
     if "PER" in order and mentioned.get("PER") and person:
         return Typed(key, "PER", {t: round(v, 4) for t, v in sorted(votes.items()) if v})
     if surname and "PER" in order:
         votes["PER"] += SURNAME_VOTES
     found = {t: round(v, 4) for t, v in sorted(votes.items()) if v}
-    if mentioned.get("OTHER", 0) > max(votes.values()):
-        return Typed(key, None, {**found, "OTHER": mentioned["OTHER"]})
+    if mentioned.get(OTHER, 0) > max(votes.values()):
+        return Typed(key, None, {**found, OTHER: mentioned[OTHER]})
     admitted = surname or shaped
     rest = [t for t in order if votes[t] > 0 and (t != "PER" or admitted)]
     chosen = max(rest, key=lambda t: (votes[t], -order.index(t))) if rest else None

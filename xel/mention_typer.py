@@ -29,13 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from xel.entity_types import OTHER
 from xel.errors import XelError
 from xel.progress import progress
 from xel.registry import typers
 
 MODEL = Path(__file__).parent / "models" / "mention_typer.npz"
 TYPES = ("PER", "ORG", "LOC")  # the types it tells apart, beside OTHER (none of them)
-OTHER = "OTHER"
 CLASSES = (*TYPES, OTHER)
 NER_LABELS = ("PER", "ORG", "LOC", "MISC", "NONE")  # NER's label on the mention, one-hot
 # spaCy's OntoNotes labels as the typer reads them (its training spans carry spaCy's label)
