@@ -61,8 +61,8 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
         "republic", "river", "road", "sea", "square", "stadium", "station", "street", "tower",
         "town", "valley", "village"}),
     "EVENT": frozenset({
-        "battle", "championship", "championships", "conference", "cup", "election",
-        "elections", "festival", "games", "marathon", "olympics", "open", "referendum",
+        "battle", "championship", "championships", "conference", "cup", "cups", "election",
+        "elections", "festival", "games", "marathon", "olympics", "open", "prix", "referendum",
         "revolution", "siege", "summit", "tournament", "war"}),
 }
 # `City` is left out: `Mexico City` is a place, `Manchester City` a club.
