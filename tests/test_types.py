@@ -130,6 +130,9 @@ def test_ties_go_to_the_type_the_config_names_first() -> None:
                   ["PER", "LOC", "ORG"]).type == "LOC"
     assert head_type("Rural Fire Service") == "ORG" and head_type("Hudson River") == "LOC"
     assert head_type("Korean War") == "EVENT" and head_type("Angela Merkel") is None
+    # newspapers (EWT's `Washington Post`, typed a place), races and plural cups
+    assert head_type("Jerusalem Post") == "ORG" and head_type("St. Louis Post-Dispatch") == "ORG"
+    assert head_type("Russian Grand Prix") == "EVENT" and head_type("Ryder Cups") == "EVENT"
 
 
 def test_the_kb_is_asked_only_when_there_are_other_types() -> None:

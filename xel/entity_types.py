@@ -100,7 +100,7 @@ def head_type(name: str) -> str | None:
         words = words[:words.index("of", 1)]
     while len(words) > 1 and NUMBER.fullmatch(words[-1]):
         words.pop()
-    last = words[-1].strip(".") if words else ""
+    last = words[-1].strip(".").rsplit("-", 1)[-1] if words else ""  # `Post-Dispatch`
     return next((kind for kind, heads in HEAD_WORDS.items() if last in heads), None)
 
 
