@@ -10,7 +10,13 @@ import pytest
 from conftest import load_script
 
 from xel.errors import XelError
-from xel.evaluate import occurrence, read_span_gold, span_gold_row, write_span_gold
+from xel.evaluate import (
+    annotated_halves,
+    occurrence,
+    read_span_gold,
+    span_gold_row,
+    write_span_gold,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,6 +92,20 @@ def test_tvsub_builder_strips_subtitle_formatting_and_halves_by_episode() -> Non
     with open(ROOT / "corpora" / "tvsub_persons" / "annotations.tsv", encoding="utf-8") as f:
         docs = {row["doc"] for row in csv.DictReader(f, delimiter="\t")}
     assert docs <= {f"tvsub.{n}" for n in episodes}
+
+
+def test_annotations_become_halves_and_a_misplaced_one_is_named(tmp_path: Path) -> None:
+    rows = [("d1", "Ross met Rachel.", "罗斯见了瑞秋。"), ("d2", "Hi, Ross.", "嗨，罗斯。")]
+    path = tmp_path / "annotations.tsv"
+    path.write_text("line\tdoc\ten_start\ten_end\tenglish\tgold\tnote\n"
+                    "0\td1\t9\t15\tRachel\t瑞秋\t\n1\td2\t4\t8\tRoss\tABSENT\t\n",
+                    encoding="utf-8")
+    gold = annotated_halves(path, rows, "zho-CN", lambda doc: "tune" if doc == "d1" else "heldout")
+    assert gold == {"tune": [["zho-CN", "0", "9", "15", "Rachel", "瑞秋", "4", "6"]],
+                    "heldout": [["zho-CN", "1", "4", "8", "Ross", "ABSENT", "", ""]]}
+    with pytest.raises(XelError, match=r"annotations\.tsv: 'Rachel' is not at 9-15 of line 0"):
+        annotated_halves(path, [("d1", "Ross met Monica.", "")] + rows[1:], "zho-CN",
+                         lambda doc: "tune")
 
 
 def test_builders_write_span_gold_that_reads_back(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ import csv
 import random
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -939,6 +939,42 @@ def span_gold_row(lang: str, seg: int, en_start: int, en_end: int, english: str,
         start, end = occurrence(text, ref)
         found = [text[start:end], str(start), str(end)]
     return [lang, str(seg), str(en_start), str(en_end), english, *found]
+
+
+ANNOTATION_COLUMNS = ["line", "doc", "en_start", "en_end", "english", "gold", "note"]
+
+
+def write_sheet(path: Path, drawn: Sequence[Mention], rows: Sequence[tuple[str, str, str]],
+                target: str) -> None:
+    """The annotator's sheet of a blind draw over (document, English, target sentence)
+    `rows`: `ANNOTATION_COLUMNS` with `gold` and `note` empty, then the two sentences (the
+    second column named `<target>_sentence`). The sheet is all the annotator reads."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, delimiter="\t", lineterminator="\n")
+        w.writerow(ANNOTATION_COLUMNS + ["english_sentence", f"{target}_sentence"])
+        for m in drawn:
+            doc, en, other = rows[m.seg]
+            w.writerow([m.seg, doc, m.start, m.end, en[m.start:m.end], "", "", en, other])
+
+
+def annotated_halves(annotations: Path, rows: Sequence[tuple[str, str, str]], lang: str,
+                     half: Callable[[str], str]) -> dict[str, list[list[str]]]:
+    """A corpus's `annotations.tsv` (`ANNOTATION_COLUMNS`) over (document, English, target
+    sentence) `rows`, as span gold rows (`span_gold_row`) in halves by `half(document)`; an
+    annotation whose English is not where it says is an error naming it."""
+    with open(annotations, encoding="utf-8") as f:
+        notes = list(csv.DictReader(f, delimiter="\t"))
+    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
+    for note in notes:
+        k, a, b = int(note["line"]), int(note["en_start"]), int(note["en_end"])
+        doc, en, other = rows[k]
+        if doc != note["doc"] or en[a:b] != note["english"]:
+            raise XelError(f"{annotations}: {note['english']!r} is not at {a}-{b} of line {k} "
+                           f"({note['doc']}): rebuild from the source the README names")
+        gold[half(doc)].append(span_gold_row(lang, k, a, b, note["english"], note["gold"],
+                                             other))
+    return gold
 
 
 def span_gold_counts(rows: Iterable[Sequence[str]]) -> dict[str, int]:

@@ -25,7 +25,6 @@ the English and Chinese line. The sheet is all the annotator reads.
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import re
 import subprocess
@@ -36,9 +35,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from xel.evaluate import (  # noqa: E402
+    annotated_halves,
     draw_persons,
     span_gold_counts,
-    span_gold_row,
+    write_sheet,
     write_span_gold,
 )
 
@@ -48,7 +48,6 @@ ALL_EPISODES = 2959  # files 0 to 2958 of each side
 EPISODES, LINES = 40, 60  # the collection: about 2.4k pairs, with NTREX the ~2k-pair case
 LEARN = 100_000
 FORMATTING = re.compile(r"^(?:,,\d{4},\d{4},\d{4},,)+")
-COLUMNS = ["line", "doc", "en_start", "en_end", "english", "gold", "note"]
 
 Row = tuple[str, str, str]  # (document, English, Chinese)
 
@@ -101,13 +100,7 @@ def write_lines(path: Path, lines: list[str]) -> None:
 
 def draw(rows: list[Row], out: Path, seed: int, n: int) -> None:
     found, drawn = draw_persons([(doc, en) for doc, en, _ in rows], seed, n)
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "sheet.tsv", "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f, delimiter="\t", lineterminator="\n")
-        w.writerow(COLUMNS + ["english_sentence", "chinese_sentence"])
-        for m in drawn:
-            doc, en, zh = rows[m.seg]
-            w.writerow([m.seg, doc, m.start, m.end, en[m.start:m.end], "", "", en, zh])
+    write_sheet(out / "sheet.tsv", drawn, rows, "chinese")
     print(f"{found} PERSON mentions in {len(rows)} pairs; {n} drawn (seed {seed}) "
           f"to {out / 'sheet.tsv'}")
 
@@ -127,17 +120,7 @@ def main() -> None:
     learned = learning(args.source)
     write_lines(args.out / "learn" / "eng.txt", [en for en, _ in learned])
     write_lines(args.out / "learn" / "zho-CN.txt", [zh for _, zh in learned])
-    with open(HERE / "annotations.tsv", encoding="utf-8") as f:
-        notes = list(csv.DictReader(f, delimiter="\t"))
-    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
-    for note in notes:
-        k, a, b = int(note["line"]), int(note["en_start"]), int(note["en_end"])
-        doc, en, zh = rows[k]
-        if doc != note["doc"] or en[a:b] != note["english"]:
-            raise SystemExit(f"annotations.tsv: {note['english']!r} is not at {a}-{b} of line "
-                             f"{k} ({note['doc']})")
-        gold[half(doc)].append(span_gold_row("zho-CN", k, a, b, note["english"], note["gold"],
-                                             zh))
+    gold = annotated_halves(HERE / "annotations.tsv", rows, "zho-CN", half)
     for part, lines in gold.items():
         write_span_gold(args.out / f"gold-{part}.tsv",
                         f"TVsub en-zh person mentions ({part} half, episodes drawn with seed "

@@ -23,7 +23,6 @@ the annotator reads.
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import re
 import subprocess
@@ -35,15 +34,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from xel.evaluate import (  # noqa: E402
+    annotated_halves,
     draw_persons,
     span_gold_counts,
-    span_gold_row,
+    write_sheet,
     write_span_gold,
 )
 
 RELEASE = "f41750dadbf2ba6ab01ca5380347d253298a3427"
 PATH = "xml/newstest2021.en-ja.all.xml"
-COLUMNS = ["line", "doc", "en_start", "en_end", "english", "gold", "note"]
 
 
 def read(source: Path) -> str:
@@ -72,13 +71,7 @@ def half(doc: str) -> str:
 
 def draw(rows: list[tuple[str, str, str]], out: Path, seed: int, n: int) -> None:
     found, drawn = draw_persons([(doc, en) for doc, en, _ in rows], seed, n)
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "sheet.tsv", "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f, delimiter="\t", lineterminator="\n")
-        w.writerow(COLUMNS + ["english_sentence", "japanese_sentence"])
-        for m in drawn:
-            doc, en, ja = rows[m.seg]
-            w.writerow([m.seg, doc, m.start, m.end, en[m.start:m.end], "", "", en, ja])
+    write_sheet(out / "sheet.tsv", drawn, rows, "japanese")
     print(f"{found} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
           f"to {out / 'sheet.tsv'}")
 
@@ -97,16 +90,7 @@ def main() -> None:
     for name, column in (("doc_ids.txt", 0), ("eng.txt", 1), ("jpn.txt", 2)):
         (args.out / "corpus" / name).write_text("".join(f"{r[column]}\n" for r in rows),
                                                 encoding="utf-8")
-    with open(HERE / "annotations.tsv", encoding="utf-8") as f:
-        notes = list(csv.DictReader(f, delimiter="\t"))
-    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
-    for note in notes:
-        k, a, b = int(note["line"]), int(note["en_start"]), int(note["en_end"])
-        doc, en, ja = rows[k]
-        if doc != note["doc"] or en[a:b] != note["english"]:
-            raise SystemExit(f"annotations.tsv: {note['english']!r} is not at {a}-{b} of line "
-                             f"{k} ({note['doc']})")
-        gold[half(doc)].append(span_gold_row("jpn", k, a, b, note["english"], note["gold"], ja))
+    gold = annotated_halves(HERE / "annotations.tsv", rows, "jpn", half)
     for part, lines in gold.items():
         write_span_gold(args.out / f"gold-{part}.tsv",
                         f"WMT21 en-ja person mentions ({part} half, documents drawn with seed "
