@@ -103,6 +103,11 @@ def test_annotations_become_halves_and_a_misplaced_one_is_named(tmp_path: Path) 
     gold = annotated_halves(path, rows, "zho-CN", lambda doc: "tune" if doc == "d1" else "heldout")
     assert gold == {"tune": [["zho-CN", "0", "9", "15", "Rachel", "瑞秋", "4", "6"]],
                     "heldout": [["zho-CN", "1", "4", "8", "Ross", "ABSENT", "", ""]]}
+    bare = tmp_path / "bare.tsv"  # a file without the `doc` column: the English alone is checked
+    bare.write_text("line\ten_start\ten_end\tenglish\tgold\n1\t4\t8\tRoss\t罗斯\n",
+                    encoding="utf-8")
+    assert annotated_halves(bare, rows, "zho-CN", lambda doc: "tune")["tune"] == [
+        ["zho-CN", "1", "4", "8", "Ross", "罗斯", "2", "4"]]
     with pytest.raises(XelError, match=r"annotations\.tsv: 'Rachel' is not at 9-15 of line 0"):
         annotated_halves(path, [("d1", "Ross met Monica.", "")] + rows[1:], "zho-CN",
                          lambda doc: "tune")

@@ -944,11 +944,13 @@ def span_gold_row(lang: str, seg: int, en_start: int, en_end: int, english: str,
 ANNOTATION_COLUMNS = ["line", "doc", "en_start", "en_end", "english", "gold", "note"]
 
 
-def write_sheet(path: Path, drawn: Sequence[Mention], rows: Sequence[tuple[str, str, str]],
-                target: str) -> None:
-    """The annotator's sheet of a blind draw over (document, English, target sentence)
-    `rows`: `ANNOTATION_COLUMNS` with `gold` and `note` empty, then the two sentences (the
-    second column named `<target>_sentence`). The sheet is all the annotator reads."""
+def draw_sheet(rows: Sequence[tuple[str, str, str]], path: Path, seed: int, n: int,
+               target: str) -> int:
+    """The blind draw of `draw_persons` over (document, English, target sentence) `rows`,
+    written as the annotator's sheet: `ANNOTATION_COLUMNS` with `gold` and `note` empty, then
+    the two sentences (the second column named `<target>_sentence`). The sheet is all the
+    annotator reads. Returns how many PERSON mentions there were to draw from."""
+    found, drawn = draw_persons([(doc, en) for doc, en, _ in rows], seed, n)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")
@@ -956,22 +958,24 @@ def write_sheet(path: Path, drawn: Sequence[Mention], rows: Sequence[tuple[str, 
         for m in drawn:
             doc, en, other = rows[m.seg]
             w.writerow([m.seg, doc, m.start, m.end, en[m.start:m.end], "", "", en, other])
+    return found
 
 
 def annotated_halves(annotations: Path, rows: Sequence[tuple[str, str, str]], lang: str,
                      half: Callable[[str], str]) -> dict[str, list[list[str]]]:
     """A corpus's `annotations.tsv` (`ANNOTATION_COLUMNS`) over (document, English, target
     sentence) `rows`, as span gold rows (`span_gold_row`) in halves by `half(document)`; an
-    annotation whose English is not where it says is an error naming it."""
+    annotation whose English (or `doc`, where the file has that column) is not where it says
+    is an error naming it."""
     with open(annotations, encoding="utf-8") as f:
         notes = list(csv.DictReader(f, delimiter="\t"))
     gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
     for note in notes:
         k, a, b = int(note["line"]), int(note["en_start"]), int(note["en_end"])
         doc, en, other = rows[k]
-        if doc != note["doc"] or en[a:b] != note["english"]:
+        if note.get("doc", doc) != doc or en[a:b] != note["english"]:
             raise XelError(f"{annotations}: {note['english']!r} is not at {a}-{b} of line {k} "
-                           f"({note['doc']}): rebuild from the source the README names")
+                           f"({note.get('doc', doc)}): rebuild from the source the README names")
         gold[half(doc)].append(span_gold_row(lang, k, a, b, note["english"], note["gold"],
                                              other))
     return gold

@@ -36,9 +36,8 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from xel.evaluate import (  # noqa: E402
     annotated_halves,
-    draw_persons,
+    draw_sheet,
     span_gold_counts,
-    write_sheet,
     write_span_gold,
 )
 
@@ -98,13 +97,6 @@ def write_lines(path: Path, lines: list[str]) -> None:
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
 
 
-def draw(rows: list[Row], out: Path, seed: int, n: int) -> None:
-    found, drawn = draw_persons([(doc, en) for doc, en, _ in rows], seed, n)
-    write_sheet(out / "sheet.tsv", drawn, rows, "chinese")
-    print(f"{found} PERSON mentions in {len(rows)} pairs; {n} drawn (seed {seed}) "
-          f"to {out / 'sheet.tsv'}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("source", type=Path)
@@ -113,7 +105,10 @@ def main() -> None:
     args = parser.parse_args()
     rows = collection(args.source)
     if args.draw:
-        draw(rows, args.out, *args.draw)
+        seed, n = args.draw
+        found = draw_sheet(rows, args.out / "sheet.tsv", seed, n, "chinese")
+        print(f"{found} PERSON mentions in {len(rows)} pairs; {n} drawn (seed {seed}) "
+              f"to {args.out / 'sheet.tsv'}")
         return
     for name, column in (("doc_ids.txt", 0), ("eng.txt", 1), ("zho-CN.txt", 2)):
         write_lines(args.out / "corpus" / name, [r[column] for r in rows])

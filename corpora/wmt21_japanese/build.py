@@ -35,9 +35,8 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from xel.evaluate import (  # noqa: E402
     annotated_halves,
-    draw_persons,
+    draw_sheet,
     span_gold_counts,
-    write_sheet,
     write_span_gold,
 )
 
@@ -69,13 +68,6 @@ def half(doc: str) -> str:
     return "tune" if random.Random(f"2021:{doc}").random() < 0.5 else "heldout"
 
 
-def draw(rows: list[tuple[str, str, str]], out: Path, seed: int, n: int) -> None:
-    found, drawn = draw_persons([(doc, en) for doc, en, _ in rows], seed, n)
-    write_sheet(out / "sheet.tsv", drawn, rows, "japanese")
-    print(f"{found} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
-          f"to {out / 'sheet.tsv'}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("source", type=Path)
@@ -84,7 +76,10 @@ def main() -> None:
     args = parser.parse_args()
     rows = rows_of(read(args.source))
     if args.draw:
-        draw(rows, args.out, *args.draw)
+        seed, n = args.draw
+        found = draw_sheet(rows, args.out / "sheet.tsv", seed, n, "japanese")
+        print(f"{found} PERSON mentions in {len(rows)} sentences; {n} drawn (seed {seed}) "
+              f"to {args.out / 'sheet.tsv'}")
         return
     (args.out / "corpus").mkdir(parents=True, exist_ok=True)
     for name, column in (("doc_ids.txt", 0), ("eng.txt", 1), ("jpn.txt", 2)):

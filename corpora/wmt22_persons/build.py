@@ -19,7 +19,6 @@ reference A. OUT defaults to work/wmt22. Written there:
 
 from __future__ import annotations
 
-import csv
 import random
 import re
 import subprocess
@@ -27,7 +26,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from xel.evaluate import span_gold_counts, span_gold_row, write_span_gold
+from xel.evaluate import annotated_halves, span_gold_counts, write_span_gold
 
 HERE = Path(__file__).parent
 RELEASE = "37f67aa2ae572f0ba7a5c0890f3162ddd1cc8265"
@@ -84,15 +83,7 @@ def main() -> None:
     for name, column in (("eng.txt", 1), ("zho-CN.txt", 2), ("doc_ids.txt", 0)):
         (out / "corpus" / name).write_text("".join(f"{r[column]}\n" for r in rows),
                                            encoding="utf-8")
-    with open(HERE / "annotations.tsv", encoding="utf-8") as f:
-        notes = list(csv.DictReader(f, delimiter="\t"))
-    gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
-    for n in notes:
-        k, a, b = int(n["line"]), int(n["en_start"]), int(n["en_end"])
-        doc, en, zh = rows[k]
-        if en[a:b] != n["english"]:
-            raise SystemExit(f"annotations.tsv: {n['english']!r} is not at {a}-{b} of line {k}")
-        gold[half(doc)].append(span_gold_row("zho-CN", k, a, b, n["english"], n["gold"], zh))
+    gold = annotated_halves(HERE / "annotations.tsv", rows, "zho-CN", half)
     for part, lines in gold.items():
         write_span_gold(out / f"gold-{part}.tsv",
                         f"WMT22 zh-en person mentions ({part} half), from corpora/wmt22_persons",
