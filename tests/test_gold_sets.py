@@ -34,7 +34,7 @@ def builder(name: str) -> ModuleType:
     ("kyoto_persons", "annotations-seventh.tsv", 95),
     ("kyoto_persons", "annotations-eighth.tsv", 106),
     ("nist_persons", "annotations.tsv", 71), ("wmt22_persons", "annotations.tsv", 235),
-    ("tvsub_persons", "annotations.tsv", 176)])
+    ("tvsub_persons", "annotations.tsv", 176), ("tvsub_persons", "annotations-tune2.tsv", 126)])
 def test_annotations_are_complete(name: str, file: str, named: int) -> None:
     with open(ROOT / "corpora" / name / file, encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
@@ -92,6 +92,13 @@ def test_tvsub_builder_strips_subtitle_formatting_and_halves_by_episode() -> Non
     with open(ROOT / "corpora" / "tvsub_persons" / "annotations.tsv", encoding="utf-8") as f:
         docs = {row["doc"] for row in csv.DictReader(f, delimiter="\t")}
     assert docs <= {f"tvsub.{n}" for n in episodes}
+    second = tvsub.second_episodes(101)
+    assert len(set(second)) == tvsub.EPISODES and min(second) > 101
+    assert not set(second) & set(episodes)
+    with open(ROOT / "corpora" / "tvsub_persons" / "annotations-tune2.tsv",
+              encoding="utf-8") as f:
+        assert {row["doc"] for row in csv.DictReader(f, delimiter="\t")} <= {
+            f"tvsub.{n}" for n in second}
 
 
 def test_annotations_become_halves_and_a_misplaced_one_is_named(tmp_path: Path) -> None:

@@ -14,12 +14,17 @@ side, line-aligned), read at commit `RELEASE`. OUT defaults to work/tvsub. Writt
 - `learn/{eng,zho-CN}.txt`: `LEARN` pairs of the other episodes, in episode order, for the
   aligner to learn from (`configs/tvsub-chinese-100k.yaml`, `align.learn_from`);
 - `gold-{tune,heldout}.tsv`: `annotations.tsv` as span gold (`xel eval projection --spans`),
-  in halves by episode with a seeded draw (`half`).
+  in halves by episode with a seeded draw (`half`);
+- `tune2/corpus/...` and `gold-tune2.tsv`: a second set, all of it tune gold
+  (`annotations-tune2.tsv`, `configs/tvsub-chinese-tune2.yaml`): `EPISODES` more episodes,
+  drawn from those neither the first set nor the learning pairs hold, so that what fails in
+  dialogue can be learned without reading the held-out half's misses.
 
-`--draw SEED N` instead runs xel's English NER over the collection's English
+`--draw SEED N [--tune2]` instead runs xel's English NER over the collection's English
 (`xel.evaluate.draw_persons`), draws N mentions with `random.Random(SEED).sample` and writes
 the annotator's sheet `OUT/sheet.tsv`: the columns of `annotations.tsv` with `gold` empty, and
-the English and Chinese line. The sheet is all the annotator reads.
+the English and Chinese line (of the second set with `--tune2`). The sheet is all the
+annotator reads.
 """
 
 from __future__ import annotations
@@ -72,20 +77,26 @@ def gold_episodes() -> list[int]:
     return sorted(random.Random("tvsub gold").sample(range(ALL_EPISODES), EPISODES))
 
 
-def collection(source: Path) -> list[Row]:
-    return [(f"tvsub.{n}", en, zh) for n in gold_episodes()
-            for en, zh in episode(source, n)[:LINES]]
+def collection(source: Path, episodes: list[int]) -> list[Row]:
+    return [(f"tvsub.{n}", en, zh) for n in episodes for en, zh in episode(source, n)[:LINES]]
 
 
-def learning(source: Path) -> list[tuple[str, str]]:
+def learning(source: Path) -> tuple[list[tuple[str, str]], int]:
+    """The learning pairs and the last episode they take from."""
     taken = set(gold_episodes())
     pairs: list[tuple[str, str]] = []
     for n in range(ALL_EPISODES):
         if n not in taken:
             pairs += episode(source, n)
         if len(pairs) >= LEARN:
-            return pairs[:LEARN]
+            return pairs[:LEARN], n
     raise SystemExit(f"only {len(pairs)} learning pairs")
+
+
+def second_episodes(last_learned: int) -> list[int]:
+    taken = set(gold_episodes())
+    free = [n for n in range(last_learned + 1, ALL_EPISODES) if n not in taken]
+    return sorted(random.Random("tvsub tune 2").sample(free, EPISODES))
 
 
 def half(doc: str) -> str:
@@ -102,27 +113,36 @@ def main() -> None:
     parser.add_argument("source", type=Path)
     parser.add_argument("out", type=Path, nargs="?", default=Path("work/tvsub"))
     parser.add_argument("--draw", type=int, nargs=2, metavar=("SEED", "N"))
+    parser.add_argument("--tune2", action="store_true", help="draw from the second set")
     args = parser.parse_args()
-    rows = collection(args.source)
+    rows = collection(args.source, gold_episodes())
+    learned, last_learned = learning(args.source)
+    rows2 = collection(args.source, second_episodes(last_learned))
     if args.draw:
         seed, n = args.draw
-        found = draw_sheet(rows, args.out / "sheet.tsv", seed, n, "chinese")
-        print(f"{found} PERSON mentions in {len(rows)} pairs; {n} drawn (seed {seed}) "
-              f"to {args.out / 'sheet.tsv'}")
+        found = draw_sheet(rows2 if args.tune2 else rows, args.out / "sheet.tsv", seed, n,
+                           "chinese")
+        print(f"{found} PERSON mentions; {n} drawn (seed {seed}) to {args.out / 'sheet.tsv'}")
         return
-    for name, column in (("doc_ids.txt", 0), ("eng.txt", 1), ("zho-CN.txt", 2)):
-        write_lines(args.out / "corpus" / name, [r[column] for r in rows])
-    learned = learning(args.source)
+    for folder, written in ((args.out / "corpus", rows), (args.out / "tune2" / "corpus", rows2)):
+        for name, column in (("doc_ids.txt", 0), ("eng.txt", 1), ("zho-CN.txt", 2)):
+            write_lines(folder / name, [r[column] for r in written])
     write_lines(args.out / "learn" / "eng.txt", [en for en, _ in learned])
     write_lines(args.out / "learn" / "zho-CN.txt", [zh for _, zh in learned])
     gold = annotated_halves(HERE / "annotations.tsv", rows, "zho-CN", half)
+    if (HERE / "annotations-tune2.tsv").exists():
+        gold["tune2"] = annotated_halves(HERE / "annotations-tune2.tsv", rows2, "zho-CN",
+                                         lambda _: "tune")["tune"]
     for part, lines in gold.items():
+        drawn = ("episodes drawn with seed tvsub tune 2" if part == "tune2" else
+                 f"{part} half, episodes drawn with seed tvsub:<document id>")
         write_span_gold(args.out / f"gold-{part}.tsv",
-                        f"TVsub en-zh person mentions ({part} half, episodes drawn with seed "
-                        "tvsub:<document id>), from corpora/tvsub_persons", lines)
+                        f"TVsub en-zh person mentions ({drawn}), from corpora/tvsub_persons",
+                        lines)
     counts = {p: span_gold_counts(g) for p, g in gold.items()}
     print(f"{len(rows)} sentence pairs, {len({r[0] for r in rows})} episodes in "
-          f"{args.out}/corpus, {len(learned):,} learning pairs; person mentions: {counts}")
+          f"{args.out}/corpus, {len(rows2)} in {args.out}/tune2/corpus, {len(learned):,} "
+          f"learning pairs; person mentions: {counts}")
 
 
 if __name__ == "__main__":
