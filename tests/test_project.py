@@ -658,3 +658,40 @@ def test_a_one_character_form_of_a_longer_chinese_name_is_a_part_of_it(
     p = pair("After reaching the peak of her career in her native Australia Geyer moved to LA",
              text, {(10, 3), (11, 12), (11, 13)}, tokens)
     assert project(p, "Geyer", "zho-TW", config, matcher) == "蓋耶"
+
+
+def test_dialogue_names_keep_the_characters_that_read_as_them() -> None:
+    """TVsub's subtitles (the second tuning set): a transliteration whose last character few
+    names have is kept whole, given back from the aligned span, or read with the name after
+    it; a simplified form is the model's traditional one."""
+    matcher = make_matcher("zho-CN", MODELS, ["Rach", "Rachel", "Green", "Whale"])
+    stops = function_words("zho-CN")
+    p = pair("Hey, Rach.", "瑞秋", {(2, 0)}, ["瑞秋"])
+    assert project(p, "Rach", "zho-CN", matcher=matcher) == "瑞秋"
+    text = "你有想过跟瑞秋之间的可能性吗？"
+    p = pair("about you and Rachel?", text, {(3, 5), (3, 6), (3, 7)},
+             ["你", "有", "想", "过", "跟", "瑞秋", "之间的", "可能", "性", "吗", "？"])
+    assert project(p, "Rachel", "zho-CN", matcher=matcher, stops=stops) == "瑞秋"
+    p = pair("Oh, my God. Rachel Green?", "天哪，瑞秋格林？", {(5, 3), (5, 4), (6, 4), (6, 5)},
+             ["天", "哪", "，", "瑞", "秋", "格", "林", "？"])
+    assert project(p, "Rachel Green", "zho-CN", matcher=matcher) == "瑞秋格林"
+    p = pair("Dr. Whale.", "威尔医生", {(0, 1), (0, 2)}, ["威", "尔", "医生"])
+    assert project(p, "Whale", "zho-CN", matcher=matcher) == "威尔"
+    assert matcher.score("Whale", "威尔") == matcher.score("Whale", "威爾") == 1.0
+
+
+def test_reading_as_a_whole_name_and_the_familiar_prefix() -> None:
+    from xel.names.han import read_back, reads_as_name, with_familiar
+
+    assert reads_as_name("瑞秋格林", ["Rachel", "Green"]) and reads_as_name("瑞秋", ["Rachel"])
+    assert reads_as_name("菲比·布菲", ["Phoebe", "Buffay"])
+    assert not reads_as_name("瑞", ["Rachel"]) and not reads_as_name("格林", ["Rachel", "Green"])
+    text = "跟瑞秋之间"
+    assert read_back(text, (1, 2), (1, 5), ["Rachel"]) == (1, 3)
+    assert read_back(text, (1, 2), (1, 2), ["Rachel"]) == (1, 2)  # not past the span given
+    text = "有的话小莱莱早跳脚了"
+    a = text.index("莱莱")
+    assert with_familiar(text, a, a + 2, ["Lenny"]) == a - 1
+    assert with_familiar(text, a, a + 2, ["Lenny", "Lee"]) == a  # a pet name is one word
+    text = "大小汤姆"  # `小` ends a word
+    assert with_familiar(text, 2, 4, ["Tom"]) == 2

@@ -424,6 +424,22 @@ def _letters(text: str) -> str:
 _REGNAL = regex.compile(r"[一二三四五六七八九十]{1,3}世(?![紀纪])")
 
 
+# Written before a given name or nickname to call someone familiarly, as part of the name
+# (`小莱莱` for Lenny, `阿成`): dialogue writes them where the English has the name alone.
+FAMILIAR = frozenset("小阿")
+
+
+def with_familiar(text: str, start: int, end: int, english: Sequence[str]) -> int:
+    """The span's start with the familiar `小` or `阿` before a one-word name, where it is
+    not the end or the start of a common word (`大小`, `小心`)."""
+    if len(english) != 1 or start < 1 or text[start - 1] not in FAMILIAR or not all(
+            _HAN.fullmatch(c) for c in text[start:end]):
+        return start
+    if begins_word(text, start - 1) or (start >= 2 and begins_word(text, start - 2)):
+        return start
+    return start - 1
+
+
 def with_regnal_number(text: str, start: int, end: int) -> int:
     """The span's end past a regnal number written right after it."""
     m = _REGNAL.match(text, end) if start < end else None
@@ -436,14 +452,47 @@ def untitled(text: str, start: int, end: int, english: Sequence[str]) -> int:
     name: a title the aligner or a bracket rule took in."""
     if end - start < 3 or start == 0 or not begins_word(text, start - 1):
         return start
-    rest = text[start + 1:end]
-    parts = [p for p in regex.split(f"[{_HAN_JOINERS}]", rest) if p]
-    if len(parts) == len(english) and all(reads_as(p, t) for p, t in zip(parts, english,
-                                                                           strict=True)):
-        return start + 1
-    if len(english) == 1 and reads_as(rest, english[0]):
-        return start + 1
-    return start
+    return start + 1 if reads_as_name(text[start + 1:end], english) else start
+
+
+# How many characters of the span a cut took off may be given back (`Han._name`).
+READ_BACK = 2
+
+
+def read_back(text: str, cut: Span, span: Span, english: Sequence[str]) -> Span:
+    """The cut span with the fewest characters of `span` beside it, up to `READ_BACK`, that
+    make it read as the whole English name (Han, not function characters, beginning no
+    common word there); the cut span where none does."""
+    start, end = cut
+    for added in range(1, READ_BACK + 1):
+        for left in range(added + 1):
+            s, e = start - left, end + added - left
+            if s < span[0] or e > span[1]:
+                continue
+            new = [*range(s, start), *range(end, e)]
+            if all(_HAN.fullmatch(text[k]) and text[k] not in FUNCTION_CHARACTERS for k in new) \
+                    and not (e > end and begins_word(text, e - 1)) \
+                    and not (s < start and begins_word(text, s - 1)) \
+                    and reads_as_name(text[s:e], english):
+                return s, e
+    return cut
+
+
+def reads_as_name(piece: str, english: Sequence[str]) -> bool:
+    """The Chinese piece reads in Mandarin as the whole English name: a part per English
+    token between joiners (`·`), or, unjoined, runs in turn (`瑞秋格林`, Rachel Green)."""
+    parts = [p for p in regex.split(f"[{_HAN_JOINERS}]", piece) if p]
+    if len(parts) == len(english):
+        return all(reads_as(p, t) for p, t in zip(parts, english, strict=True))
+    return len(parts) == 1 and _reads_in_turn(piece, tuple(english))
+
+
+@functools.lru_cache(maxsize=4096)
+def _reads_in_turn(piece: str, english: tuple[str, ...]) -> bool:
+    if len(english) == 1:
+        return reads_as(piece, english[0])
+    return any(reads_as(piece[:k], english[0]) and _reads_in_turn(piece[k:], english[1:])
+               for k in range(1, len(piece)))
 
 
 # A character written in this many transliterated names is almost only ever one (`爾` 5,159,
@@ -482,13 +531,18 @@ class Han(Family):
         simple = simplified(ch)
         return (ch,) if simple == ch else (ch, simple)
 
+    def same_form(self, text: str) -> str:
+        """Simplified and traditional characters alike: the models learned names in both."""
+        return folded(text)
+
     def characters(self, text: str, start: int, end: int, english: Sequence[str],
                    matcher: Scorer, *, enabled: bool, before_bracket: bool,
                    aligned: Span | None = None, claimed: frozenset[int] = frozenset()) -> Span:
         start, end = super().characters(text, start, end, english, matcher, enabled=enabled,
                                         before_bracket=before_bracket)
         if enabled and matcher.knows_names and english:
-            start, end = han_name(text, start, end, english, matcher, before_bracket, aligned)
+            start, end = self._name(text, start, end, english, matcher, before_bracket,
+                                    aligned)
             if self.code == "zho" and start < end and all(_HAN.fullmatch(c) for c in text[start:end]
                                           if c not in _HAN_JOINERS):
 
@@ -502,7 +556,22 @@ class Han(Family):
             if self.code == "zho":
                 end = with_regnal_number(text, start, end)
                 start, end = self._run_on(text, start, end, english, matcher)
+                start = with_familiar(text, start, end, english)
         return start, end
+
+    def _name(self, text: str, start: int, end: int, english: Sequence[str],
+              matcher: Scorer, before_bracket: bool, aligned: Span | None) -> Span:
+        """`han_name`; in Chinese, where the name's characters do not read as the whole
+        English name, the fewest of the span's or the aligned span's characters beside them
+        (at most `READ_BACK`) that make it read so: `瑞秋` (rui qiu) is Rachel though few
+        transliterated names have `秋`, and `瑞秋` + `格林` is Rachel Green."""
+        fixed = han_name(text, start, end, english, matcher, before_bracket, aligned)
+        if aligned is not None and aligned[0] <= end and start <= aligned[1]:
+            start, end = min(start, aligned[0]), max(end, aligned[1])
+        if self.code != "zho" or not (start <= fixed[0] < fixed[1] <= end) or reads_as_name(
+                text[slice(*fixed)], english):
+            return fixed
+        return read_back(text, fixed, (start, end), english)
 
     def _run_on(self, text: str, start: int, end: int, english: Sequence[str],
                 matcher: Scorer) -> Span:

@@ -27,15 +27,17 @@ _PINYIN_INITIALS = [("zh", "C"), ("ch", "C"), ("sh", "S"), ("b", "P"), ("p", "P"
                     ("t", "T"), ("g", "K"), ("k", "K"), ("h", "K"), ("j", "C"), ("q", "C"),
                     ("x", "S"), ("z", "C"), ("c", "C"), ("s", "S"), ("f", "F"), ("l", "L"),
                     ("r", "L"), ("m", "M"), ("n", "N"), ("w", "W"), ("y", "")]
-_ENGLISH = [(r"tch", "C"), (r"ch", "C"), (r"sh", "S"), (r"th", "T"), (r"ph", "F"), (r"gh", ""),
-            (r"ck", "K"), (r"c(?=[eiy])", "S"), (r"g(?=[eiy])", "C"), (r"x", "KS"),
+_ENGLISH = [(r"tch", "C"), (r"ch$", "X"), (r"ch", "C"), (r"sh", "S"), (r"th", "T"), (r"ph", "F"),
+            (r"gh", ""), (r"ck", "K"), (r"c(?=[eiy])", "S"), (r"g(?=[eiy])", "C"), (r"x", "KS"),
             (r"[bp]", "P"), (r"[dt]", "T"), (r"[cgkq]", "K"), (r"j", "C"), (r"[sz]", "S"),
             (r"[fv]", "F"), (r"[lr]", "L"), (r"m", "M"), (r"n", "N"), (r"w", "W"), (r"h", "H"),
             (r"y", ""), (r"[aeiou]", "")]
 _WEAK = set("LHW")  # English consonants a transliteration may leave out freely
 _SAME = {("W", "F"), ("F", "W"), ("N", "M"), ("M", "N"), ("K", "H"), ("K", "W"), ("S", "C"),
          ("C", "S"), ("S", "T"), ("C", "T"),
-         ("C", "K"), ("S", "H")}  # (Chinese, English): `華` hua for Wa-, `希` xi for Hi-
+         ("C", "K"), ("S", "H"),
+         ("C", "X"), ("K", "X")}  # (Chinese, English): `華` hua for Wa-, `希` xi for Hi-
+# `X`: a last `ch`, said either way (`瑞秋` for Rach, `扎克` for Zach).
 
 
 @functools.lru_cache(maxsize=65536)

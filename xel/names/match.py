@@ -104,8 +104,10 @@ class NameMatcher:
         if self.models is not None and self.models.active:
             forms = [f for f in self.models.forms(english) if rules.spells(f, english)]
             inflects = self.max_ngram == 1
-            if any(target == f or (inflects and len(f) > 1 and target.startswith(f)
-                                   and len(target) - len(f) <= 2) for f in forms):
+            written = rules.same_form(target)
+            if any(written == rules.same_form(f) or (
+                    inflects and len(f) > 1 and target.startswith(f)
+                    and len(target) - len(f) <= 2) for f in forms):
                 return 1.0
             if not self.family.han or any(self.name_like(ch) for ch in target):  # `每` ~ `梅`
                 best = max([best, *(orthographic(self.latin(f), latin) for f in forms[:3])])

@@ -348,6 +348,10 @@ class Family:
         """The forms of a character under which name dictionaries may count it."""
         return (ch,)
 
+    def same_form(self, text: str) -> str:
+        """The text as a model's forms are compared with it (`威尔` is the model's `威爾`)."""
+        return text
+
     def titled(self, projection: str) -> bool:
         """The projection carries a title or rank besides the name (rules where a script
         writes them joined to it)."""
