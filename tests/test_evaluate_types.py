@@ -294,6 +294,14 @@ def test_uner_ewt_conll_keeps_documents_and_types() -> None:
     assert lines == ["-DOCSTART-", "", "Go\tO", "to\tO", "Home\tB-LOC", "Depot\tI-LOC", "",
                      "-DOCSTART-", "", "Ada\tB-PER", "New_York\tB-LOC", ""]
     assert counts == {"LOC": 2, "PER": 1}
+    # Hansel's types where UNER's differ: a business UNER tags as a place is an organization.
+    used: set[tuple[str, str, str]] = set()
+    hansel = {("dev", "LOC", "Home Depot"): "ORG", ("dev", "LOC", "Nowhere"): "LOC"}
+    assert build.hansel_lines(lines, "dev", hansel, used) == [
+        "-DOCSTART-", "", "Go\tO", "to\tO", "Home\tB-ORG", "Depot\tI-ORG", "", "-DOCSTART-", "",
+        "Ada\tB-PER", "New_York\tB-LOC", ""]
+    assert used == {("dev", "LOC", "Home Depot")}
+    assert build.hansel_lines(lines, "test", hansel, set()) == lines  # keyed by part
 
 
 def test_uner_ewt_builds_from_the_repository(tmp_path: Path) -> None:
@@ -307,6 +315,10 @@ def test_uner_ewt_builds_from_the_repository(tmp_path: Path) -> None:
     assert len({s.doc for s in dev}) == 318
     assert Counter(k for s in dev for _, _, k in s.entities) == {"PER": 343, "ORG": 224,
                                                                  "LOC": 399}
+    retyped = read_conll(tmp_path / "en-dev-hansel.conll")
+    assert [s.tokens for s in retyped] == [s.tokens for s in dev]
+    kinds = Counter(k for s in retyped for _, _, k in s.entities)
+    assert kinds["ORG"] > 224 and kinds["LOC"] < 399 and kinds["OTHER"] > 0
 
 
 TYPED_CONLL = """-DOCSTART-

@@ -10,7 +10,10 @@ at the commit pinned below. OUT defaults to `work/ewt`. Written there, for `xel 
 (IOB2 PER, ORG, LOC as UNER gives them; a space inside a token becomes `_`), a blank line after
 each sentence and a `-DOCSTART-` line before each EWT document. The training file is not used
 (the typed check learns nothing from it). `counts.tsv` beside this file holds the entities a
-build must give.
+build must give. Also `en-{dev,test}-hansel.conll`: the same with each entity typed as Hansel
+types it where UNER's tag says otherwise (`hansel-types.tsv`: businesses UNER tags as places
+are organizations, a university is one, a country standing for its team is a place, ...),
+as `corpora/pud_types` does for PUD.
 """
 
 from __future__ import annotations
@@ -67,12 +70,34 @@ def conll(iob2: str) -> tuple[list[str], Counter[str]]:
     return lines, counts
 
 
+def hansel_lines(lines: list[str], part: str, hansel: dict[tuple[str, str, str], str],
+                 used: set[tuple[str, str, str]]) -> list[str]:
+    """CoNLL lines with each sentence's entities typed as Hansel types them (`retyped` of
+    corpora/pud_types, keyed by part, UNER's type and the name's tokens)."""
+    retyped = _pud_build().retyped
+    out: list[str] = []
+    sentence: list[list[str]] = []
+    for line in lines:
+        if line and line != "-DOCSTART-":
+            sentence.append(line.split("\t"))
+            continue
+        if sentence:
+            tokens, tags = [t for t, _ in sentence], [g for _, g in sentence]
+            out += [f"{t}\t{g}" for t, g in zip(
+                tokens, retyped(("", "", tokens, tags), part, hansel, used)[3], strict=True)]
+            sentence = []
+        out.append(line)
+    return out
+
+
 def main() -> None:
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "work" / "ewt"
     out.mkdir(parents=True, exist_ok=True)
     found = {}
+    hansel = _pud_build().read_hansel(HERE / "hansel-types.tsv")
+    used: set[tuple[str, str, str]] = set()
     for part, name in PARTS.items():
         git = _pud_build().git_dir(Path(sys.argv[1]), REPO)
         text = subprocess.run(["git", "--git-dir", str(git), "show",
@@ -80,11 +105,15 @@ def main() -> None:
                               check=True).stdout
         lines, counts = conll(text)
         (out / f"en-{part}.conll").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (out / f"en-{part}-hansel.conll").write_text(
+            "\n".join(hansel_lines(lines, part, hansel, used)) + "\n", encoding="utf-8")
         found.update({(part, kind): n for kind, n in counts.items()})
     rows = [line.split("\t") for line in
             (HERE / "counts.tsv").read_text(encoding="utf-8").splitlines()[1:]]
     if {(part, kind): int(n) for part, kind, n in rows} != found:
         raise SystemExit(f"the entity counts differ from {HERE / 'counts.tsv'}: another source?")
+    if unused := set(hansel) - used:
+        raise SystemExit(f"hansel-types.tsv: no such entity: {sorted(unused)[0]}")
     print(f"written to {out}")
 
 
