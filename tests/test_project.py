@@ -686,9 +686,18 @@ def test_reading_as_a_whole_name_and_the_familiar_prefix() -> None:
     assert reads_as_name("瑞秋格林", ["Rachel", "Green"]) and reads_as_name("瑞秋", ["Rachel"])
     assert reads_as_name("菲比·布菲", ["Phoebe", "Buffay"])
     assert not reads_as_name("瑞", ["Rachel"]) and not reads_as_name("格林", ["Rachel", "Green"])
+    def anything(k: int) -> bool:
+        return True
+
     text = "跟瑞秋之间"
-    assert read_back(text, (1, 2), (1, 5), ["Rachel"]) == (1, 3)
-    assert read_back(text, (1, 2), (1, 2), ["Rachel"]) == (1, 2)  # not past the span given
+    assert read_back(text, (1, 2), (1, 5), ["Rachel"], anything) == (1, 3)
+    assert read_back(text, (1, 2), (1, 2), ["Rachel"], anything) == (1, 2)  # the span given
+    # A title read as the given name is not given back: `总统` is a word, `菜鸟` no name's.
+    text = "总统特朗普说"
+    assert read_back(text, (2, 5), (0, 5), ["Donald", "Trump"], anything) == (2, 5)
+    text = "菜鸟弗利伍德"
+    assert read_back(text, (2, 6), (0, 6), ["Tommy", "Fleetwood"], lambda k: k >= 2) == (2, 6)
+    assert read_back(text, (2, 6), (0, 6), ["Tommy", "Fleetwood"], anything) == (0, 6)
     text = "有的话小莱莱早跳脚了"
     a = text.index("莱莱")
     assert with_familiar(text, a, a + 2, ["Lenny"]) == a - 1

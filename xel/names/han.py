@@ -459,10 +459,13 @@ def untitled(text: str, start: int, end: int, english: Sequence[str]) -> int:
 READ_BACK = 2
 
 
-def read_back(text: str, cut: Span, span: Span, english: Sequence[str]) -> Span:
+def read_back(text: str, cut: Span, span: Span, english: Sequence[str],
+              name_char: Callable[[int], bool]) -> Span:
     """The cut span with the fewest characters of `span` beside it, up to `READ_BACK`, that
     make it read as the whole English name (Han, not function characters, beginning no
-    common word there); the cut span where none does."""
+    common word there); the cut span where none does. Two characters given back are a
+    syllable pair a title or word could read as too (`总统`, president, as Donald; `菜鸟`,
+    rookie, as Tommy): they must have a name's character and, side by side, not be a word."""
     start, end = cut
     for added in range(1, READ_BACK + 1):
         for left in range(added + 1):
@@ -470,6 +473,9 @@ def read_back(text: str, cut: Span, span: Span, english: Sequence[str]) -> Span:
             if s < span[0] or e > span[1]:
                 continue
             new = [*range(s, start), *range(end, e)]
+            if added > 1 and (not any(name_char(k) for k in new) or (
+                    left in (0, added) and begins_word(text, new[0], WORD))):
+                continue
             if all(_HAN.fullmatch(text[k]) and text[k] not in FUNCTION_CHARACTERS for k in new) \
                     and not (e > end and begins_word(text, e - 1)) \
                     and not (s < start and begins_word(text, s - 1)) \
@@ -571,7 +577,8 @@ class Han(Family):
         if self.code != "zho" or not (start <= fixed[0] < fixed[1] <= end) or reads_as_name(
                 text[slice(*fixed)], english):
             return fixed
-        return read_back(text, fixed, (start, end), english)
+        return read_back(text, fixed, (start, end), english,
+                         lambda k: matcher.name_like(text[k]))
 
     def _run_on(self, text: str, start: int, end: int, english: Sequence[str],
                 matcher: Scorer) -> Span:
