@@ -94,6 +94,8 @@ def learning(source: Path) -> tuple[list[tuple[str, str]], int]:
 
 
 def second_episodes(last_learned: int) -> list[int]:
+    """The second set's episodes: drawn from those after the learning pairs' last one, none of
+    the first set's."""
     taken = set(gold_episodes())
     free = [n for n in range(last_learned + 1, ALL_EPISODES) if n not in taken]
     return sorted(random.Random("tvsub tune 2").sample(free, EPISODES))
@@ -130,9 +132,8 @@ def main() -> None:
     write_lines(args.out / "learn" / "eng.txt", [en for en, _ in learned])
     write_lines(args.out / "learn" / "zho-CN.txt", [zh for _, zh in learned])
     gold = annotated_halves(HERE / "annotations.tsv", rows, "zho-CN", half)
-    if (HERE / "annotations-tune2.tsv").exists():
-        gold["tune2"] = annotated_halves(HERE / "annotations-tune2.tsv", rows2, "zho-CN",
-                                         lambda _: "tune")["tune"]
+    gold["tune2"] = annotated_halves(HERE / "annotations-tune2.tsv", rows2, "zho-CN",
+                                     lambda _: "tune")["tune"]
     for part, lines in gold.items():
         drawn = ("episodes drawn with seed tvsub tune 2" if part == "tune2" else
                  f"{part} half, episodes drawn with seed tvsub:<document id>")

@@ -18,6 +18,7 @@ as `corpora/pud_types` does for PUD.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import subprocess
 import sys
@@ -32,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from xel.evaluate import entity_spans  # noqa: E402
 
 
+@functools.cache
 def _pud_build() -> ModuleType:
     """corpora/pud_types/build.py, whose `git_dir` finds a clone the same way."""
     spec = importlib.util.spec_from_file_location("pud_types_build",
