@@ -13,6 +13,7 @@ from xel.names.english import clean_spaces, name_key, split_name
         ("Gary Holt's", "Gary Holt", None),
         ("Gary Holt’s", "Gary Holt", None),
         ("Chris James'", "Chris James", None),
+        ("Yasser Arafat 's", "Yasser Arafat", None),  # tokenized text spaces the possessive
         ("Mrs May", "May", "Mrs"),
         ("President Ahmet Sezer", "Ahmet Sezer", "President"),
         ("Dr. Christine Blasey Ford", "Christine Blasey Ford", "Dr."),

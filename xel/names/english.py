@@ -69,8 +69,9 @@ def split_name(text: str, person: bool = True) -> SplitName | None:
     start, end = spans[0][0], spans[-1][1]
     name = text[start:end].rstrip(" ,")
     end = start + len(name)
-    # Possessive on the last token: `Holt's`, `Holt’s`, `James'`.
-    trimmed = _POSSESSIVE.sub("", name)
+    # Possessive on the last token: `Holt's`, `Holt’s`, `James'`, and tokenized text's
+    # `Arafat 's`.
+    trimmed = _POSSESSIVE.sub("", name).rstrip()
     if not trimmed.strip("'’‘`´"):
         return None
     if trimmed != name and (trimmed[-1].isalnum() or trimmed[-1] == "."):
