@@ -24,6 +24,7 @@ from xel.names.mandarin import (
     read_out,
     reads_as,
     vowel_groups,
+    widened,
 )
 from xel.names.morphemes import janome
 from xel.names.script import (
@@ -467,20 +468,14 @@ def read_back(text: str, cut: Span, span: Span, english: Sequence[str],
     syllable pair a title or word could read as too (`总统`, president, as Donald; `菜鸟`,
     rookie, as Tommy): they must have a name's character and, side by side, not be a word."""
     start, end = cut
-    for added in range(1, READ_BACK + 1):
-        for left in range(added + 1):
-            s, e = start - left, end + added - left
-            if s < span[0] or e > span[1]:
-                continue
-            new = [*range(s, start), *range(end, e)]
-            if added > 1 and (not any(name_char(k) for k in new) or (
-                    left in (0, added) and begins_word(text, new[0], WORD))):
-                continue
-            if all(_HAN.fullmatch(text[k]) and text[k] not in FUNCTION_CHARACTERS for k in new) \
-                    and not (e > end and begins_word(text, e - 1)) \
-                    and not (s < start and begins_word(text, s - 1)) \
-                    and reads_as_name(text[s:e], english):
-                return s, e
+    for s, e in widened(text, start, end, READ_BACK, span):
+        new = [*range(s, start), *range(end, e)]
+        if len(new) > 1 and (not any(name_char(k) for k in new) or (
+                (s == start or e == end) and begins_word(text, new[0], WORD))):
+            continue
+        if all(_HAN.fullmatch(text[k]) and text[k] not in FUNCTION_CHARACTERS for k in new) \
+                and reads_as_name(text[s:e], english):
+            return s, e
     return cut
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from xel.names.script import transliterator
 
@@ -182,18 +182,26 @@ def _grown(text: str, start: int, end: int, token: str, name_char: Callable[[int
         return start, end
     if reads_as(text[start:end], token):
         return _edges(text, start, end, token, name_char, sides)
+    within = (0 if sides[0] else start, len(text) if sides[1] else end)
+    for s, e in widened(text, start, end, most, within):
+        if all(name_char(k) for k in (*range(s, start), *range(end, e))) and reads_as(
+                text[s:e], token):
+            return _edges(text, s, e, token, name_char, sides)
+    return start, end
+
+
+def widened(text: str, start: int, end: int, most: int, within: tuple[int, int]
+            ) -> Iterator[tuple[int, int]]:
+    """The span with 1 to `most` characters added beside it inside `within`, fewest first
+    (then the fewest on the left), never one whose added edge character begins a common word
+    with the character outside it: what a cut name may be completed to (`_grown`,
+    `xel.names.han.read_back`)."""
     for added in range(1, most + 1):
         for left in range(added + 1):
-            if (left and not sides[0]) or (added - left and not sides[1]):
-                continue
             s, e = start - left, end + added - left
-            if (s >= 0 and e <= len(text) and all(name_char(k) for k in range(s, start))
-                    and all(name_char(k) for k in range(end, e))
-                    and not (e > end and begins_word(text, e - 1))
-                    and not (s < start and begins_word(text, s - 1))
-                    and reads_as(text[s:e], token)):
-                return _edges(text, s, e, token, name_char, sides)
-    return start, end
+            if within[0] <= s and e <= within[1] and not (e > end and begins_word(text, e - 1)) \
+                    and not (s < start and begins_word(text, s - 1)):
+                yield s, e
 
 
 # A word this frequent in jieba's dictionary is a common word, not part of a name: `当时`
