@@ -257,6 +257,22 @@ def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
     assert build_kb(config).summary["entities"] == 2
 
 
+def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path) -> None:
+    from xel.project import translated_labels
+
+    places = write(tmp_path / "places.jsonl", [
+        '{"id": "Q956", "name": "Beijing", "type": "LOC", "labels": {"de": "Peking"}}',
+        '{"id": "Q1", "name": "Jordan", "type": "LOC", "labels": {"de": "Jordanien"}}',
+        '{"id": "Q2", "name": "Jordan", "type": "ORG", "labels": {"de": "Jordan-Team"}}'])
+    build_kb(config_for(tmp_path, places))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        # `Beijing said`: no organization is named so; the place's labels
+        assert translated_labels(kb, "Beijing", "ORG", "deu") == ("Peking",)
+        # where one of the type is, its labels alone
+        assert translated_labels(kb, "Jordan", "ORG", "deu") == ("Jordan-Team",)
+        assert translated_labels(kb, "Beijing", "PER", "deu") == ()
+
+
 def test_foreign_key_folds_case_accents_and_punctuation() -> None:
     assert foreign_key("Union Européenne") == "union europeenne"
     assert foreign_key("«Манчестер Юнайтед»") == "манчестер юнаитед"

@@ -388,6 +388,66 @@ def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
     assert sea.tgt_text[got.start:got.end] == "havet"
 
 
+def test_a_cyrillic_name_begins_with_a_capital_as_the_english_does() -> None:
+    # `клиенты` (customers) is linked with Bank, as `Банка` is: not the name's first word
+    bank = pair("Customers of the Bank of Scotland complained",
+                "Жаловались клиенты Банка Шотландии",
+                [(0, 1), (3, 1), (3, 2), (5, 3), (6, 0)])
+    got = project_entity(bank, 17, 33, "Bank of Scotland", (), frozenset(), ProjectConfig(),
+                         "rus")
+    assert bank.tgt_text[got.start:got.end] == "Банка Шотландии"
+    # not where the English name itself begins in lower case
+    church = pair("the abbey church of Peter", "церковью Петра", [(1, 0), (2, 0), (4, 1)])
+    got = project_entity(church, 4, 25, "abbey church of Peter", (), frozenset(),
+                         ProjectConfig(), "rus")
+    assert church.tgt_text[got.start:got.end] == "церковью Петра"
+    # nor in French, whose ministries begin in lower case
+    ministry = pair("the Ministry of Health said", "le ministère de la Santé a dit",
+                    [(1, 1), (3, 4)])
+    got = project_entity(ministry, 4, 22, "Ministry of Health", (), frozenset({"de", "la"}),
+                         ProjectConfig(), "fra")
+    assert ministry.tgt_text[got.start:got.end] == "ministère de la Santé"
+
+
+def test_a_label_with_yo_matches_the_text_that_writes_ye() -> None:
+    text = "в почве Соединенного Королевства наблюдается"
+    assert [text[a:b] for a, b in label_spans(text, ["Соединённое Королевство"], "rus")] == [
+        "Соединенного Королевства"]
+    found = label_round_trip("Соединенного Королевства", "UK", [(KbEntity(
+        "Q145", "United Kingdom", ["UK"], "LOC"), ["Соединённое Королевство"])], "rus")
+    assert found is not None and found[0] == "United Kingdom" and found[1].accepted
+
+
+def test_an_acronym_is_projected_as_kept_or_as_its_english_words() -> None:
+    # a label is found, but the translation keeps the acronym too: the acronym
+    kept = pair("Amin , head of IRENA , said",
+                "Amin , Generaldirektor der Internationalen Organisation für Erneuerbare "
+                "Energien ( IRENA ) , sagte", [(3, 2), (4, 9)])
+    got = project_entity(kept, 15, 20, "IRENA", ("Internationale Organisation für Erneuerbare "
+                                                 "Energien",), frozenset(), ProjectConfig(),
+                         "deu")
+    assert kept.tgt_text[got.start:got.end] == "IRENA" and got.method == "spelled"
+    # in brackets in another script, an acronym is no English copy to pass over
+    russian = pair("head of IRENA said", "глава Международного агентства ( IRENA ) сказал",
+                   [(2, 1)])
+    got = project_entity(russian, 8, 13, "IRENA", (), frozenset(), ProjectConfig(), "rus")
+    assert russian.tgt_text[got.start:got.end] == "IRENA"
+    # written out in English words whose initials spell it, function words passed over
+    rsc = pair("The RSC staged it", "Die Royal Shakespeare Company inszenierte es",
+               [(1, 1)])
+    got = project_entity(rsc, 4, 7, "RSC", (), frozenset({"die"}), ProjectConfig(), "deu")
+    assert rsc.tgt_text[got.start:got.end] == "Royal Shakespeare Company"
+    assert got.method == "expansion"
+    birds = pair("The RSPB said", "Die Royal Society for the Protection of Birds sagte",
+                 [(1, 2)])
+    got = project_entity(birds, 4, 8, "RSPB", (), frozenset(), ProjectConfig(), "deu")
+    assert birds.tgt_text[got.start:got.end] == "Royal Society for the Protection of Birds"
+    # initials that only begin the acronym are no expansion
+    short = pair("The RSPB said", "Die Royal Society sagte", [(1, 1)])
+    got = project_entity(short, 4, 8, "RSPB", (), frozenset(), ProjectConfig(), "deu")
+    assert got.method == "aligned"
+
+
 def test_a_translated_name_the_sentence_spells_or_transliterates_is_found_by_reading(
         ) -> None:
     from xel.names.match import make_matcher

@@ -288,10 +288,17 @@ def _stem(word: str) -> str:
     return word[:-2] if len(word) >= 6 else word[:-1] if len(word) == 5 else word
 
 
+# Russian and Belarusian print `ё` as `е` more often than not (`Соединенного Королевства`
+# for the label `Соединённое Королевство`).
+YO_FOLDED = str.maketrans("ёЁ", "еЕ")
+
+
 def label_text(text: str, lang: str) -> str:
-    """A sentence or projection as labels are matched in it: Chinese in simplified
-    characters, one for one (a label in either script matches; the places stay)."""
-    return folded(text) if is_chinese(lang) else text
+    """A sentence, projection or label as labels are matched in it: Chinese in simplified
+    characters, Cyrillic with `ё` as `е`, one for one (so the places stay)."""
+    if is_chinese(lang):
+        return folded(text)
+    return text.translate(YO_FOLDED) if language(lang).script == "Cyrl" else text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -303,7 +310,7 @@ def label_pattern(form: str, lang: str) -> regex.Pattern[str]:
     if is_unspaced(lang):  # spaces between its characters where a text is segmented
         written = r"\s?".join(regex.escape(ch) for ch in label_text(form, lang) if ch != " ")
         return regex.compile(f"(?P<name>{written})", regex.IGNORECASE)
-    parts = [regex.escape(_stem(w)) + r"\w{0,5}" for w in form.split()]
+    parts = [regex.escape(_stem(w)) + r"\w{0,5}" for w in label_text(form, lang).split()]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
     return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
                          + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
@@ -332,7 +339,7 @@ def english_copy(text: str, at: int, name: str) -> bool:
     """Whether the English `name` written at `at` is the copy in brackets after the name a
     translation in another script writes (`巴吞鲁日 (Baton Rouge)`); an acronym is not, since
     translations keep it (`理事會（RECO）`)."""
-    return bracketed(text, at) and not is_acronym(name)
+    return bracketed(text, at) and not written_acronym(name)
 
 
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
@@ -351,14 +358,17 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         found = label_spans(pair.tgt_text, forms, lang)
         method = "label"
         latin_target = language(lang).script == "Latn"
-        if not found:
+        if not found or written_acronym(name):  # an acronym the translation keeps: `IRENA`
             # The English name as the translation keeps it; in another script not its copy
             # after the translated name.
-            found = [(m.start(), m.end()) for m in regex.finditer(
+            spelled = [(m.start(), m.end()) for m in regex.finditer(
                 r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)",
                 pair.tgt_text) if latin_target or not english_copy(pair.tgt_text, m.start(),
                                                                    name)]
-            method = "spelled"
+            if spelled:
+                found, method = spelled, "spelled"
+        if not found and written_acronym(name):
+            found, method = expansions(pair.tgt_text, name, stops), "expansion"
         if found:
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
                 1, len(pair.src_text))
@@ -396,6 +406,40 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
 
 
+# English words an acronym's letters pass over (`Royal Society for the Protection of Birds`).
+ENGLISH_LINKS = frozenset({"of", "for", "the", "and", "on", "in", "to", "at"})
+
+
+def written_acronym(name: str) -> bool:
+    """A name written as capitals only (`RSC`, `IRENA`)."""
+    return 2 <= len(name) <= 6 and name.isalpha() and name.isupper()
+
+
+def expansions(text: str, acronym: str, stops: frozenset[str]) -> list[tuple[int, int]]:
+    """Where a translation writes an acronym's words in full, in English as it keeps them
+    (`Royal Shakespeare Company` for RSC): runs of capitalized Latin words whose initials
+    spell it, function words between them passed over (`Society for the Protection`)."""
+    words = [(m.start(), m.end(), m.group()) for m in regex.finditer(r"\p{Latin}[\p{L}'\-]*",
+                                                                     text)]
+    found = []
+    for k, (start, _, word) in enumerate(words):
+        if word[0] != acronym[0]:
+            continue
+        spelled, j = "", k
+        while j < len(words) and len(spelled) < len(acronym):
+            w = words[j][2]
+            if w[0].isupper():
+                spelled += w[0]
+            elif w.casefold() not in stops | ENGLISH_LINKS or j == k:
+                break
+            if not acronym.startswith(spelled):
+                break
+            j += 1
+        if spelled == acronym and j - k > 1:
+            found.append((start, words[j - 1][1]))
+    return found
+
+
 def placed(text: str, end: int, lang: str) -> int:
     """Chinese writes what a place is after its name, as part of it (`萨拉索塔市`)."""
     chinese = is_chinese(lang)
@@ -406,6 +450,9 @@ def placed(text: str, end: int, lang: str) -> int:
 # better as the name (and, to, with: `وساراسوتا`, `لرويترز`); not `ف`, `ك`, which begin many
 # place names (`فرجينيا`, `كندا`) whose readings the models do not know well.
 TRANSLATED_PROCLITICS = frozenset("وبل")
+# Scripts whose orthographies capitalize a name's first word, as French's `ministère de la
+# Santé` does not: a lower-case word is never a name's first there.
+CAPITAL_FIRST_SCRIPTS = frozenset({"Cyrl"})
 # Languages that capitalize every noun: a lower-case word is never a name's first or last.
 CAPITALIZED_NOUNS = frozenset({"deu", "ltz"})
 
@@ -553,29 +600,39 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
     stands for and apart from the name by a word not aligned with it; where every noun is
     capitalized, any lower-case edge word (`Ostafrika angespült`); then function words and
     punctuation. A lower-case word beside the name's words stays (`Республиканской партии`,
-    `Europeiska unionen`)."""
+    `Europeiska unionen`), but not before them in Cyrillic, whose names begin with a
+    capital as the English does, where the aligner linked it with other words too
+    (`клиенты Банка Шотландии`, customers of the Bank of Scotland; not `округ Колумбия`)."""
     first, last = tokens[0], tokens[-1]
     inside = set(mention)
     named: dict[int, set[int]] = defaultdict(set)
+    elsewhere: set[int] = set()  # target words linked with an English word outside the name
     for i, j in pair.links:
         if i in inside:
             named[j].add(i)
+        else:
+            elsewhere.add(j)
 
-    def ran_on(k: int, rest: range, inner: int) -> bool:
+    begins = pair.src[mention[0]] if mention else (0, 0)
+    capital_first = (language(lang).script in CAPITAL_FIRST_SCRIPTS
+                     and pair.src_text[begins[0]:begins[1]][:1].isupper())
+
+    def ran_on(k: int, rest: range, inner: int, leading: bool) -> bool:
         if not _token(pair, k)[:1].islower() or not any(
                 _token(pair, o)[:1].isupper() for o in rest):
             return False
-        if lang in CAPITALIZED_NOUNS or not named[k]:
+        if lang in CAPITALIZED_NOUNS or not named[k] or (
+                leading and capital_first and k in elsewhere):
             return True
         return not named[inner] and named[k] <= {i for o in rest for i in named[o]}
 
-    def droppable(k: int, rest: range, inner: int) -> bool:
-        return ran_on(k, rest, inner) or _token(pair, k).casefold() in stops or not _is_word(
-            pair, k)
+    def droppable(k: int, rest: range, inner: int, leading: bool) -> bool:
+        return (ran_on(k, rest, inner, leading) or _token(pair, k).casefold() in stops
+                or not _is_word(pair, k))
 
-    while first < last and droppable(first, range(first + 1, last + 1), first + 1):
+    while first < last and droppable(first, range(first + 1, last + 1), first + 1, True):
         first += 1
-    while last > first and droppable(last, range(first, last), last - 1):
+    while last > first and droppable(last, range(first, last), last - 1, False):
         last -= 1
     return first, last
 
@@ -1144,9 +1201,14 @@ def mention_types(rows: Sequence[Any], typed: Mapping[str, Typed]) -> list[str]:
 
 def entities_named(kb: KnowledgeBase, name: str, kind: str) -> list[KbEntity]:
     """The KB entities of a type whose name or an alias is `name`: the link candidates a
-    translated name's labels come from."""
+    translated name's labels come from. Where none is of that type, those of the other
+    translated types: a place named for its government (`Beijing said`) or a team for its
+    country is translated as the place is."""
     found = {f.entity.kb_id: f.entity for how in ("name", "alias")
              for f in kb.by_key(name, how, kind)}
+    if not found and kind != "PER":
+        found = {f.entity.kb_id: f.entity for how in ("name", "alias")
+                 for f in kb.by_key(name, how) if f.entity.type not in ("PER", kind)}
     return list(found.values())
 
 
