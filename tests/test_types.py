@@ -231,6 +231,20 @@ def test_head_words_before_of_and_before_a_number() -> None:
     assert head_type("Isabella of France") is None and head_type("Apollo 11") is None
 
 
+def test_a_head_word_does_not_outweigh_readings_that_all_say_another_type() -> None:
+    types = ["PER", "ORG", "LOC", "EVENT"]
+    # `bank` heads organizations, but four mentions all read as a place
+    assert decide("west bank", "West Bank", Counter(LOC=4), [], False, types).type == "LOC"
+    # one reading, or readings that part, the head word still outweighs
+    assert decide("west bank", "West Bank", Counter(LOC=1), [], False, types).type == "ORG"
+    assert decide("x bank", "X Bank", Counter(LOC=3, ORG=1), [], False, types).type == "ORG"
+    # an event's head word, or a person's name, is not read so: the head word outweighs
+    assert decide("global citizen festival", "Global Citizen Festival", Counter(OTHER=6),
+                  [], False, types).type == "EVENT"
+    assert decide("maxwell school", "Maxwell School", Counter(PER=2), [], False, types
+                  ).type == "ORG"
+
+
 # --- each type's filters ---------------------------------------------------------------------
 
 

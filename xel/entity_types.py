@@ -71,6 +71,11 @@ NUMBER = re.compile(r"\d+|[ivx]+|one|two|three|four|five|six|seven|eight|nine|te
 KB_VOTES = 2.0  # a KB entity of that name and type
 SURNAME_VOTES = 2.0  # a one-word name that ends a person's name in one of its documents
 SHAPE_VOTES = 2.0  # a name written as a person's (`person_shaped`)
+# Mentions all read as one of these types, at least so many, are not outweighed by a head
+# word of the other: the typer tells a place from an organization better than `bank` or
+# `office` does; it has no class for events, and people are the person check's.
+TOLD_APART = frozenset({"ORG", "LOC"})
+AGREED_READINGS = 2
 PLACED_VOTES = 1.5  # per mention after a word that places it (`in Capua`, `past Kadesh`)
 PLACED_CONTEXT = 30  # characters before a mention that `placed` reads
 # Words before a name that say it is a place; `at` and `to` are left out (`at Google`).
@@ -155,7 +160,13 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     head = head_type(name)
     if shaped and "PER" in order and head is None:
         votes["PER"] += SHAPE_VOTES
-    if head in order:  # outweighs the rest, readings as none of the types too
+    read = [t for t in (*order, OTHER) if mentioned.get(t)]
+    agreed = (len(read) == 1 and read[0] != head and {read[0], head} <= TOLD_APART
+              and mentioned[read[0]] >= AGREED_READINGS)
+    if head in order and not agreed:
+        # outweighs the rest, readings as none of the types too, but not readings that all
+        # say a place where the head says an organization, or the reverse (`West Bank`,
+        # `Oval Office`: places)
         votes[head] += 1 + max(*votes.values(), mentioned.get(OTHER, 0))
     if "PER" in order and mentioned.get("PER") and person:
         return Typed(key, "PER", {t: round(v, 4) for t, v in sorted(votes.items()) if v})
