@@ -421,16 +421,18 @@ def expansions(text: str, acronym: str, stops: frozenset[str]) -> list[tuple[int
     spell it, function words between them passed over (`Society for the Protection`)."""
     words = [(m.start(), m.end(), m.group()) for m in regex.finditer(r"\p{Latin}[\p{L}'\-]*",
                                                                      text)]
+    links = stops | ENGLISH_LINKS
     found = []
     for k, (start, _, word) in enumerate(words):
         if word[0] != acronym[0]:
             continue
         spelled, j = "", k
-        while j < len(words) and len(spelled) < len(acronym):
+        while j < len(words) and len(spelled) < len(acronym) and (
+                j == k or not text[words[j - 1][1]:words[j][0]].strip()):  # one phrase
             w = words[j][2]
             if w[0].isupper():
                 spelled += w[0]
-            elif w.casefold() not in stops | ENGLISH_LINKS or j == k:
+            elif w.casefold() not in links:
                 break
             if not acronym.startswith(spelled):
                 break
