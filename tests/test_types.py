@@ -446,6 +446,14 @@ def test_an_acronym_is_projected_as_kept_or_as_its_english_words() -> None:
                    [(2, 1)])
     got = project_entity(russian, 8, 13, "IRENA", (), frozenset(), ProjectConfig(), "rus")
     assert russian.tgt_text[got.start:got.end] == "IRENA"
+    # an acronym English writes in lower case, in the case the translation writes it
+    dpa = pair("according to dpa today", "據 德新社 ( DPA ) 報導", [(0, 0), (3, 5)])
+    got = project_entity(dpa, 13, 16, "dpa", (), frozenset(), ProjectConfig(), "zho-TW")
+    assert dpa.tgt_text[got.start:got.end] == "DPA"
+    # but an upper-case one only as written (`UN` is not Spanish `un`)
+    un = pair("The UN said", "Un portavoz de la ONU dijo", [(1, 4)])
+    got = project_entity(un, 4, 6, "UN", (), frozenset(), ProjectConfig(), "spa")
+    assert un.tgt_text[got.start:got.end] == "ONU"
     # written out in English words whose initials spell it, function words passed over
     rsc = pair("The RSC staged it", "Die Royal Shakespeare Company inszenierte es",
                [(1, 1)])

@@ -359,16 +359,11 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         method = "label"
         latin_target = language(lang).script == "Latn"
         if not found or written_acronym(name):  # an acronym the translation keeps: `IRENA`
-            # The English name as the translation keeps it; in another script not its copy
-            # after the translated name.
-            spelled = [(m.start(), m.end()) for m in regex.finditer(
-                r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)",
-                pair.tgt_text) if latin_target or not english_copy(pair.tgt_text, m.start(),
-                                                                   name)]
+            spelled = kept_spellings(pair.tgt_text, name, latin_target)
             if spelled:
                 found, method = spelled, "spelled"
         if not found and written_acronym(name):
-            found, method = expansions(pair.tgt_text, name, stops), "expansion"
+            found, method = expansions(pair.tgt_text, name.upper(), stops), "expansion"
         if found:
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
                 1, len(pair.src_text))
@@ -406,13 +401,23 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
 
 
+def kept_spellings(text: str, name: str, latin_target: bool) -> list[tuple[int, int]]:
+    """Where a translation keeps the English name as written (brands, acronyms; `dpa` in
+    either case, as others write it `DPA`); in another script, not its copy in brackets
+    after the translated name."""
+    flags = regex.IGNORECASE if name.islower() and written_acronym(name) else 0
+    return [(m.start(), m.end()) for m in regex.finditer(
+        r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)", text, flags)
+        if latin_target or not english_copy(text, m.start(), name)]
+
+
 # English words an acronym's letters pass over (`Royal Society for the Protection of Birds`).
 ENGLISH_LINKS = frozenset({"of", "for", "the", "and", "on", "in", "to", "at"})
 
 
 def written_acronym(name: str) -> bool:
-    """A name written as capitals only (`RSC`, `IRENA`)."""
-    return 2 <= len(name) <= 6 and name.isalpha() and name.isupper()
+    """A name written as capitals only (`RSC`, `IRENA`), or as small letters only (`dpa`)."""
+    return 2 <= len(name) <= 6 and name.isalpha() and (name.isupper() or name.islower())
 
 
 def expansions(text: str, acronym: str, stops: frozenset[str]) -> list[tuple[int, int]]:
