@@ -433,14 +433,16 @@ def test_a_label_with_yo_matches_the_text_that_writes_ye() -> None:
 
 
 def test_an_acronym_is_projected_as_kept_or_as_its_english_words() -> None:
-    # a label is found, but the translation keeps the acronym too: the acronym
+    # a label is found, and the translation keeps the acronym too: the translation's own
+    # name, as the NTREX gold has it (`北大西洋公约组织（NATO）`)
     kept = pair("Amin , head of IRENA , said",
                 "Amin , Generaldirektor der Internationalen Organisation für Erneuerbare "
                 "Energien ( IRENA ) , sagte", [(3, 2), (4, 9)])
     got = project_entity(kept, 15, 20, "IRENA", ("Internationale Organisation für Erneuerbare "
                                                  "Energien",), frozenset(), ProjectConfig(),
                          "deu")
-    assert kept.tgt_text[got.start:got.end] == "IRENA" and got.method == "spelled"
+    assert kept.tgt_text[got.start:got.end] == ("Internationalen Organisation für Erneuerbare "
+                                                "Energien") and got.method == "label"
     # in brackets in another script, an acronym is no English copy to pass over
     russian = pair("head of IRENA said", "глава Международного агентства ( IRENA ) сказал",
                    [(2, 1)])
@@ -469,6 +471,10 @@ def test_an_acronym_is_projected_as_kept_or_as_its_english_words() -> None:
                   [(1, 1)])
     got = project_entity(parted, 4, 7, "RSC", (), frozenset({"die"}), ProjectConfig(), "deu")
     assert got.method == "aligned"
+    # nor words a target language's function word joins (Turkish `ile`, with)
+    us = pair("with the US in Singapore", "Un ile Singapur'da ABD ile", [(2, 3)])
+    got = project_entity(us, 9, 11, "US", (), frozenset({"ile"}), ProjectConfig(), "tur")
+    assert us.tgt_text[got.start:got.end] == "ABD"
     # initials that only begin the acronym are no expansion
     short = pair("The RSPB said", "Die Royal Society sagte", [(1, 1)])
     got = project_entity(short, 4, 8, "RSPB", (), frozenset(), ProjectConfig(), "deu")

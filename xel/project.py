@@ -347,10 +347,11 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                    matcher: NameMatcher | None = None) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place
     or event): where the sentence writes one of its KB entities' labels in the language, or
-    the English name itself (brands, acronyms), the occurrence nearest the aligned span;
-    else words that read as every word of the name (`Krasnojarsk`, `Теско`); else the
-    aligned span as the paper takes it, trimmed of function words, punctuation and words the
-    aligner ran on (`run_on_edges`). The person rules (surnames, given names) do not apply."""
+    the English name itself (brands, acronyms), the occurrence nearest the aligned span; an
+    acronym's words written out (`expansions`); else words that read as every word of the
+    name (`Krasnojarsk`, `Теско`); else the aligned span as the paper takes it, trimmed of
+    function words, punctuation and words the aligner ran on (`run_on_edges`). The person
+    rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
     aligned = _chars(pair.tgt, paper_span(targets))
@@ -358,12 +359,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         found = label_spans(pair.tgt_text, forms, lang)
         method = "label"
         latin_target = language(lang).script == "Latn"
-        if not found or written_acronym(name):  # an acronym the translation keeps: `IRENA`
-            spelled = kept_spellings(pair.tgt_text, name, latin_target)
-            if spelled:
-                found, method = spelled, "spelled"
+        if not found:
+            found, method = kept_spellings(pair.tgt_text, name, latin_target), "spelled"
         if not found and written_acronym(name):
-            found, method = expansions(pair.tgt_text, name.upper(), stops), "expansion"
+            found, method = expansions(pair.tgt_text, name.upper()), "expansion"
         if found:
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
                 1, len(pair.src_text))
@@ -420,13 +419,14 @@ def written_acronym(name: str) -> bool:
     return 2 <= len(name) <= 6 and name.isalpha() and (name.isupper() or name.islower())
 
 
-def expansions(text: str, acronym: str, stops: frozenset[str]) -> list[tuple[int, int]]:
-    """Where a translation writes an acronym's words in full, in English as it keeps them
-    (`Royal Shakespeare Company` for RSC): runs of capitalized Latin words whose initials
-    spell it, function words between them passed over (`Society for the Protection`)."""
+def expansions(text: str, acronym: str) -> list[tuple[int, int]]:
+    """Where a translation writes an acronym's words in full (`Royal Shakespeare Company`
+    for RSC, kept in English; Croatian `Ujedinjenoj Kraljevini` for UK): runs of capitalized
+    Latin words whose initials spell it, English function words between them passed over
+    (`Society for the Protection`); not a target language's (Turkish `Un ile Singapur`, with
+    Singapore, is not US)."""
     words = [(m.start(), m.end(), m.group()) for m in regex.finditer(r"\p{Latin}[\p{L}'\-]*",
                                                                      text)]
-    links = stops | ENGLISH_LINKS
     found = []
     for k, (start, _, word) in enumerate(words):
         if word[0] != acronym[0]:
@@ -437,7 +437,7 @@ def expansions(text: str, acronym: str, stops: frozenset[str]) -> list[tuple[int
             w = words[j][2]
             if w[0].isupper():
                 spelled += w[0]
-            elif w.casefold() not in links:
+            elif w.casefold() not in ENGLISH_LINKS:
                 break
             if not acronym.startswith(spelled):
                 break
