@@ -415,7 +415,8 @@ ENGLISH_LINKS = frozenset({"of", "for", "the", "and", "on", "in", "to", "at"})
 
 
 def written_acronym(name: str) -> bool:
-    """A name written as capitals only (`RSC`, `IRENA`), or as small letters only (`dpa`)."""
+    """A name written as capitals only (`RSC`, `IRENA`), or as small letters only (`dpa`):
+    wider than `xel.kb.is_acronym`, whose two to four capitals the KB writes dotted."""
     return 2 <= len(name) <= 6 and name.isalpha() and (name.isupper() or name.islower())
 
 
