@@ -258,7 +258,7 @@ def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
 
 
 def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path) -> None:
-    from xel.project import translated_labels
+    from xel.project import entities_named, translated_labels
 
     places = write(tmp_path / "places.jsonl", [
         '{"id": "Q956", "name": "Beijing", "type": "LOC", "labels": {"de": "Peking"}}',
@@ -271,6 +271,9 @@ def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path
         # where one of the type is, its labels alone
         assert translated_labels(kb, "Jordan", "ORG", "deu") == ("Jordan-Team",)
         assert translated_labels(kb, "Beijing", "PER", "deu") == ()
+        # the round trip's link candidates keep to the query's type, as the linker's do
+        assert entities_named(kb, "Beijing", "ORG") == []
+        assert [e.kb_id for e in entities_named(kb, "Beijing", "LOC")] == ["Q956"]
 
 
 def test_foreign_key_folds_case_accents_and_punctuation() -> None:

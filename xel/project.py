@@ -1207,16 +1207,13 @@ def mention_types(rows: Sequence[Any], typed: Mapping[str, Typed]) -> list[str]:
     return out
 
 
-def entities_named(kb: KnowledgeBase, name: str, kind: str) -> list[KbEntity]:
-    """The KB entities of a type whose name or an alias is `name`: the link candidates a
-    translated name's labels come from. Where none is of that type, those of the other
-    translated types: a place named for its government (`Beijing said`) or a team for its
-    country is translated as the place is."""
+def entities_named(kb: KnowledgeBase, name: str, kind: str | None = None,
+                   but: str = "") -> list[KbEntity]:
+    """The KB entities of type `kind` (else of the translated types but `but`) whose name or
+    an alias is `name`: the link candidates a translated name's labels come from."""
     found = {f.entity.kb_id: f.entity for how in ("name", "alias")
-             for f in kb.by_key(name, how, kind)}
-    if not found and kind != "PER":
-        found = {f.entity.kb_id: f.entity for how in ("name", "alias")
-                 for f in kb.by_key(name, how) if f.entity.type not in ("PER", kind)}
+             for f in kb.by_key(name, how, kind)
+             if kind is not None or f.entity.type not in ("PER", but)}
     return list(found.values())
 
 
@@ -1229,9 +1226,13 @@ def with_labels(kb: KnowledgeBase, entities: Iterable[KbEntity], lang: str
 
 def translated_labels(kb: KnowledgeBase, name: str, kind: str, lang: str) -> tuple[str, ...]:
     """What `project_entity` looks for: the labels and aliases in `lang` of the KB entities
-    of type `kind` named `name`."""
-    return tuple(dict.fromkeys(form for _, forms in with_labels(
-        kb, entities_named(kb, name, kind), lang) for form in forms))
+    of type `kind` named `name`; where there is none, those of the other translated types
+    named so (a place named for its government, `Beijing said`, or a team for its country,
+    is translated as the place is)."""
+    entities = entities_named(kb, name, kind) or (
+        entities_named(kb, name, but=kind) if kind != "PER" else [])
+    return tuple(dict.fromkeys(form for _, forms in with_labels(kb, entities, lang)
+                               for form in forms))
 
 
 def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) -> Work:
