@@ -466,7 +466,7 @@ def test_an_acronym_is_projected_as_kept_or_as_its_english_words() -> None:
                  [(1, 2)])
     got = project_entity(birds, 4, 8, "RSPB", (), frozenset(), ProjectConfig(), "deu")
     assert birds.tgt_text[got.start:got.end] == "Royal Society for the Protection of Birds"
-    # nor words a comma parts
+    # not words a comma parts
     parted = pair("The RSC staged it", "Die Royal, Shakespeare Company inszenierte es",
                   [(1, 1)])
     got = project_entity(parted, 4, 7, "RSC", (), frozenset({"die"}), ProjectConfig(), "deu")
