@@ -83,6 +83,36 @@ def test_a_kb_label_written_inflected_is_a_cue() -> None:
     assert name_cue("France", "Frankfurt", None, labels, "deu") == 0.0
 
 
+def test_a_label_is_surer_than_spelling_and_the_nearest_label_wins() -> None:
+    labels = {"africa": {"африка"}}
+    rus = NameMatcher("rus", None, 0.75)
+    # "... East Africa ... the two tallest peaks in Africa": `Африки` is Africa's label
+    # inflected; `Восточная Африка` only shares a word with it
+    assert pair_entities(["Africa"], ["Восточная Африка", "Африки"], rus, labels,
+                         [0.9], [0.3, 0.8], "rus") == {0: 1}
+    # "France integrated ... with that of France", the first France not annotated as a
+    # place: the second takes the `Frankreichs` at its place, the label as sure inflected
+    labels = {"france": {"frankreich"}}
+    assert pair_entities(["France"], ["Frankreich", "Frankreichs"], None, labels,
+                         [0.4], [0.0, 0.35], "deu") == {0: 1}
+    # a spelling cue is never as sure as a label
+    assert name_cue("Brisbane", "Brisbane's", rus) < INFLECTED_LABEL
+
+
+def test_names_the_annotations_type_apart_pair_by_letters_or_labels() -> None:
+    # "Shenzhen 's traffic police": English tags Shenzhen ORG; German tags the police ORG
+    # and Shenzhen LOC. Order within the type would pair Shenzhen with the police.
+    pairs = pair_entities(["Shenzhen"], ["Verkehrspolizei", "Shenzhen"], None,
+                          english_types=["ORG"], target_types=["ORG", "LOC"])
+    assert pairs == {0: 1}
+    # a name typed alike still comes first where both are tied
+    assert pair_entities(["Albania"], ["Albanien", "Albanien"], None,
+                         english_types=["LOC"], target_types=["ORG", "LOC"]) == {0: 1}
+    # without letters or a label, nothing pairs across types, not even by order
+    assert pair_entities(["London"], ["Лондон"], None, english_types=["ORG"],
+                         target_types=["LOC"]) == {}
+
+
 def test_london_pairs_with_its_cyrillic_spelling() -> None:
     rus = NameMatcher("rus", None, 0.75)
     # reordered in the translation: the transliteration likeness finds London
@@ -105,6 +135,14 @@ def test_conll_gold_pairs_each_type_apart(tmp_path: Path) -> None:
     assert places == [GoldMention(0, 6, 6, (3, 3)), GoldMention(1, 0, 0, (0, 0))] and left == 1
     people, left = conll_gold_mentions(english, german, matcher)
     assert people == [GoldMention(0, 0, 0, (0, 0))] and left == 0
+
+
+def test_conll_gold_pairs_a_name_typed_apart(tmp_path: Path) -> None:
+    en, de = tmp_path / "en", tmp_path / "de"
+    en.write_text("Shenzhen B-ORG\n's O\ntraffic O\npolice O\nacted O\n\n", encoding="utf-8")
+    de.write_text("Die O\nVerkehrspolizei B-ORG\nin O\nShenzhen B-LOC\n\n", encoding="utf-8")
+    orgs, left = conll_gold_mentions(read_conll(en), read_conll(de), None, "ORG")
+    assert orgs == [GoldMention(0, 0, 0, (3, 3))] and left == 0
 
 
 def conll_pair(tmp_path: Path) -> tuple[Path, Path]:

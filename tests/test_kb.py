@@ -252,6 +252,10 @@ def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
         assert [tuple(r) for r in forms] == [("de", "Georgien", "georgien"),
                                              ("ru", "Грузия", "грузия"),
                                              ("ru", "Сакартвело", "сакартвело")]
+        # every English name and alias beside every form in the languages asked for
+        assert sorted(kb.translations(["ru", "de"])) == [
+            ("Georgia", "Georgien"), ("Georgia", "Грузия"), ("Georgia", "Сакартвело")]
+        assert kb.translations(["fr"]) == []
     # a second file changes the index's signature: adding one rebuilds it
     config.kb.path = [str(people)]
     assert build_kb(config).summary["entities"] == 2

@@ -2,8 +2,9 @@
 
 Three kinds of gold: (a) parallel NER in CoNLL format (an English file and a target file of
 the same sentences), where the correct projection of an English entity mention is the entity
-of the same type in the target sentence that corresponds to it (`pair_entities` says how
-they are paired; the types scored are chosen, people only by default); (b) gold word
+in the target sentence that corresponds to it, typed alike where a cue does not say
+otherwise (`pair_entities` says how they are paired; the types scored are chosen, people
+only by default); (b) gold word
 alignments (Pharaoh `i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct
 projection is the span its gold links give; (c) names annotated in a collection's own
 translations (`--spans`), scored against the projections its store holds, per type where
@@ -356,21 +357,26 @@ def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[Conll
                         labels: Mapping[str, set[str]] | None = None, lang: str | None = None
                         ) -> tuple[list[GoldMention], int]:
     """Pair each English entity of type `kind` with one of the target sentence (people:
-    `pair_persons`, every other type: `pair_entities`); English entities left without one
-    are left out and counted."""
-    if kind != "PER":
-        out: list[GoldMention] = []
-        unmatched = 0
-        for n, (e, t) in enumerate(zip(english, target, strict=True)):
-            src, tgt = e.of_type(kind), t.of_type(kind)
-            pairs = pair_entities([" ".join(e.tokens[a:b + 1]) for a, b in src],
-                                  [" ".join(t.tokens[a:b + 1]) for a, b in tgt], matcher, labels,
-                                  [a / len(e.tokens) for a, _ in src],
-                                  [a / len(t.tokens) for a, _ in tgt], lang)
-            unmatched += len(src) - len(pairs)
-            out += [GoldMention(n, src[i][0], src[i][1], tgt[j]) for i, j in sorted(pairs.items())]
-        return out, unmatched
-    return pair_persons(english, target, matcher)
+    `pair_persons`; every other type: `pair_entities` over the sentence's entities of every
+    type but people, since the two annotations may type one name apart); English entities
+    left without one are left out and counted."""
+    if kind == "PER":
+        return pair_persons(english, target, matcher)
+    out: list[GoldMention] = []
+    unmatched = 0
+    for n, (e, t) in enumerate(zip(english, target, strict=True)):
+        src = [s for s in e.entities if s[2] != "PER"]
+        tgt = [s for s in t.entities if s[2] != "PER"]
+        pairs = pair_entities([" ".join(e.tokens[a:b + 1]) for a, b, _ in src],
+                              [" ".join(t.tokens[a:b + 1]) for a, b, _ in tgt], matcher, labels,
+                              [a / len(e.tokens) for a, _, _ in src],
+                              [a / len(t.tokens) for a, _, _ in tgt], lang,
+                              [k for _, _, k in src], [k for _, _, k in tgt])
+        ours = [i for i, s in enumerate(src) if s[2] == kind]
+        unmatched += sum(i not in pairs for i in ours)
+        out += [GoldMention(n, src[i][0], src[i][1], tgt[pairs[i]][:2])
+                for i in ours if i in pairs]
+    return out, unmatched
 
 
 def pair_persons(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
@@ -402,6 +408,7 @@ def pair_persons(english: Sequence[ConllSentence], target: Sequence[ConllSentenc
 
 CUE_MIN = 0.8  # a spelling cue pairs two names only where each name's words match this well
 INFLECTED_LABEL = 0.99  # the cue of a KB label written inflected: surer than any spelling
+SPELLING_MOST = 0.98  # the surest a spelling cue is: below any label
 
 
 def name_cue(english: str, target: str, matcher: NameMatcher | None,
@@ -416,7 +423,7 @@ def name_cue(english: str, target: str, matcher: NameMatcher | None,
     `CUE_MIN`."""
     from xel.kb import foreign_key
 
-    e, t = foreign_key(english), foreign_key(target)
+    e, t = english_key(english), foreign_key(target)
     if not e or not t:
         return 0.0
     known = labels.get(e, set()) if labels else set()
@@ -428,38 +435,61 @@ def name_cue(english: str, target: str, matcher: NameMatcher | None,
         return 0.0
     words = t.split() if not matcher.family.unspaced else [t]
     score = sum(max(matcher.score(w, x) for x in words) for w in e.split()) / len(e.split())
-    return score if score >= CUE_MIN else 0.0
+    return min(score, SPELLING_MOST) if score >= CUE_MIN else 0.0
+
+
+def english_key(name: str) -> str:
+    """An English name folded as the KB's names are, dots dropped (`U.S.` is `US`)."""
+    from xel.kb import foreign_key
+
+    return foreign_key(name.replace(".", ""))
 
 
 def pair_entities(english: Sequence[str], target: Sequence[str], matcher: NameMatcher | None,
                   labels: Mapping[str, set[str]] | None = None,
                   english_at: Sequence[float] | None = None,
                   target_at: Sequence[float] | None = None,
-                  lang: str | None = None) -> dict[int, int]:
-    """Pair the English names of one type in a sentence with the target names of that type
-    (index -> index), so that translated names pair, never by a projection:
+                  lang: str | None = None,
+                  english_types: Sequence[str] | None = None,
+                  target_types: Sequence[str] | None = None) -> dict[int, int]:
+    """Pair the English names of a sentence with the target names (index -> index), so that
+    translated names pair, never by a projection:
 
-    1. names a translation-independent cue ties (`name_cue`: the same folded letters, a KB
-       label, spelling or transliteration likeness) pair first, the surest first, each name
-       once; among equally sure pairs the nearest in the sentences (`english_at`,
-       `target_at`: where each name starts, as a share of its sentence; else their order
-       among the names), since one side may leave a repeated name unannotated;
-    2. the names left pair by order of occurrence (the k-th left with the k-th left) where
-       as many are left on both sides, which pairs translated names (`Germany`/`Deutschland`);
+    1. names a translation-independent cue ties (`name_cue`) pair first, each name once: a
+       name's own letters or a KB label, inflected or not, before spelling likeness; then
+       names the two annotations typed alike (`english_types`, `target_types`); then the
+       nearest in the sentences (`english_at`, `target_at`: where each name starts, as a share
+       of its sentence; else their order among the names), since one side may leave a
+       repeated name unannotated. Names typed apart pair only by their letters or a label
+       (`Shenzhen 's traffic police` is an organization in English, a place in German);
+    2. the names of a type left pair by order of occurrence (the k-th left with the k-th
+       left) where as many are left on both sides, which pairs translated names
+       (`Germany`/`Deutschland`);
     3. otherwise the English names left have no gold and are left out.
     """
     src_at = english_at if english_at is not None else range(len(english))
     tgt_at = target_at if target_at is not None else range(len(target))
-    cues = sorted(((name_cue(e, t, matcher, labels, lang), -abs(src_at[i] - tgt_at[j]), i, j)
-                   for i, e in enumerate(english) for j, t in enumerate(target)), reverse=True)
+    src_type = english_types or [""] * len(english)
+    tgt_type = target_types or [""] * len(target)
+    cues = []
+    for i, e in enumerate(english):
+        for j, t in enumerate(target):
+            cue = name_cue(e, t, matcher, labels, lang)
+            alike = src_type[i] == tgt_type[j]
+            named = cue >= INFLECTED_LABEL
+            if cue > 0 and (alike or named):
+                cues.append((named, cue if not named else 0.0, alike,
+                             -abs(src_at[i] - tgt_at[j]), i, j))
     pairs: dict[int, int] = {}
-    for score, _, i, j in cues:
-        if score > 0 and i not in pairs and j not in pairs.values():
+    for *_, i, j in sorted(cues, reverse=True):
+        if i not in pairs and j not in pairs.values():
             pairs[i] = j
-    left = [i for i in range(len(english)) if i not in pairs]
-    free = [j for j in range(len(target)) if j not in pairs.values()]
-    if len(left) == len(free):
-        pairs.update(zip(left, free, strict=True))
+    for kind in dict.fromkeys(src_type):
+        left = [i for i in range(len(english)) if i not in pairs and src_type[i] == kind]
+        free = [j for j in range(len(target))
+                if j not in pairs.values() and tgt_type[j] == kind]
+        if len(left) == len(free):
+            pairs.update(zip(left, free, strict=True))
     return pairs
 
 
@@ -668,7 +698,7 @@ def alignment_gold_set(name: str, lang: str, sentences: Path, links: Path, engli
 def conll_gold_set(name: str, lang: str, english: Path, target: Path, config: Config,
                    types: Sequence[str] = ("PER",)) -> GoldSet:
     """Parallel NER gold: each English entity of the `types` paired with an entity of the
-    same type in the target sentence (`conll_gold_mentions`); a mention kind per type
+    target sentence (`conll_gold_mentions`); a mention kind per type
     (`TYPE_KINDS`: people are `persons`, as before types)."""
     en, tgt = read_conll(english), read_conll(target)
     gold = conll_as_gold(en, tgt)
@@ -783,7 +813,7 @@ def type_rows(found: Sequence[TypedGold], missed: Mapping[str, int],
 
 
 def kb_labels(config: Config, lang: str) -> dict[str, set[str]]:
-    """The config KB's names in `lang` (its multilingual labels), by folded English name:
+    """The config KB's names in `lang` (labels and aliases), by folded English name or alias:
     a pairing cue of `pair_entities`; empty where the KB index is not built or has none."""
     from xel.kb import KnowledgeBase, foreign_key, index_path
 
@@ -791,12 +821,12 @@ def kb_labels(config: Config, lang: str) -> dict[str, set[str]]:
         return {}
     try:
         with KnowledgeBase.open(config) as kb:
-            found = kb.labels(wikidata_codes(lang))
+            found = kb.translations(wikidata_codes(lang))
     except XelError:
         return {}
     out: dict[str, set[str]] = {}
     for english, label in found:
-        out.setdefault(foreign_key(english), set()).add(foreign_key(label))
+        out.setdefault(english_key(english), set()).add(foreign_key(label))
     return out
 
 

@@ -850,6 +850,16 @@ class KnowledgeBase:
                 found.setdefault(row["kb_id"], (row["name"], row["label"]))
         return list(found.values())
 
+    def translations(self, langs: Sequence[str]) -> list[tuple[str, str]]:
+        """(English name or alias, label or alias) of every entity with a form in any of the
+        language codes: every way the KB says a name translates."""
+        out = []
+        for lang in langs:
+            for row in self._rows("SELECT e.name, e.aliases, f.form FROM foreign_forms f"
+                                  " JOIN entities e USING (entity) WHERE f.lang = ?", (lang,)):
+                out += [(name, row["form"]) for name in [row["name"], *json.loads(row["aliases"])]]
+        return out
+
     def prior(self, popularity: float | None) -> float:
         """Log popularity scaled to [0, 1] over the KB; an entity without one (or a KB without
         any) gets the KB's mean, so a missing prior neither helps nor hurts."""
