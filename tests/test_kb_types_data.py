@@ -174,3 +174,53 @@ def test_descriptions_and_fold() -> None:
         "country in Western Europe")
     assert build.subdivision_description("State", "Germany") == "state of Germany"
     assert build.fold("The  Hague") == "hague"
+
+
+def test_natural_earth_features_in_the_shipped_file(records: list[dict]) -> None:
+    by_id = {r["id"]: r for r in records}
+    ocean = by_id["Q1239"]  # Indian Ocean: a place no other source has
+    assert ocean["type"] == "LOC" and ocean["sources"] == ["natural-earth"]
+    assert ocean["labels"]["zh-hant"] == ["印度洋"] and ocean["labels"]["ru"] == ["Индийский океан"]
+    # a river named by one word: `<word> River`, the word no alias (`Red`, `Amazon`)
+    assert by_id["Q3392"]["name"] == "Nile River" and "Nile" not in by_id["Q3392"]["aliases"]
+    assert by_id["Q3783"]["name"] == "Amazon River" and "Amazon" not in by_id["Q3783"]["aliases"]
+    # a place the KB had already leads, and gains the features' labels
+    assert by_id["Q183"]["name"] == "Germany" and "natural-earth" not in by_id["Q183"]["sources"]
+
+
+NE_RIVER = {"featurecla": "River", "name": "Hong", "name_alt": "Red", "name_en": "Red",
+            "wikidataid": "Q206850", "ne_id": "1159109417", "name_de": "Roter Fluss",
+            "name_es": "Rojo", "name_fr": "fleuve Rouge", "name_it": "Fiume Rosso",
+            "name_zh": "红河", "name_zht": "紅河", "name_ru": ""}
+
+
+def test_a_natural_earth_river() -> None:
+    e = build.ne_entity(NE_RIVER, "10m_physical/ne_10m_rivers_lake_centerlines")
+    assert e is not None and e.wikidata == "Q206850" and e.type == "LOC"
+    # `Red` alone names no place: neither the name nor an alias
+    assert e.name == "Red River" and e.aliases == [] and e.description == "river"
+    assert e.labels["zh-hans"] == ["红河"] and e.labels["zh-hant"] == ["紅河"]
+    assert "ru" not in e.labels and "en" not in e.labels
+    assert build.ne_entity(dict(NE_RIVER, wikidataid=""), "x") is None  # no Wikidata id
+    volta = dict(NE_RIVER, name="Nakanbé", name_en="White Volta", name_alt="Nakambé River")
+    e = build.ne_entity(volta, "10m_physical/ne_10m_rivers_lake_centerlines")
+    assert e is not None and e.name == "White Volta" and e.aliases == ["Nakambé River"]
+
+
+def test_natural_earth_lakes_regions_and_airports() -> None:
+    lake = {"featurecla": "Lake", "name": "Lake Victoria", "name_en": "Nyanza",
+            "wikidataid": "Q5505", "name_de": "Victoriasee"}
+    e = build.ne_entity(lake, "10m_physical/ne_10m_lakes")
+    assert e is not None and e.name == "Lake Victoria" and e.description == "lake"
+    assert e.aliases == []  # `Nyanza`, one word
+    region = {"FEATURECLA": "Pen/cape", "NAME": "KAMCHATKA PENINSULA", "REGION": "Asia",
+              "NAME_EN": "Kamchatka Peninsula", "WIKIDATAID": "Q993", "NAME_RU": "Камчатка"}
+    e = build.ne_entity(region, "10m_physical/ne_10m_geography_regions_polys")
+    assert e is not None and e.name == "Kamchatka Peninsula" and e.aliases == []
+    assert e.description == "peninsula in Asia" and e.labels["ru"] == ["Камчатка"]
+    airport = {"featurecla": "Airport", "name": "Ahwaz", "name_en": "Ahvaz International Airport",
+               "wikidataid": "Q1432365"}
+    e = build.ne_entity(airport, "10m_cultural/ne_10m_airports")
+    assert e is not None and e.aliases == []  # `Ahwaz` is the city's name
+    assert not build.kept_alias("Grampian Mts.") and not build.kept_alias("GREAT PLAINS")
+    assert build.kept_alias("Great Plains") and not build.kept_alias("Superior")

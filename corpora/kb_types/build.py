@@ -24,6 +24,11 @@ Sources (each record lists the ones it draws on in `sources`):
 - `wikidata-events`: github.com/DinisSousa2003/Historical-Events-Search-Engine
   (retrieved_queries/historicEvents.json: Wikidata items that are instances of a subclass of
   historical event, with their English label, from a SPARQL query). Wikidata is CC0.
+- `natural-earth`: Natural Earth 1:10m vector data (public domain), its attribute tables as
+  github.com/Raysphere24/NaturalEarthCsvTsv converts them to CSV: seas, bays and straits,
+  rivers, lakes, mountains and ranges, islands, peninsulas, deserts and other regions, and
+  airports, each with its Wikidata id and names in 25 languages (Traditional Chinese
+  apart); the labels of first-level subdivisions join the KB's records of the same QID.
 
 Rebuild (the repositories are bare git directories, e.g. from the `fetch` tool; the commit read
 is HEAD unless given, and is recorded in SOURCES.json beside the output):
@@ -33,7 +38,8 @@ is HEAD unless given, and is recorded in SOURCES.json beside the output):
         --csc /work/.mirror/dr5hn+countries-states-cities-database/repo \\
         --mledoze /work/.mirror/mledoze+countries/repo \\
         --supraverden /work/.mirror/confirmordeny+supraverden/repo \\
-        --events /work/.mirror/DinisSousa2003+Historical-Events-Search-Engine/repo
+        --events /work/.mirror/DinisSousa2003+Historical-Events-Search-Engine/repo \\
+        --natural-earth /work/.mirror/Raysphere24+NaturalEarthCsvTsv/repo
 """
 
 from __future__ import annotations
@@ -75,6 +81,30 @@ _SCRIPT_LANGUAGE = {
     "TELUGU": "te", "KANNADA": "kn", "MALAYALAM": "ml", "GUJARATI": "gu", "GURMUKHI": "pa",
     "TIBETAN": "bo", "THAANA": "dv", "HEBREW": "he",
 }
+# Natural Earth's layers whose features become places (its 1:10m attribute tables), and
+# those whose labels only join records already in the KB (by Wikidata id).
+NE_FEATURES = (
+    "10m_physical/ne_10m_geography_marine_polys",
+    "10m_physical/ne_10m_geography_regions_polys",
+    "10m_physical/ne_10m_geography_regions_points",
+    "10m_physical/ne_10m_geography_regions_elevation_points",
+    "10m_physical/ne_10m_rivers_lake_centerlines",
+    "10m_physical/ne_10m_rivers_europe",
+    "10m_physical/ne_10m_rivers_north_america",
+    "10m_physical/ne_10m_lakes",
+    "10m_physical/ne_10m_lakes_europe",
+    "10m_physical/ne_10m_lakes_north_america",
+    "10m_cultural/ne_10m_airports",
+)
+NE_LABELS_ONLY = ("10m_cultural/ne_10m_admin_1_states_provinces",)
+# Natural Earth's feature classes, as a description says them (others: lower-cased).
+_NE_KINDS = {
+    "range/mtn": "mountain range", "pen/cape": "peninsula", "geoarea": "region",
+    "lake centerline": "river", "river (intermittent)": "river", "intermittent river": "river",
+    "spot elevation": "summit", "generic": "body of water", "alkaline lake": "lake",
+}
+_NE_LANGS = ("ar", "bn", "de", "el", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja", "ko",
+             "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht")
 _CLDR_REGIONS_AS_ORG = {"EU", "UN"}
 _CLDR_SKIP = {"EZ", "QO", "XA", "XB", "ZZ", "001"}
 
@@ -363,6 +393,51 @@ def pick_city(candidates: list[dict[str, Any]], lat: float, lon: float,
     return chosen
 
 
+def ne_labels(row: dict[str, str]) -> dict[str, list[str]]:
+    """A Natural Earth feature's names in the languages it gives but English (`name_zh` is
+    Simplified Chinese, `name_zht` Traditional)."""
+    labels: dict[str, list[str]] = {}
+    for code in _NE_LANGS:
+        if clean(row.get(f"name_{code}")):
+            add_names(labels, {"zh": "zh-hans", "zht": "zh-hant"}.get(code, code),
+                      [row[f"name_{code}"]])
+    return labels
+
+
+def kept_alias(name: str) -> bool:
+    """A Natural Earth name worth an alias: not a map label in capitals or abbreviated
+    (`GREAT PLAINS`, `Grampian Mts.`), nor one word. A one-word alias outvotes NER in the
+    type check: `Amazon` (the company, read as the river) and `Churchill` (the statesman, as
+    Churchill River) were read as places once rivers had them."""
+    return (bool(name) and not name.isupper() and not name.endswith(".")
+            and len(name.split()) > 1)
+
+
+def ne_entity(row: dict[str, str], layer: str) -> Entity | None:
+    """A Natural Earth feature as a place: named in English, with a Wikidata id (features
+    without one are minor and cannot be told apart), described by its feature class. A lake
+    is named as Natural Earth labels it (`Lake Victoria`; its `name_en` may be another name,
+    kept as an alias); a river named by one English word is `<word> River` (`Red` alone
+    names no place)."""
+    row = {k.lower(): v for k, v in row.items()}
+    wikidata = qid(row.get("wikidataid"))
+    english, label = clean(row.get("name_en")), clean(row.get("name"))
+    lake = "_lakes" in layer
+    raw = (label if lake and not label.isupper() else english) or label
+    if wikidata is None or not raw:
+        return None
+    name = raw.title() if raw.isupper() else raw
+    kind = clean(row.get("featurecla")).lower()
+    kind = _NE_KINDS.get(kind, kind) or "geographical feature"
+    if kind == "river" and len(name.split()) == 1:
+        name = f"{name} River"
+    aliases = [a for a in (english if lake else "", clean(row.get("name_alt"))) if kept_alias(a)]
+    where = clean(row.get("subregion")) or clean(row.get("region"))
+    return Entity(key=f"natural-earth:{wikidata}", type="LOC", name=name,
+                  description=f"{kind} in {where}" if where else kind, wikidata=wikidata,
+                  aliases=aliases, labels=ne_labels(row), sources=["natural-earth"])
+
+
 def write_jsonl_gz(records: Iterable[dict[str, Any]], path: Path) -> None:
     """Write records sorted by id, gzip'd with mtime 0 (byte-identical rebuilds)."""
     rows = sorted(records, key=lambda r: r["id"])
@@ -641,6 +716,36 @@ def build_orgs(kb: KB, bodies: dict[str, Any], cldr: dict[str, dict[str, list[st
         kb.add(e)
 
 
+def build_natural_earth(kb: KB, repo: GitDir) -> None:
+    """Natural Earth's named features (`NE_FEATURES`) as places, after every other source so
+    that a place the KB has already leads and gains their labels; then the labels of the
+    subdivisions (`NE_LABELS_ONLY`) for the records that have their Wikidata id."""
+    features: dict[str, Entity] = {}
+    for layer in NE_FEATURES:
+        for row in read_ne(repo, layer):
+            e = ne_entity(row, layer)
+            if e is None:
+                continue
+            first = features.setdefault(e.key, e)
+            if first is not e:  # a river's next stretch, a lake in a regional layer
+                merge_labels(first.labels, e.labels)
+                first.aliases += [a for a in [e.name, *e.aliases] if kept_alias(a)]
+    for e in features.values():
+        kb.add(e)
+    for layer in NE_LABELS_ONLY:
+        for row in read_ne(repo, layer):
+            row = {k.lower(): v for k, v in row.items()}
+            known = kb.entities.get(qid(row.get("wikidataid")) or "")
+            if known:
+                merge_labels(known.labels, ne_labels(row))
+                known.sources.append("natural-earth")
+
+
+def read_ne(repo: GitDir, layer: str) -> list[dict[str, str]]:
+    text = repo.read(f"csv_with_names/{layer}.csv").decode("utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
 def finish(kb: KB) -> list[dict[str, Any]]:
     """Records; ORG and EVENT popularity is the number of languages with a label."""
     out = []
@@ -676,6 +781,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="confirmordeny/supraverden git dir")
     ap.add_argument("--events", type=Path, required=True,
                     help="DinisSousa2003/Historical-Events-Search-Engine git dir")
+    ap.add_argument("--natural-earth", type=Path, required=True,
+                    help="Raysphere24/NaturalEarthCsvTsv git dir")
     args = ap.parse_args(argv)
 
     csc_repo, ml_repo = GitDir(args.csc), GitDir(args.mledoze)
@@ -699,6 +806,8 @@ def main(argv: list[str] | None = None) -> None:
         e = event_entity(row)
         if e:
             kb.add(e)
+    ne_repo = GitDir(args.natural_earth)
+    build_natural_earth(kb, ne_repo)
     records = finish(kb)
     write_jsonl_gz(records, args.out)
 
@@ -717,6 +826,8 @@ def main(argv: list[str] | None = None) -> None:
         "supraverden": {"repo": "confirmordeny/supraverden", "commit": sv_repo.commit},
         "wikidata-events": {"repo": "DinisSousa2003/Historical-Events-Search-Engine",
                             "commit": ev_repo.commit},
+        "natural-earth": {"repo": "Raysphere24/NaturalEarthCsvTsv", "commit": ne_repo.commit,
+                          "layers": list(NE_FEATURES + NE_LABELS_ONLY)},
         "records": len(records),
     }
     (args.out.parent / "SOURCES.json").write_text(json.dumps(manifest, indent=2) + "\n")
