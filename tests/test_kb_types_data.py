@@ -202,6 +202,9 @@ def test_a_natural_earth_river() -> None:
     assert e.labels["zh-hans"] == ["红河"] and e.labels["zh-hant"] == ["紅河"]
     assert "ru" not in e.labels and "en" not in e.labels
     assert build.ne_entity(dict(NE_RIVER, wikidataid=""), "x") is None  # no Wikidata id
+    # a name that begins with a preposition is a fragment (`de Gaza`), not a label
+    assert build.ne_labels({"name_fr": "de Gaza", "name_de": "Gazastreifen"}) == {
+        "de": ["Gazastreifen"]}
     volta = dict(NE_RIVER, name="Nakanbé", name_en="White Volta", name_alt="Nakambé River")
     e = build.ne_entity(volta, "10m_physical/ne_10m_rivers_lake_centerlines")
     assert e is not None and e.name == "White Volta" and e.aliases == ["Nakambé River"]

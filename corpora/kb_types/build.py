@@ -81,8 +81,9 @@ _SCRIPT_LANGUAGE = {
     "TELUGU": "te", "KANNADA": "kn", "MALAYALAM": "ml", "GUJARATI": "gu", "GURMUKHI": "pa",
     "TIBETAN": "bo", "THAANA": "dv", "HEBREW": "he",
 }
-# Natural Earth's layers whose features become places (its 1:10m attribute tables), and
-# those whose labels only join records already in the KB (by Wikidata id).
+# Natural Earth's layers whose features become places (its 1:10m attribute tables). Its
+# subdivisions' translations are left out: many are fragments (French `sud`, `nord`, Spanish
+# `de Londres` for Westminster, Polish adjectives).
 NE_FEATURES = (
     "10m_physical/ne_10m_geography_marine_polys",
     "10m_physical/ne_10m_geography_regions_polys",
@@ -96,13 +97,14 @@ NE_FEATURES = (
     "10m_physical/ne_10m_lakes_north_america",
     "10m_cultural/ne_10m_airports",
 )
-NE_LABELS_ONLY = ("10m_cultural/ne_10m_admin_1_states_provinces",)
 # Natural Earth's feature classes, as a description says them (others: lower-cased).
 _NE_KINDS = {
     "range/mtn": "mountain range", "pen/cape": "peninsula", "geoarea": "region",
     "lake centerline": "river", "river (intermittent)": "river", "intermittent river": "river",
     "spot elevation": "summit", "generic": "body of water", "alkaline lake": "lake",
 }
+_NE_FRAGMENT_STARTS = frozenset({"de", "des", "du", "del", "della", "di", "da", "do", "dos", "das",
+                                 "der", "die", "la", "le", "les", "el", "los", "of", "the"})
 _NE_LANGS = ("ar", "bn", "de", "el", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja", "ko",
              "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht")
 _CLDR_REGIONS_AS_ORG = {"EU", "UN"}
@@ -395,12 +397,13 @@ def pick_city(candidates: list[dict[str, Any]], lat: float, lon: float,
 
 def ne_labels(row: dict[str, str]) -> dict[str, list[str]]:
     """A Natural Earth feature's names in the languages it gives but English (`name_zh` is
-    Simplified Chinese, `name_zht` Traditional)."""
+    Simplified Chinese, `name_zht` Traditional), fragments that begin with an article or a
+    preposition (`de Gaza`) left out."""
     labels: dict[str, list[str]] = {}
     for code in _NE_LANGS:
-        if clean(row.get(f"name_{code}")):
-            add_names(labels, {"zh": "zh-hans", "zht": "zh-hant"}.get(code, code),
-                      [row[f"name_{code}"]])
+        name = clean(row.get(f"name_{code}"))
+        if name and name.split()[0] not in _NE_FRAGMENT_STARTS:
+            add_names(labels, {"zh": "zh-hans", "zht": "zh-hant"}.get(code, code), [name])
     return labels
 
 
@@ -718,8 +721,7 @@ def build_orgs(kb: KB, bodies: dict[str, Any], cldr: dict[str, dict[str, list[st
 
 def build_natural_earth(kb: KB, repo: GitDir) -> None:
     """Natural Earth's named features (`NE_FEATURES`) as places, after every other source so
-    that a place the KB has already leads and gains their labels; then the labels of the
-    subdivisions (`NE_LABELS_ONLY`) for the records that have their Wikidata id."""
+    that a place the KB has already leads and gains their labels."""
     features: dict[str, Entity] = {}
     for layer in NE_FEATURES:
         for row in read_ne(repo, layer):
@@ -732,13 +734,6 @@ def build_natural_earth(kb: KB, repo: GitDir) -> None:
                 first.aliases += [a for a in [e.name, *e.aliases] if kept_alias(a)]
     for e in features.values():
         kb.add(e)
-    for layer in NE_LABELS_ONLY:
-        for row in read_ne(repo, layer):
-            row = {k.lower(): v for k, v in row.items()}
-            known = kb.entities.get(qid(row.get("wikidataid")) or "")
-            if known:
-                merge_labels(known.labels, ne_labels(row))
-                known.sources.append("natural-earth")
 
 
 def read_ne(repo: GitDir, layer: str) -> list[dict[str, str]]:
@@ -827,7 +822,7 @@ def main(argv: list[str] | None = None) -> None:
         "wikidata-events": {"repo": "DinisSousa2003/Historical-Events-Search-Engine",
                             "commit": ev_repo.commit},
         "natural-earth": {"repo": "Raysphere24/NaturalEarthCsvTsv", "commit": ne_repo.commit,
-                          "layers": list(NE_FEATURES + NE_LABELS_ONLY)},
+                          "layers": list(NE_FEATURES)},
         "records": len(records),
     }
     (args.out.parent / "SOURCES.json").write_text(json.dumps(manifest, indent=2) + "\n")
