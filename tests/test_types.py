@@ -133,6 +133,9 @@ def test_ties_go_to_the_type_the_config_names_first() -> None:
     # newspapers (EWT's `Washington Post`, typed a place), races and plural cups
     assert head_type("Jerusalem Post") == "ORG" and head_type("St. Louis Post-Dispatch") == "ORG"
     assert head_type("Russian Grand Prix") == "EVENT" and head_type("Ryder Cups") == "EVENT"
+    # with `of`, the word before it; magazines, marines and bases (EWT)
+    assert head_type("University of Edinburgh") == "ORG" and head_type("US Marines") == "ORG"
+    assert head_type("Washington Monthly") == "ORG" and head_type("Air Force Base") == "LOC"
 
 
 def test_the_kb_is_asked_only_when_there_are_other_types() -> None:
