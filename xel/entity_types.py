@@ -54,8 +54,7 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
         "tribune", "trust", "tv", "union", "united", "university", "weekly"}),
     "LOC": frozenset({
         "airport", "arena", "auditorium", "avenue", "base", "bay", "beach", "bridge", "canal",
-        "cape",
-        "cathedral", "coast", "county", "creek", "district", "duchy", "forest", "hall",
+        "cape", "cathedral", "coast", "county", "creek", "district", "duchy", "forest", "hall",
         "harbor", "harbour", "highway", "hill", "hospital", "island", "islands", "isles",
         "kingdom", "lake", "mews", "mount", "mountain", "mountains", "museum", "ocean",
         "palace", "park", "peak", "plaza", "port", "principality", "province", "region",

@@ -4,16 +4,15 @@ Three kinds of gold: (a) parallel NER in CoNLL format (an English file and a tar
 the same sentences), where the correct projection of an English entity mention is the entity
 in the target sentence that corresponds to it, typed alike where a cue does not say
 otherwise (`pair_entities` says how they are paired; the types scored are chosen, people
-only by default); (b) gold word
-alignments (Pharaoh `i-j`/`ipj` files beside `src ||| tgt` sentences), where the correct
-projection is the span its gold links give; (c) names annotated in a collection's own
-translations (`--spans`), scored against the projections its store holds, per type where
-the file has a `type` column. Projections are scored as Lawrie et al.'s Figure 3: fully
-correct, correct with extra words, partially correct, wrong (an empty projection is wrong and
-also counted as a failure). The sentences of (a) and (b) are aligned with the configured
-aligner trained on them and, where the config's corpus has the gold's language, on the
-corpus's sentence pairs too (as a collection would be: a few hundred gold sentences alone are
-too few for eflomal).
+only by default); (b) gold word alignments (Pharaoh `i-j`/`ipj` files beside `src ||| tgt`
+sentences), where the correct projection is the span its gold links give; (c) names
+annotated in a collection's own translations (`--spans`), scored against the projections its
+store holds, per type where the file has a `type` column. Projections are scored as Lawrie
+et al.'s Figure 3: fully correct, correct with extra words, partially correct, wrong (an
+empty projection is wrong and also counted as a failure). The sentences of (a) and (b) are
+aligned with the configured aligner trained on them and, where the config's corpus has the
+gold's language, on the corpus's sentence pairs too (as a collection would be: a few hundred
+gold sentences alone are too few for eflomal).
 """
 
 from __future__ import annotations
