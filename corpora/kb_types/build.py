@@ -28,7 +28,7 @@ Sources (each record lists the ones it draws on in `sources`):
   github.com/Raysphere24/NaturalEarthCsvTsv converts them to CSV: seas, bays and straits,
   rivers, lakes, mountains and ranges, islands, peninsulas, deserts and other regions, and
   airports, each with its Wikidata id and names in 25 languages (Traditional Chinese
-  apart); the labels of first-level subdivisions join the KB's records of the same QID.
+  apart).
 
 Rebuild (the repositories are bare git directories, e.g. from the `fetch` tool; the commit read
 is HEAD unless given, and is recorded in SOURCES.json beside the output):
@@ -420,8 +420,8 @@ def ne_entity(row: dict[str, str], layer: str) -> Entity | None:
     """A Natural Earth feature as a place: named in English, with a Wikidata id (features
     without one are minor and cannot be told apart), described by its feature class. A lake
     is named as Natural Earth labels it (`Lake Victoria`; its `name_en` may be another name,
-    kept as an alias); a river named by one English word is `<word> River` (`Red` alone
-    names no place)."""
+    an alias if `kept_alias`); a river named by one English word is `<word> River` (`Red`
+    alone names no place)."""
     row = {k.lower(): v for k, v in row.items()}
     wikidata = qid(row.get("wikidataid"))
     english, label = clean(row.get("name_en")), clean(row.get("name"))
