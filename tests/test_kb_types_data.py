@@ -184,8 +184,10 @@ def test_natural_earth_features_in_the_shipped_file(records: list[dict]) -> None
     # a river named by one word: `<word> River`, the word no alias (`Red`, `Amazon`)
     assert by_id["Q3392"]["name"] == "Nile River" and "Nile" not in by_id["Q3392"]["aliases"]
     assert by_id["Q3783"]["name"] == "Amazon River" and "Amazon" not in by_id["Q3783"]["aliases"]
-    # a place the KB had already leads, and gains the features' labels
-    assert by_id["Q183"]["name"] == "Germany" and "natural-earth" not in by_id["Q183"]["sources"]
+    # a place the KB had already (Antarctica, a CLDR territory) leads, and gains the labels
+    antarctica = by_id["Q51"]
+    assert antarctica["name"] == "Antarctica" and antarctica["description"].startswith("territory")
+    assert {"cldr", "natural-earth"} <= set(antarctica["sources"])
 
 
 NE_RIVER = {"featurecla": "River", "name": "Hong", "name_alt": "Red", "name_en": "Red",
