@@ -161,13 +161,6 @@ class ConllSentence:
     entities: list[tuple[int, int, str]] = field(default_factory=list)
     doc: int = 0  # the document it is in: how many `-DOCSTART-` lines come before it
 
-    def of_type(self, kind: str) -> list[tuple[int, int]]:
-        """The entities of a coarse type, in the order of the sentence (people: `persons`,
-        read as before types)."""
-        if kind == "PER":
-            return list(self.persons)
-        return [(a, b) for a, b, t in self.entities if t == kind]
-
 
 _PERSON = {"PER", "PERSON", "PERS"}
 # A gold set's entity label -> Hansel's coarse type (GPE and FAC are places); a label not
@@ -356,13 +349,22 @@ def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[Conll
                         labels: Mapping[str, set[str]] | None = None, lang: str | None = None
                         ) -> tuple[list[GoldMention], int]:
     """Pair each English entity of type `kind` with one of the target sentence (people:
-    `pair_persons`; every other type: `pair_entities` over the sentence's entities of every
-    type but people, since the two annotations may type one name apart); English entities
-    left without one are left out and counted."""
+    `pair_persons`; every other type: `typed_gold_mentions`); English entities left without
+    one are left out and counted."""
     if kind == "PER":
         return pair_persons(english, target, matcher)
-    out: list[GoldMention] = []
-    unmatched = 0
+    return typed_gold_mentions(english, target, matcher, labels, lang).get(kind, ([], 0))
+
+
+def typed_gold_mentions(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
+                        matcher: NameMatcher | None,
+                        labels: Mapping[str, set[str]] | None = None, lang: str | None = None
+                        ) -> dict[str, tuple[list[GoldMention], int]]:
+    """The English entities of every type but people, each sentence's paired once with the
+    target's (`pair_entities`, over every type at once, since the two annotations may type
+    one name apart), by type: the gold mentions and how many were left without one."""
+    found: dict[str, list[GoldMention]] = defaultdict(list)
+    unmatched: Counter[str] = Counter()
     for n, (e, t) in enumerate(zip(english, target, strict=True)):
         src = [s for s in e.entities if s[2] != "PER"]
         tgt = [s for s in t.entities if s[2] != "PER"]
@@ -371,11 +373,12 @@ def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[Conll
                               [a / len(e.tokens) for a, _, _ in src],
                               [a / len(t.tokens) for a, _, _ in tgt], lang,
                               [k for _, _, k in src], [k for _, _, k in tgt])
-        ours = [i for i, s in enumerate(src) if s[2] == kind]
-        unmatched += sum(i not in pairs for i in ours)
-        out += [GoldMention(n, src[i][0], src[i][1], tgt[pairs[i]][:2])
-                for i in ours if i in pairs]
-    return out, unmatched
+        for i, (a, b, kind) in enumerate(src):
+            if i in pairs:
+                found[kind].append(GoldMention(n, a, b, tgt[pairs[i]][:2]))
+            else:
+                unmatched[kind] += 1
+    return {kind: (found[kind], unmatched[kind]) for kind in {*found, *unmatched}}
 
 
 def pair_persons(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
@@ -385,8 +388,8 @@ def pair_persons(english: Sequence[ConllSentence], target: Sequence[ConllSentenc
     free one where none is; English persons with no target person left are counted."""
     out, unmatched = [], 0
     for n, (e, t) in enumerate(zip(english, target, strict=True)):
-        free = list(t.of_type("PER"))
-        for first, last in e.of_type("PER"):
+        free = list(t.persons)
+        for first, last in e.persons:
             if not free:
                 unmatched += 1
                 continue
@@ -697,19 +700,21 @@ def alignment_gold_set(name: str, lang: str, sentences: Path, links: Path, engli
 def conll_gold_set(name: str, lang: str, english: Path, target: Path, config: Config,
                    types: Sequence[str] = ("PER",)) -> GoldSet:
     """Parallel NER gold: each English entity of the `types` paired with an entity of the
-    target sentence (`conll_gold_mentions`); a mention kind per type
+    target sentence (`pair_persons`, `typed_gold_mentions`); a mention kind per type
     (`TYPE_KINDS`: people are `persons`, as before types)."""
     en, tgt = read_conll(english), read_conll(target)
     gold = conll_as_gold(en, tgt)
     names = {" ".join(s.tokens[a:b + 1]) for s in en for a, b, _ in s.entities}
     matcher = make_matcher(lang, config, names)
-    labels = kb_labels(config, lang) if set(types) - {"PER"} else {}
+    typed = (typed_gold_mentions(en, tgt, matcher, kb_labels(config, lang), lang)
+             if set(types) - {"PER"} else {})
     found: dict[str, list[GoldMention]] = {}
     left: dict[str, int] = {}
     kinds: dict[str, str] = {}
     for kind in types:
         key = TYPE_KINDS[kind]
-        found[key], left[key] = conll_gold_mentions(en, tgt, matcher, kind, labels, lang)
+        found[key], left[key] = (pair_persons(en, tgt, matcher) if kind == "PER"
+                                 else typed.get(kind, ([], 0)))
         kinds[key] = kind
     return GoldSet(name, lang, gold, found, left, kinds)
 
