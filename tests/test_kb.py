@@ -280,6 +280,31 @@ def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path
         assert [e.kb_id for e in entities_named(kb, "Beijing", "LOC")] == ["Q956"]
 
 
+def test_a_natural_features_one_word_name_takes_the_features_labels(tmp_path: Path) -> None:
+    from xel.project import translated_labels
+
+    places = write(tmp_path / "places.jsonl", [
+        '{"id": "Q3392", "name": "Nile River", "type": "LOC", "labels": {"de": "Nil"}}',
+        '{"id": "Q1", "name": "Georgia", "type": "LOC", "labels": {"de": "Georgien"}}',
+        '{"id": "Q2", "name": "Georgia Lake", "type": "LOC", "labels": {"de": "Georgiasee"}}',
+        '{"id": "Q3", "name": "Amazon River", "type": "LOC", "labels": {"de": "Amazonas"}}',
+        '{"id": "Q4", "name": "Kamchatka", "type": "LOC", "labels": {"ru": "Камчатский край"}}',
+        '{"id": "Q5", "name": "Kamchatka Peninsula", "type": "LOC", '
+        '"labels": {"de": "Kamtschatka", "ru": "Камчатка"}}'])
+    build_kb(config_for(tmp_path, places))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert translated_labels(kb, "Nile", "LOC", "deu") == ("Nil",)  # `the Nile`
+        # a place of the name itself is what it names
+        assert translated_labels(kb, "Georgia", "LOC", "deu") == ("Georgien",)
+        # only for places: the company is not the river
+        assert translated_labels(kb, "Amazon", "ORG", "deu") == ()
+        assert translated_labels(kb, "Amazon", "LOC", "deu") == ("Amazonas",)
+        assert translated_labels(kb, "Nile Basin", "LOC", "deu") == ()  # one word only
+        # a place of the name with no label in the language: the feature's
+        assert translated_labels(kb, "Kamchatka", "LOC", "deu") == ("Kamtschatka",)
+        assert translated_labels(kb, "Kamchatka", "LOC", "rus") == ("Камчатский край",)
+
+
 def test_foreign_key_folds_case_accents_and_punctuation() -> None:
     assert foreign_key("Union Européenne") == "union europeenne"
     assert foreign_key("«Манчестер Юнайтед»") == "манчестер юнаитед"

@@ -1224,15 +1224,26 @@ def with_labels(kb: KnowledgeBase, entities: Iterable[KbEntity], lang: str
     return [(e, kb.foreign_labels(e.kb_id, codes)) for e in entities]
 
 
+# Words the KB writes after a natural feature's one-word name (`Nile River`), which English
+# often leaves out (`the Nile`); the KB keeps no one-word alias (`Amazon` would be a place).
+FEATURE_WORDS = ("River", "Lake", "Sea", "Island", "Islands", "Mountains", "Peninsula",
+                 "Desert")
+
+
 def translated_labels(kb: KnowledgeBase, name: str, kind: str, lang: str) -> tuple[str, ...]:
     """What `project_entity` looks for: the labels and aliases in `lang` of the KB entities
     of type `kind` named `name`; where there is none, those of the other translated types
     named so (a place named for its government, `Beijing said`, or a team for its country,
-    is translated as the place is)."""
+    is translated as the place is); where these have no label in `lang`, a place's are those
+    of the natural features named so with one of `FEATURE_WORDS` (`Nile`: `Nile River`'s
+    `尼羅河`; `Kamchatka`, a region with no Chinese label: `Kamchatka Peninsula`'s)."""
     entities = entities_named(kb, name, kind) or (
         entities_named(kb, name, but=kind) if kind != "PER" else [])
-    return tuple(dict.fromkeys(form for _, forms in with_labels(kb, entities, lang)
-                               for form in forms))
+    forms = [form for _, found in with_labels(kb, entities, lang) for form in found]
+    if not forms and kind == "LOC" and len(name.split()) == 1:
+        features = [e for word in FEATURE_WORDS for e in entities_named(kb, f"{name} {word}", kind)]
+        forms = [form for _, found in with_labels(kb, features, lang) for form in found]
+    return tuple(dict.fromkeys(forms))
 
 
 def write_projections(config: Config, lang: str, rows: list[tuple[Any, ...]]) -> Work:
