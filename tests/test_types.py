@@ -18,7 +18,14 @@ from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
 from xel.names.english import name_key
 from xel.names.pairs import label_codes
-from xel.project import Pair, label_spans, names_read, project_entity, rank_projections
+from xel.project import (
+    Pair,
+    label_spans,
+    names_read,
+    project_entity,
+    rank_projections,
+    within_written,
+)
 from xel.queries import TYPE_CHECK, Mention, typed_queries
 from xel.tokenizers import Span
 from xel.triage import label_round_trip, round_trip_text
@@ -372,6 +379,22 @@ def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None
     got = project_entity(p, 15, 29, "European Union", (), frozenset({"der"}), ProjectConfig(),
                          "deu")
     assert got.method == "aligned" and p.tgt_text[got.start:got.end] == "Europäischen"
+
+
+def test_a_label_inside_the_english_name_as_written_takes_the_whole_name() -> None:
+    # Croatian's label of El Salvador is `Salvador`; this sentence keeps `El`, inflected
+    p = pair("They left El Salvador today", "Otišli su iz El Salvadora danas",
+             [(0, 0), (2, 4), (3, 4)])
+    got = project_entity(p, 10, 21, "El Salvador", ("Salvador",), frozenset(), ProjectConfig(),
+                         "hrv")
+    assert p.tgt_text[got.start:got.end] == "El Salvadora" and got.method == "label"
+    # the label alone where the English name is not written around it
+    alone = pair("They left El Salvador today", "Napustili su Salvador danas", [(3, 2)])
+    got = project_entity(alone, 10, 21, "El Salvador", ("Salvador",), frozenset(),
+                         ProjectConfig(), "hrv")
+    assert alone.tgt_text[got.start:got.end] == "Salvador"
+    # the English name elsewhere in the sentence does not widen another occurrence
+    assert within_written("Salvador, not El Salvador", [(0, 8)], "El Salvador") == [(0, 8)]
 
 
 def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:

@@ -330,6 +330,17 @@ def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, i
     return sorted(kept)
 
 
+def within_written(text: str, spans: Sequence[tuple[int, int]], name: str
+                   ) -> list[tuple[int, int]]:
+    """Label spans, each widened to the English name written around it, its last word
+    inflected (`El Salvadora` where Croatian's label is `Salvador`; `Potomac River` where
+    German's is `Potomac`): the sentence keeps the whole English name."""
+    written = [(m.start(), m.end()) for m in regex.finditer(
+        r"(?<!\w)" + regex.escape(name) + r"\w{0,5}" + APOSTROPHE_SUFFIX + r"(?!\w)", text)]
+    return [next(((a, b) for a, b in written if a <= start and end <= b), (start, end))
+            for start, end in spans]
+
+
 def bracketed(text: str, at: int) -> bool:
     """The text at `at` follows an opening bracket (spaces between)."""
     return text[:at].rstrip()[-1:] in ("(", "（", "[")
@@ -356,9 +367,11 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     targets = aligned_tokens(mention, pair.links)
     aligned = _chars(pair.tgt, paper_span(targets))
     if config.name_aware and config.name_match:
-        found = label_spans(pair.tgt_text, forms, lang)
-        method = "label"
         latin_target = language(lang).script == "Latn"
+        found = label_spans(pair.tgt_text, forms, lang)
+        if latin_target:
+            found = within_written(pair.tgt_text, found, name)
+        method = "label"
         if not found:
             found, method = kept_spellings(pair.tgt_text, name, latin_target), "spelled"
         if not found and written_acronym(name):
