@@ -333,8 +333,8 @@ def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, i
 def within_written(text: str, spans: Sequence[tuple[int, int]], name: str
                    ) -> list[tuple[int, int]]:
     """Label spans, each widened to the English name written around it, its last word
-    inflected (`El Salvadora` where Croatian's label is `Salvador`; `Potomac River` where
-    German's is `Potomac`): the sentence keeps the whole English name."""
+    inflected (`El Salvadora` where Croatian's label is `Salvador`): where a sentence keeps
+    the whole English name, that is the name it writes, not the KB's shorter label."""
     written = [(m.start(), m.end()) for m in regex.finditer(
         r"(?<!\w)" + regex.escape(name) + r"\w{0,5}" + APOSTROPHE_SUFFIX + r"(?!\w)", text)]
     return [next(((a, b) for a, b in written if a <= start and end <= b), (start, end))
