@@ -238,6 +238,8 @@ def test_head_words_before_of_and_before_a_number() -> None:
     assert head_type("Principality of Nitra") == "LOC"
     assert head_type("University of North Carolina") == "ORG"
     assert head_type("World War Two") == "EVENT" and head_type("Battle of Austerlitz") == "EVENT"
+    # a company's designator (EWT's `El Paso Energy`, which reads as a person's name)
+    assert head_type("El Paso Energy") == "ORG" and head_type("Malcolm Smith Motorsports") == "ORG"
     assert head_type("Isabella of France") is None and head_type("Apollo 11") is None
 
 
