@@ -471,6 +471,15 @@ def test_an_acronym_is_projected_as_kept_or_as_its_english_words() -> None:
                          "deu")
     assert kept.tgt_text[got.start:got.end] == ("Internationalen Organisation für Erneuerbare "
                                                 "Energien") and got.method == "label"
+    # but where English writes the acronym in brackets after its expansion, the expansion is
+    # a name of its own and the acronym's projection is the acronym (PUD's `( IRENA )`)
+    both = pair("Amin , head of Renewable Energies ( IRENA ) , said",
+                "Amin , Generaldirektor der Internationalen Organisation für Erneuerbare "
+                "Energien ( IRENA ) , sagte", [(4, 6), (5, 7), (7, 9)])
+    got = project_entity(both, 36, 41, "IRENA", ("Internationale Organisation für Erneuerbare "
+                                                 "Energien",), frozenset(), ProjectConfig(),
+                         "deu")
+    assert both.tgt_text[got.start:got.end] == "IRENA" and got.method == "spelled"
     # in brackets in another script, an acronym is no English copy to pass over
     russian = pair("head of IRENA said", "глава Международного агентства ( IRENA ) сказал",
                    [(2, 1)])
