@@ -357,8 +357,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                    stops: frozenset[str], config: ProjectConfig, lang: str,
                    matcher: NameMatcher | None = None) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place
-    or event): where the sentence writes one of its KB entities' labels in the language, or
-    the English name itself (brands, acronyms), the occurrence nearest the aligned span; an
+    or event): where the sentence writes one of its KB entities' labels in the language
+    (widened to the English name written around it, `within_written`), or else the English
+    name itself (brands, acronyms; first for an acronym English writes in brackets after its
+    expansion, which is a name of its own), the occurrence nearest the aligned span; an
     acronym's words written out (`expansions`); else words that read as every word of the
     name (`Krasnojarsk`, `Теско`); else the aligned span as the paper takes it, trimmed of
     function words, punctuation and words the aligner ran on (`run_on_edges`). The person
@@ -374,7 +376,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         method = "label"
         kept = kept_spellings(pair.tgt_text, name, latin_target)
         if kept and (not found or (written_acronym(name) and bracketed(pair.src_text, start))):
-            found, method = kept, "spelled"  # `… Energies (IRENA)`: the expansion is another name
+            found, method = kept, "spelled"
         if not found and written_acronym(name):
             found, method = expansions(pair.tgt_text, name.upper()), "expansion"
         if found:
