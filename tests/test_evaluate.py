@@ -16,7 +16,7 @@ from xel.evaluate import (
     alignment_gold_mentions,
     capitalized_spans,
     category,
-    conll_gold_mentions,
+    pair_persons,
     person_spans,
     read_alignment_gold,
     read_conll,
@@ -120,7 +120,7 @@ def test_conll_persons_pair_by_spelling(tmp_path: Path) -> None:
                   encoding="utf-8")
     de.write_text("Trump B-PER\ntraf O\nMerkel B-PER\n\nniemand O\n\nder O\n", encoding="utf-8")
     matcher = NameMatcher("deu", None, 0.75)
-    mentions, unmatched = conll_gold_mentions(read_conll(en), read_conll(de), matcher)
+    mentions, unmatched = pair_persons(read_conll(en), read_conll(de), matcher)
     assert mentions == [GoldMention(0, 0, 0, (2, 2)), GoldMention(0, 2, 2, (0, 0))]
     assert unmatched == 1
 

@@ -22,12 +22,13 @@ from xel.evaluate import (
     UNSCORED,
     GoldMention,
     SpanGold,
-    conll_gold_mentions,
     entity_spans,
     name_cue,
     pair_entities,
+    pair_persons,
     read_conll,
     read_span_gold,
+    typed_gold_mentions,
 )
 from xel.names.match import NameMatcher
 
@@ -128,12 +129,13 @@ def test_conll_gold_pairs_each_type_apart(tmp_path: Path) -> None:
                   "Union I-ORG\n\nLondon B-LOC\n\n", encoding="utf-8")
     english, german = read_conll(en), read_conll(de)
     matcher = NameMatcher("deu", None, 0.75)
-    orgs, left = conll_gold_mentions(english, german, matcher, "ORG")
+    typed = typed_gold_mentions(english, german, matcher)
+    orgs, left = typed["ORG"]
     assert orgs == [GoldMention(0, 3, 4, (5, 6))] and left == 0
-    places, left = conll_gold_mentions(english, german, matcher, "LOC")
+    places, left = typed["LOC"]
     # sentence 2: London is tied by spelling, Paris has no German place left
     assert places == [GoldMention(0, 6, 6, (3, 3)), GoldMention(1, 0, 0, (0, 0))] and left == 1
-    people, left = conll_gold_mentions(english, german, matcher)
+    people, left = pair_persons(english, german, matcher)
     assert people == [GoldMention(0, 0, 0, (0, 0))] and left == 0
 
 
@@ -141,7 +143,7 @@ def test_conll_gold_pairs_a_name_typed_apart(tmp_path: Path) -> None:
     en, de = tmp_path / "en", tmp_path / "de"
     en.write_text("Shenzhen B-ORG\n's O\ntraffic O\npolice O\nacted O\n\n", encoding="utf-8")
     de.write_text("Die O\nVerkehrspolizei B-ORG\nin O\nShenzhen B-LOC\n\n", encoding="utf-8")
-    orgs, left = conll_gold_mentions(read_conll(en), read_conll(de), None, "ORG")
+    orgs, left = typed_gold_mentions(read_conll(en), read_conll(de), None)["ORG"]
     assert orgs == [GoldMention(0, 0, 0, (3, 3))] and left == 0
 
 

@@ -344,18 +344,6 @@ def is_person_name(tokens: Sequence[str]) -> bool:
     return any(t[:1].isupper() and t.rstrip(".").casefold() not in HONORIFICS for t in tokens)
 
 
-def conll_gold_mentions(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
-                        matcher: NameMatcher | None, kind: str = "PER",
-                        labels: Mapping[str, set[str]] | None = None, lang: str | None = None
-                        ) -> tuple[list[GoldMention], int]:
-    """Pair each English entity of type `kind` with one of the target sentence (people:
-    `pair_persons`; every other type: `typed_gold_mentions`); English entities left without
-    one are left out and counted."""
-    if kind == "PER":
-        return pair_persons(english, target, matcher)
-    return typed_gold_mentions(english, target, matcher, labels, lang).get(kind, ([], 0))
-
-
 def typed_gold_mentions(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
                         matcher: NameMatcher | None,
                         labels: Mapping[str, set[str]] | None = None, lang: str | None = None
