@@ -374,9 +374,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if latin_target:
             found = within_written(pair.tgt_text, found, name)
         method = "label"
-        kept = kept_spellings(pair.tgt_text, name, latin_target)
-        if kept and (not found or (written_acronym(name) and bracketed(pair.src_text, start))):
-            found, method = kept, "spelled"
+        if not found or (written_acronym(name) and bracketed(pair.src_text, start)):
+            kept = kept_spellings(pair.tgt_text, name, latin_target)
+            if kept:
+                found, method = kept, "spelled"
         if not found and written_acronym(name):
             found, method = expansions(pair.tgt_text, name.upper()), "expansion"
         if found:
