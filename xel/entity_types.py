@@ -66,7 +66,7 @@ HEAD_WORDS: dict[str, frozenset[str]] = {
     "EVENT": frozenset({
         "battle", "championship", "championships", "conference", "cup", "cups", "election",
         "elections", "festival", "games", "marathon", "olympics", "open", "prix", "referendum",
-        "revolution", "siege", "summit", "tournament", "war"}),
+        "revolution", "siege", "summit", "tournament", "war", "week"}),
 }
 # `City` is left out: `Mexico City` is a place, `Manchester City` a club.
 WORD = re.compile(r"[\w'’.-]+")

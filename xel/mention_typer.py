@@ -9,11 +9,13 @@ task by a low-rank adapter (LoRA, through `peft`): a linear layer over the mean 
 transformer's states over the mention's word pieces, the sentence's first state and NER's
 label says PER, ORG, LOC or OTHER (CoNLL's MISC: events, products, nationalities; `Brexit`,
 which NER calls a person). Adapter and layer are learned together from the English train set
-of CoNLL-2003 (its 23,501 names; countries typed as places, as Hansel types them). The persons
-stage's type check counts its types where NER's labels were (`xel.persons.retyped`).
+of CoNLL-2003 (its 23,501 names; countries typed as places, as Hansel types them), news, and
+from UNER's English Web Treebank dev set counted five times, so that it also reads web text
+(names in e-mail signatures, small businesses). The persons stage's type check counts its
+types where NER's labels were (`xel.persons.retyped`).
 
 Only the adapter and the layer ship (`xel/models/mention_typer.npz`, about 150 KB); the
-transformer is the package's. `xel types train --conll FILE` rebuilds them.
+transformer is the package's. `xel types train` rebuilds them (xel/models/README.md).
 """
 
 from __future__ import annotations
