@@ -20,6 +20,7 @@ from xel.names.english import name_key
 from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
+    compound_spans,
     label_spans,
     names_read,
     project_entity,
@@ -397,6 +398,22 @@ def test_a_label_inside_the_english_name_as_written_takes_the_whole_name() -> No
     assert alone.tgt_text[got.start:got.end] == "Salvador"
     # the English name elsewhere in the sentence does not widen another occurrence
     assert within_written("Salvador, not El Salvador", [(0, 8)], "El Salvador") == [(0, 8)]
+
+
+def test_a_label_inside_a_compound_takes_the_whole_word_where_the_language_compounds() -> None:
+    # PUD: `in northern Algeria` is `in Nordalgerien`; the aligner linked `liegt` (lies)
+    p = pair("The site lies in northern Algeria", "Die Stätte liegt in Nordalgerien",
+             [(0, 0), (1, 1), (2, 2), (5, 2)])
+    got = project_entity(p, 26, 33, "Algeria", ("Algerien", "Demokratische Volksrepublik "
+                         "Algerien"), frozenset(), ProjectConfig(), "deu")
+    assert p.tgt_text[got.start:got.end] == "Nordalgerien" and got.method == "label"
+    # the label as a word of its own comes first; a lower-case word (an adjective) is none
+    assert compound_spans("algerische Städte, Mittelmeerraum", ("Algerien", "Mittelmeer"),
+                          "deu") == [(19, 33)]
+    # labels shorter than four letters are not looked for inside words (`EU` in `Neuer`)
+    assert compound_spans("Die Neuer EUropa", ("EU",), "deu") == []
+    # only where the language compounds: French writes `Algérie du Nord`
+    assert compound_spans("Nordalgerien", ("Algerien",), "fra") == []
 
 
 def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:

@@ -330,6 +330,24 @@ def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, i
     return sorted(kept)
 
 
+# Languages that write a name inside a compound noun (`Nordalgerien`, `Mittelmeerraum`).
+COMPOUNDING = frozenset({"afr", "dan", "deu", "fao", "isl", "ltz", "nld", "nno", "nob", "swe"})
+COMPOUNDED_LABEL = 4  # letters a label needs to be looked for inside a word
+
+
+def compound_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, int]]:
+    """Capitalized words that write a one-word label inside them, in a language that
+    compounds: the whole word is the name as the sentence writes it (German `Nordalgerien`
+    for Algeria's `Algerien`, `Mittelmeerraum` for the Mediterranean's `Mittelmeer`)."""
+    if lang not in COMPOUNDING:
+        return []
+    labels = {f.strip().casefold() for f in forms
+              if len(f.strip()) >= COMPOUNDED_LABEL and f.strip().isalpha()}
+    return [(m.start(), m.end()) for m in regex.finditer(r"\w+", text)
+            if m.group()[0].isupper() and any(
+                label in m.group().casefold() and len(label) < len(m.group()) for label in labels)]
+
+
 def within_written(text: str, spans: Sequence[tuple[int, int]], name: str
                    ) -> list[tuple[int, int]]:
     """Label spans, each widened to the English name written around it, its last word
@@ -358,7 +376,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                    matcher: NameMatcher | None = None) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place
     or event): where the sentence writes one of its KB entities' labels in the language
-    (widened to the English name written around it, `within_written`), or else the English
+    (widened to the English name written around it, `within_written`; else, where the
+    language compounds, the word a label is part of, `compound_spans`), or else the English
     name itself (brands, acronyms; first for an acronym English writes in brackets after its
     expansion, which is a name of its own), the occurrence nearest the aligned span; an
     acronym's words written out (`expansions`); else words that read as every word of the
@@ -373,6 +392,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         found = label_spans(pair.tgt_text, forms, lang)
         if latin_target:
             found = within_written(pair.tgt_text, found, name)
+        found = found or compound_spans(pair.tgt_text, forms, lang)
         method = "label"
         if not found or (written_acronym(name) and bracketed(pair.src_text, start)):
             kept = kept_spellings(pair.tgt_text, name, latin_target)
