@@ -29,8 +29,8 @@ def train_command(
     ner_model: str = typer.Option(NerConfig().model, "--ner-model",
                                   help="spaCy model whose labels the typer reads"),
 ) -> None:
-    """Learn the mention typer from CoNLL files (about 9 minutes for the shipped typer's on
-    2 cores) and write it."""
+    """Learn the mention typer from CoNLL files and write it (about 9 minutes on 2 cores for
+    the shipped typer's two)."""
     from xel.evaluate import read_conll
     from xel.ner import load_pipeline
 
