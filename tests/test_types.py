@@ -407,9 +407,10 @@ def test_a_label_inside_a_compound_takes_the_whole_word_where_the_language_compo
     got = project_entity(p, 26, 33, "Algeria", ("Algerien", "Demokratische Volksrepublik "
                          "Algerien"), frozenset(), ProjectConfig(), "deu")
     assert p.tgt_text[got.start:got.end] == "Nordalgerien" and got.method == "label"
-    # the label as a word of its own comes first; a lower-case word (an adjective) is none
-    assert compound_spans("algerische Städte, Mittelmeerraum", ("Algerien", "Mittelmeer"),
-                          "deu") == [(19, 33)]
+    # a lower-case word (an adjective) is none; the label ends the compound, but for a case
+    # ending: where it does not, the compound names something else (the Iraq war)
+    assert compound_spans("algerische Städte, Südosteuropas, Irakkrieg",
+                          ("Algerien", "Europa", "Irak"), "deu") == [(19, 32)]
     # labels shorter than four letters are not looked for inside words (`EU` in `Neuer`)
     assert compound_spans("Die Neuer EUropa", ("EU",), "deu") == []
     # only where the language compounds: French writes `Algérie du Nord`

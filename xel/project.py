@@ -330,22 +330,27 @@ def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, i
     return sorted(kept)
 
 
-# Languages that write a name inside a compound noun (`Nordalgerien`, `Mittelmeerraum`).
+# Languages that write a name inside a compound noun (`Nordalgerien`, `Südosteuropas`).
 COMPOUNDING = frozenset({"afr", "dan", "deu", "fao", "isl", "ltz", "nld", "nno", "nob", "swe"})
 COMPOUNDED_LABEL = 4  # letters a label needs to be looked for inside a word
+COMPOUND_ENDING = 2  # letters of a case ending after it (`Südosteuropa-s`)
 
 
 def compound_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, int]]:
-    """Capitalized words that write a one-word label inside them, in a language that
-    compounds: the whole word is the name as the sentence writes it (German `Nordalgerien`
-    for Algeria's `Algerien`, `Mittelmeerraum` for the Mediterranean's `Mittelmeer`)."""
+    """Capitalized words that end in a one-word label, in a language that compounds: the
+    whole word is the name as the sentence writes it (German `Nordalgerien` for Algeria's
+    `Algerien`, `Südosteuropas` for `Europa`). A compound's head is its last part, so only
+    there does the word still name the place: `Washingtonskvaller` (Washington gossip) and
+    `Irakkrieg` (the Iraq war) do not."""
     if lang not in COMPOUNDING:
         return []
     labels = {f.strip().casefold() for f in forms
               if len(f.strip()) >= COMPOUNDED_LABEL and f.strip().isalpha()}
     return [(m.start(), m.end()) for m in regex.finditer(r"\w+", text)
             if m.group()[0].isupper() and any(
-                label in m.group().casefold() and len(label) < len(m.group()) for label in labels)]
+                len(label) < len(m.group()) and label in m.group().casefold()[-len(label)
+                                                                          - COMPOUND_ENDING:]
+                for label in labels)]
 
 
 def within_written(text: str, spans: Sequence[tuple[int, int]], name: str
