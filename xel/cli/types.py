@@ -20,7 +20,8 @@ def train_command(
     conll: list[str] = typer.Option(..., "--conll", help="CoNLL file of typed English "
                                     "entities; repeat for more, FILE:N counts a file N times "
                                     "(the shipped typer: CoNLL-2003's English train set, and "
-                                    "UNER's EWT dev set counted 5 times)"),
+                                    "UNER's EWT dev set counted 5 times)",
+                                    metavar="FILE[:N]"),
     out: Path = typer.Option(None, "--out", help="where the typer goes (default: the "
                              "package's xel/models/mention_typer.npz)"),
     epochs: float = typer.Option(Training.epochs, "--epochs", help="passes over the entities"),
