@@ -344,13 +344,17 @@ def compound_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int
     `Irakkrieg` (the Iraq war) do not."""
     if lang not in COMPOUNDING:
         return []
-    labels = {f.strip().casefold() for f in forms
-              if len(f.strip()) >= COMPOUNDED_LABEL and f.strip().isalpha()}
-    return [(m.start(), m.end()) for m in regex.finditer(r"\w+", text)
-            if m.group()[0].isupper() and any(
-                len(label) < len(m.group()) and label in m.group().casefold()[-len(label)
-                                                                          - COMPOUND_ENDING:]
-                for label in labels)]
+    labels = {form.casefold() for form in map(str.strip, forms)
+              if len(form) >= COMPOUNDED_LABEL and form.isalpha()}
+    found = []
+    for m in regex.finditer(r"\w+", text):
+        word = m.group()
+        folded = word.casefold()
+        if word[0].isupper() and any(len(label) < len(word) and
+                                     label in folded[-len(label) - COMPOUND_ENDING:]
+                                     for label in labels):
+            found.append((m.start(), m.end()))
+    return found
 
 
 def within_written(text: str, spans: Sequence[tuple[int, int]], name: str
