@@ -305,6 +305,27 @@ def test_a_natural_features_one_word_name_takes_the_features_labels(tmp_path: Pa
         assert translated_labels(kb, "Kamchatka", "LOC", "rus") == ("Камчатский край",)
 
 
+def test_a_places_formal_name_takes_the_labels_of_the_name_it_is_formally_called(
+        tmp_path: Path) -> None:
+    from xel.project import translated_labels
+
+    places = write(tmp_path / "places.jsonl", [
+        '{"id": "Q90", "name": "France", "type": "LOC", "labels": {"zh-hant": "法國"}}',
+        '{"id": "Q1486", "name": "Buenos Aires", "type": "LOC", "labels": {"de": "Buenos Aires"}}',
+        '{"id": "Q1", "name": "Kingdom of Sardinia", "type": "LOC", "labels": {"de": "Sardinien"}}',
+        '{"id": "Q2", "name": "Bank of France", "type": "ORG", "labels": {"de": "Banque"}}'])
+    build_kb(config_for(tmp_path, places))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        # PUD: `Kingdom of France` is `法國`, `City of Buenos Aires` `Stadt Buenos Aires`
+        assert translated_labels(kb, "Kingdom of France", "LOC", "zho-TW") == ("法國",)
+        assert translated_labels(kb, "City of Buenos Aires", "LOC", "deu") == ("Buenos Aires",)
+        # an entity of the formal name keeps its own labels
+        assert translated_labels(kb, "Kingdom of Sardinia", "LOC", "deu") == ("Sardinien",)
+        # places only, and only formal words before `of`
+        assert translated_labels(kb, "Bank of France", "LOC", "zho-TW") == ()
+        assert translated_labels(kb, "Gulf of France", "LOC", "zho-TW") == ()
+
+
 def test_foreign_key_folds_case_accents_and_punctuation() -> None:
     assert foreign_key("Union Européenne") == "union europeenne"
     assert foreign_key("«Манчестер Юнайтед»") == "манчестер юнаитед"

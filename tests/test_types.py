@@ -21,6 +21,7 @@ from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
     compound_spans,
+    formally_named,
     label_spans,
     names_read,
     project_entity,
@@ -415,6 +416,36 @@ def test_a_label_inside_a_compound_takes_the_whole_word_where_the_language_compo
     assert compound_spans("Die Neuer EUropa", ("EU",), "deu") == []
     # only where the language compounds: French writes `Algérie du Nord`
     assert compound_spans("Nordalgerien", ("Algerien",), "fra") == []
+
+
+def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:
+    # PUD: the label of China, widened to the capitalized words the aligner linked with the
+    # formal name, a function word between them
+    p = pair("ties with the People's Republic of China grew",
+             "laços com a República Popular da China cresceram",
+             [(0, 0), (1, 1), (3, 3), (3, 4), (5, 5), (6, 6), (7, 7)])
+    got = project_entity(p, 14, 41, "People's Republic of China", ("China",),
+                         frozenset({"da", "a"}), ProjectConfig(), "por")
+    assert p.tgt_text[got.start:got.end] == "República Popular da China"
+    # a description in lower case is not the name (`cidade de`, the city of)
+    city = pair("in the City of Buenos Aires", "na cidade de Buenos Aires",
+                [(0, 0), (2, 1), (3, 2), (4, 3), (5, 4)])
+    got = project_entity(city, 7, 27, "City of Buenos Aires", ("Buenos Aires",),
+                         frozenset({"de"}), ProjectConfig(), "por")
+    assert city.tgt_text[got.start:got.end] == "Buenos Aires"
+    # where every noun is capitalized, a capital says nothing: German's gold is `Kamerun`
+    de = pair("the Federal Republic of Cameroon", "die Bundesrepublik Kamerun",
+              [(0, 0), (1, 1), (2, 1), (4, 2)])
+    got = project_entity(de, 4, 32, "Federal Republic of Cameroon", ("Kamerun",), frozenset(),
+                         ProjectConfig(), "deu")
+    assert de.tgt_text[got.start:got.end] == "Kamerun"
+    # a capitalized word the aligner did not link with the name stays out
+    apart = pair("France and the Kingdom of France", "Francia y Reino de Francia",
+                 [(0, 0), (1, 1), (3, 2), (5, 4)])
+    got = project_entity(apart, 15, 32, "Kingdom of France", ("Francia",), frozenset({"de"}),
+                         ProjectConfig(), "spa")
+    assert apart.tgt_text[got.start:got.end] == "Reino de Francia"
+    assert formally_named(apart, (19, 26), {4}, frozenset({"de"})) == (19, 26)
 
 
 def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:

@@ -413,6 +413,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
                 1, len(pair.src_text))
             at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
+            if (method == "label" and FORMAL_OF.match(name) and _cased(pair.tgt_text)
+                    and lang not in CAPITALIZED_NOUNS):
+                at, until = formally_named(pair, (at, until), targets, stops)
             return Projected(at, placed(pair.tgt_text, until, lang), method, aligned)
         read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
                                                             stops)
@@ -444,6 +447,28 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
+
+
+def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
+                   stops: frozenset[str]) -> tuple[int, int]:
+    """A place's label widened to its formal name where the translation writes that as a
+    name, in capitals (`República Popular da China`, `Förbundsrepubliken Kamerun`), not as
+    a description (`cidade de Buenos Aires`, `kungadömet Frankrike`): the capitalized words
+    beside it, function words between, that the aligner linked with the English name."""
+    tokens = covered(pair.tgt, *span)
+    if not tokens:
+        return span
+    first, last = tokens[0], tokens[-1]
+    for step in (-1, 1):
+        k = (first if step < 0 else last) + step
+        while 0 <= k < len(pair.tgt):
+            while 0 <= k < len(pair.tgt) and _token(pair, k).casefold() in stops:
+                k += step
+            if not (0 <= k < len(pair.tgt) and k in targets and _token(pair, k)[:1].isupper()):
+                break
+            first, last = (k, last) if step < 0 else (first, k)
+            k += step
+    return pair.tgt[first][0], pair.tgt[last][1]
 
 
 def kept_spellings(text: str, name: str, latin_target: bool) -> list[tuple[int, int]]:
@@ -1274,6 +1299,13 @@ def with_labels(kb: KnowledgeBase, entities: Iterable[KbEntity], lang: str
 # often leaves out (`the Nile`); the KB keeps no one-word alias (`Amazon` would be a place).
 FEATURE_WORDS = ("River", "Lake", "Sea", "Island", "Islands", "Mountains", "Peninsula",
                  "Desert")
+# What a place is called formally before the name translations write alone (`City of Buenos
+# Aires`: `布宜諾斯艾利斯`, `Stadt Buenos Aires`; `Kingdom of France`: `法國`).
+FORMAL_OF = regex.compile(
+    r"^(?:the\s+)?(?:(?:Federal|People\s*['\u2019]s|Islamic|Democratic|Socialist|United|Grand)\s+)*"
+    r"(?:City|Town|Kingdom|Republic|Empire|Duchy|Principality|State|Province|County|"
+    r"Commonwealth|Emirate|Sultanate|Municipality|Prefecture|Governorate)\s+of\s+(?:the\s+)?"
+    r"(\p{Lu}.*)$")
 
 
 def translated_labels(kb: KnowledgeBase, name: str, kind: str, lang: str) -> tuple[str, ...]:
@@ -1282,13 +1314,17 @@ def translated_labels(kb: KnowledgeBase, name: str, kind: str, lang: str) -> tup
     named so (a place named for its government, `Beijing said`, or a team for its country,
     is translated as the place is); where these have no label in `lang`, a place's are those
     of the natural features named so with one of `FEATURE_WORDS` (`Nile`: `Nile River`'s
-    `尼羅河`; `Kamchatka`, a region with no Chinese label: `Kamchatka Peninsula`'s)."""
+    `尼羅河`; `Kamchatka`, a region with no Chinese label: `Kamchatka Peninsula`'s); and
+    where a place's formal name has none, those of the name it is formally called
+    (`FORMAL_OF`)."""
     entities = entities_named(kb, name, kind) or (
         entities_named(kb, name, but=kind) if kind != "PER" else [])
     forms = [form for _, found in with_labels(kb, entities, lang) for form in found]
     if not forms and kind == "LOC" and len(name.split()) == 1:
         features = [e for word in FEATURE_WORDS for e in entities_named(kb, f"{name} {word}", kind)]
         forms = [form for _, found in with_labels(kb, features, lang) for form in found]
+    if not forms and kind == "LOC" and (formal := FORMAL_OF.match(name)):
+        return translated_labels(kb, formal[1], kind, lang)
     return tuple(dict.fromkeys(forms))
 
 
