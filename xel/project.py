@@ -462,11 +462,10 @@ def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
     for step in (-1, 1):
         k = (first if step < 0 else last) + step
         while 0 <= k < len(pair.tgt):
-            while 0 <= k < len(pair.tgt) and _token(pair, k).casefold() in stops:
-                k += step
-            if not (0 <= k < len(pair.tgt) and k in targets and _token(pair, k)[:1].isupper()):
-                break
-            first, last = (k, last) if step < 0 else (first, k)
+            if _token(pair, k).casefold() not in stops:
+                if k not in targets or not _token(pair, k)[:1].isupper():
+                    break
+                first, last = (k, last) if step < 0 else (first, k)
             k += step
     return pair.tgt[first][0], pair.tgt[last][1]
 
