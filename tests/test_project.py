@@ -18,6 +18,7 @@ from xel.ner import DDL as NER_DDL
 from xel.pipeline import STAGES, languages, run, signature
 from xel.project import (
     Pair,
+    cut_between_words,
     function_words,
     make_matcher,
     project_mention,
@@ -587,6 +588,27 @@ def test_a_name_written_by_sound_grows_to_the_words_that_read_as_the_rest() -> N
     # Nothing beside the name reads as the rest of it: the span stays.
     p = pair("star Phil Mickelson struggled", "ၾကယ္ပြင့္ ေဖးလ္ သည္ ရုန္းကန္", {(0, 0), (1, 1), (3, 3)})
     assert project(p, "Phil Mickelson", "mya") == "ေဖးလ္"
+
+
+def test_a_name_written_by_sound_is_cut_to_the_words_that_read_as_it() -> None:
+    # NTREX Dzongkha: the aligner ran Kim Jong-un on into `ལུ` (to) and `བསྟོད་དེ་སྦེ` (praising)
+    tgt = "ཀིམ༌ཇོང༌ཨན༌ལུ༌བསྟོད༌དེ༌སྦེ"
+    syllables = ["ཀིམ", "ཇོང", "ཨན", "ལུ", "བསྟོད", "དེ", "སྦེ"]
+    links = {(0, 4), (1, 0), *((2, k) for k in range(1, 7))}
+    p = pair("praised Kim Jong-un", tgt, links, syllables)
+    assert project(p, "Kim Jong-un", "dzo") == "ཀིམ༌ཇོང༌ཨན"
+    # a span no part of which reads as the whole name stays as the aligner gave it
+    tgt = "ཀིམ༌ལུ༌བསྟོད༌དེ༌སྦེ"
+    p = pair("praised Kim Jong-un", tgt, {(0, 2), (1, 0), (2, 1), (2, 3), (2, 4)},
+             ["ཀིམ", "ལུ", "བསྟོད", "དེ", "སྦེ"])
+    assert project(p, "Kim Jong-un", "dzo") == tgt
+    # NTREX Kannada: `ಹಗ್` does not read as Hugh, and Jackman alone sounds like the whole
+    # name; in a spaced script the cut keeps a word for each English one
+    p = pair("actor Hugh Jackman said", "ನಟ ಹಗ್ ಜಾಕ್ಮನ್ ಹೇಳಿದರು", {(1, 1), (2, 2), (2, 3)})
+    assert project(p, "Hugh Jackman", "kan") != "ಜಾಕ್ಮನ್"
+    # never inside a written word (Khmer `មែងហ្គា`, Menga)
+    assert not cut_between_words("យក មែងហ្គា", 3, 6, 0, 10)
+    assert cut_between_words("ཀིམ༌ཇོང༌ཨན༌ལུ", 0, 10, 0, 13)
 
 
 def test_a_burmese_wa_typed_as_the_digit_zero_is_a_letter() -> None:

@@ -943,10 +943,14 @@ PIECES_PER_TOKEN = 3
 def whole_by_sound(pair: Pair, start: int, end: int, name: str, matcher: NameMatcher
                    ) -> tuple[int, int]:
     """In scripts that write names by sound, a span that does not sound like the whole name
-    grown by the fewest neighbouring tokens that make it so, clitics and titles left out
-    (Burmese `ေဖးလ္ မိုက္` to `ေဖးလ္ မိုက္ကယ္ဆန္`, Phil Mickelson; `အလမ္` to
-    `အလမ္ မက္ ဂရီဂါ`, Allan McGregor): the aligner gave the rest of the name to other words.
-    Never across punctuation, and within `PIECES_PER_TOKEN` tokens per English token."""
+    cut to the fewest of its tokens that do (Dzongkha `ཀིམ༌ཇོང༌ཨན༌ལུ༌བསྟོད༌དེ༌སྦེ` to
+    `ཀིམ༌ཇོང༌ཨན`, Kim Jong-un and "to praise"), where words part, with a word for each of
+    the English name's in spaced scripts, and with no part forgiven (`ಜಾಕ್ಮನ್` alone is
+    not Hugh Jackman, nor `ಸ್ಲಾಟ್`, slot, Scott); else grown by the fewest neighbouring tokens
+    that make it so, clitics and titles left out (Burmese `ေဖးလ္ မိုက္` to
+    `ေဖးလ္ မိုက္ကယ္ဆန္`, Phil Mickelson; `အလမ္` to `အလမ္ မက္ ဂရီဂါ`, Allan McGregor): the
+    aligner gave the rest of the name to other words. Never across punctuation, and within
+    `PIECES_PER_TOKEN` tokens per English token."""
     text, lang, rules = pair.tgt_text, matcher.family.lang, matcher.family
     if not text[start:end].strip() or agreement(text[start:end], name, lang).score > 0:
         return start, end
@@ -956,6 +960,15 @@ def whole_by_sound(pair: Pair, start: int, end: int, name: str, matcher: NameMat
     english = name_tokens(name)
     limit = PIECES_PER_TOKEN * len(english)
     first, last = inside[0], inside[-1]
+    cuts = [] if any(ch.isdigit() for ch in name) else [  # `Nord Stream 2` keeps its 2
+        (a, b) for a in inside for b in inside if a <= b < a + limit and (a, b) != (first, last)]
+    for a, b in sorted(cuts, key=lambda ab: (ab[1] - ab[0], ab[0])):
+        s, e = rules.edges(text, pair.tgt[a][0], pair.tgt[b][1], english, matcher)
+        if s < e and cut_between_words(text, s, e, start, end) and (
+                rules.unspaced or len(text[s:e].split()) >= len(english)):
+            agreed = agreement(text[s:e], name, lang)
+            if agreed.score > 0 and not agreed.forgiven:
+                return s, e  # the aligner ran the span on past the name
     lefts = [first - d for d in range(limit) if first - d >= 0
              and all(_is_word(pair, k) for k in range(first - d, first))]
     rights = [last + d for d in range(limit) if last + d < len(pair.tgt)
@@ -968,6 +981,18 @@ def whole_by_sound(pair: Pair, start: int, end: int, name: str, matcher: NameMat
         if s < e and agreement(text[s:e], name, lang).score > 0:
             return s, e
     return start, end
+
+
+# Where a name written by sound may be cut from the words beside it: a space, a zero-width
+# space (Lao), or the tsheg that ends every Tibetan syllable.
+WORD_BREAKS = regex.compile(r"[\s\u200b\u0f0b\u0f0c]|\p{P}")
+
+
+def cut_between_words(text: str, s: int, e: int, start: int, end: int) -> bool:
+    """Whether [s, e) inside [start, end) begins and ends where words part (`WORD_BREAKS`),
+    not inside a written word (Khmer `មែងហ្គា`, Menga, is not cut to `មែង`)."""
+    return ((s == start or bool(WORD_BREAKS.match(text[s - 1])))
+            and (e == end or bool(WORD_BREAKS.match(text[e]))))
 
 
 def _missing_sides(found: list[list[tuple[int, int, float]]], span: tuple[int, int]

@@ -42,6 +42,7 @@ Scorer = Callable[[Sequence[str], Sequence[str]], tuple[float, str]]
 class Agreement:
     score: float  # the weakest pair's agreement; 0 when the parts do not pair up
     why: str  # per pair, what agreed
+    forgiven: bool = False  # a part agrees only as forgiven (a slip, a one-syllable token)
 
 
 def parts(projection: str) -> list[str]:
@@ -176,5 +177,6 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
                 continue  # forgiven in one part, beside parts that agree
             score = min(s for s, _ in scored)
             if score > best.score:
-                best = Agreement(score, "; ".join(how for _, how in scored))
+                best = Agreement(score, "; ".join(how for _, how in scored),
+                                 forgiven_parts > 0)
     return best
