@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -179,6 +180,10 @@ def test_eval_cli_on_parallel_conll_gold(tmp_path: Path) -> None:
     signature = figures["signature"]
     assert signature.startswith("eval-projection|") and "|gold:conll-en=" in signature
     assert "|mentions=ner,caps|" in signature and f"signature: {signature}" in result.output
+    # and the versions of the packages that read names and align (regex's Unicode tables,
+    # Janome's dictionary): a figure that moves between machines shows why
+    assert f"|regex={metadata.version('regex')}|" in signature and "|Janome=" in signature
+    assert "|numpy=" in signature and "|sentencepiece=" in signature
     xel = rows[1]
     assert xel["mentions"] == 36 and xel["AER"] is None and xel["left out"] == 0
     assert xel["fully correct"] == 36

@@ -284,6 +284,9 @@ def test_project_stage_writes_every_table_and_resumes(tmp_path: Path) -> None:
     before = store.stage_digest("align:deu")
     assert not projected(store, changed)["deu"].skipped
     assert store.stage_digest("align:deu") == before
+    # the packages that read names are in the signature: a new `regex` reprojects
+    text = store.query("SELECT signature FROM stages WHERE name = 'project:deu'")[0][0]
+    assert all(f"|{p}=" in text for p in ("regex", "rapidfuzz", "PyICU", "jieba", "Janome"))
 
 
 def test_project_stage_needs_its_inputs(tmp_path: Path) -> None:

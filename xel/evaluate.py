@@ -46,7 +46,7 @@ from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.families import family
 from xel.names.match import NameMatcher
 from xel.names.pairs import wikidata_codes
-from xel.names.transliterate import models_for
+from xel.names.transliterate import NAME_PACKAGES, models_for
 from xel.project import (
     PROJECT_CODE,
     Pair,
@@ -1196,5 +1196,6 @@ def eval_signature(kind: str, config: Config, gold: Mapping[str, Path | None],
     if collection is not None:
         parts["collection"] = collection
     parts["code"] = digest_of(code)
-    parts.update(versions("eflomal", "PyICU", "spacy", "rapidfuzz", "googletrans"))
+    parts.update(versions("eflomal", "sentencepiece", "numpy", "spacy", "googletrans",
+                          *NAME_PACKAGES))
     return Signature(f"eval-{kind}", parts)

@@ -55,7 +55,7 @@ from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.pairs import label_codes
 from xel.names.script import is_latin, whole_characters
-from xel.names.transliterate import models_signature
+from xel.names.transliterate import NAME_PACKAGES, models_signature
 from xel.ner import DDL as NER_DDL
 from xel.progress import progress
 from xel.stages import Work, code_digest, digest_of, versions
@@ -1158,7 +1158,7 @@ PROJECT_CODE = code_digest(sys.modules[__name__], xel.names)
 
 def project_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
     parts = {"project": digest_of(config.project), "code": PROJECT_CODE,
-             **versions("rapidfuzz", "PyICU", "spacy")}
+             **versions("spacy", *NAME_PACKAGES)}
     if not config.people_only:
         # Translated names are projected by their KB entities' labels, people by their
         # readings; which is which is the type check's (the persons stage) decision.

@@ -39,6 +39,7 @@ from xel.names.families import family
 from xel.names.han import without_place_word
 from xel.names.script import HYPHENS, SEPARATORS, is_latin
 from xel.names.transliterate import (
+    NAME_PACKAGES,
     DecodeRequest,
     LanguageModels,
     decode_ahead,
@@ -149,7 +150,7 @@ def _locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg:
 
 def triage_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
     parts = {"triage": digest_of(config.triage), "code": TRIAGE_CODE,
-             **versions("googletrans", "PyICU")}
+             **versions("googletrans", *NAME_PACKAGES)}
     if not config.people_only:  # translated names go back to English through the KB
         with KnowledgeBase.open(config) as kb:
             parts.update(kb=kb.digest, link=str(store.stage_digest("link")))

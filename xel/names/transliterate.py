@@ -28,6 +28,12 @@ NBEST = 5
 # 0.007 beside `特雷莎`, 0.959): projection does not look for it.
 MIN_FORM_SHARE = 0.02
 THRESHOLDS = "thresholds.json"
+
+# Packages whose versions can change how a name is tokenized, read or matched (Unicode
+# classes in `regex`, ICU's transforms, jieba's and Janome's dictionaries): signatures of
+# the stages and evaluations that read names record them, so a figure that moves between
+# machines shows why.
+NAME_PACKAGES = ("regex", "rapidfuzz", "PyICU", "uroman", "jieba", "Janome")
 Candidates = list[tuple[str, float]]
 
 
