@@ -26,6 +26,7 @@ from xel.project import (
     names_read,
     project_entity,
     rank_projections,
+    shortened_spans,
     within_written,
 )
 from xel.queries import TYPE_CHECK, Mention, typed_queries
@@ -416,6 +417,25 @@ def test_a_label_inside_a_compound_takes_the_whole_word_where_the_language_compo
     assert compound_spans("Die Neuer EUropa", ("EU",), "deu") == []
     # only where the language compounds: French writes `Algérie du Nord`
     assert compound_spans("Nordalgerien", ("Algerien",), "fra") == []
+
+
+def test_a_chinese_name_shortened_as_chinese_shortens_it_is_the_labels() -> None:
+    # PUD: the ECB is `歐洲央行` (the KB's label is `欧洲中央银行`); the aligner linked
+    # `權力` (prerogative)
+    p = pair("the decision is the prerogative of the ECB and would",
+             "這 個 決定 是 歐洲 央行 的 權力 ， 如果", [(1, 2), (4, 7), (7, 7)])
+    got = project_entity(p, 39, 42, "ECB", ("欧洲中央银行",), frozenset(), ProjectConfig(),
+                         "zho-TW")
+    assert p.tgt_text[got.start:got.end] == "歐洲 央行" and got.method == "label"
+    # it keeps the label's first and last character and at least three in all, in order,
+    # and begins and ends where tokens do: `布宜諾斯` inside `布宜諾斯艾利斯` is not the
+    # label `布宜諾賽利斯` shortened
+    tokens = [(0, 2), (3, 5)]
+    assert shortened_spans("歐洲 央行", tokens, ["欧洲中央银行"], "zho-TW") == [(0, 5)]
+    assert shortened_spans("中國", [(0, 2)], ["中华人民共和国"], "zho-TW") == []
+    assert shortened_spans("布宜諾斯艾利斯", [(0, 7)], ["布宜諾賽利斯"], "zho-TW") == []
+    assert shortened_spans("Europe ECB", [(0, 6), (7, 10)], ["Europäische Zentralbank"],
+                           "deu") == []
 
 
 def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:

@@ -330,6 +330,37 @@ def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, i
     return sorted(kept)
 
 
+SHORTENED_LABEL = 4  # characters a Chinese label needs to be looked for shortened
+SHORTENED_NAME = 3  # characters the shortened form keeps, at least
+
+
+def shortened_spans(text: str, tokens: Sequence[Span], forms: Iterable[str], lang: str
+                    ) -> list[tuple[int, int]]:
+    """Chinese shortens a long name by keeping some of its characters, in order (`歐洲央行` for
+    the label `欧洲中央银行`, the European Central Bank): where no label is written whole,
+    runs of at least `SHORTENED_NAME` characters that begin and end as a label does and keep
+    its other characters in order, none added, and begin and end where the sentence's
+    tokens do (`布宜諾斯` in `布宜諾斯艾利斯` is no name), longest first where two overlap."""
+    if not is_chinese(lang):
+        return []
+    starts, ends = {a for a, _ in tokens}, {b for _, b in tokens}
+    patterns = []
+    for form in forms:
+        chars = [regex.escape(ch) for ch in label_text(form, lang) if not ch.isspace()]
+        if len(chars) >= SHORTENED_LABEL:
+            middle = "".join(rf"(?:\s?{ch})?" for ch in chars[1:-1])
+            patterns.append(regex.compile(rf"{chars[0]}{middle}\s?{chars[-1]}"))
+    found = {(m.start(), m.end()) for pattern in patterns
+             for m in pattern.finditer(label_text(text, lang), overlapped=True)
+             if len(regex.sub(r"\s", "", m.group())) >= SHORTENED_NAME
+             and m.start() in starts and m.end() in ends}
+    kept: list[tuple[int, int]] = []
+    for start, end in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
+        if all(end <= a or start >= b for a, b in kept):
+            kept.append((start, end))
+    return sorted(kept)
+
+
 # Languages that write a name inside a compound noun (`Nordalgerien`, `Südosteuropas`).
 COMPOUNDING = frozenset({"afr", "dan", "deu", "fao", "isl", "ltz", "nld", "nno", "nob", "swe"})
 COMPOUNDED_LABEL = 4  # letters a label needs to be looked for inside a word
@@ -388,8 +419,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     (widened to the English name written around it, `within_written`; else, where the
     language compounds, the word a label is part of, `compound_spans`), or else the English
     name itself (brands, acronyms; first for an acronym English writes in brackets after its
-    expansion, which is a name of its own), the occurrence nearest the aligned span; an
-    acronym's words written out (`expansions`); else words that read as every word of the
+    expansion, which is a name of its own), or else a label as Chinese shortens it
+    (`shortened_spans`), the occurrence nearest the aligned span; an acronym's words written
+    out (`expansions`); else words that read as every word of the
     name (`Krasnojarsk`, `Теско`); else the aligned span as the paper takes it, trimmed of
     function words, punctuation and words the aligner ran on (`run_on_edges`). The person
     rules (surnames, given names) do not apply."""
@@ -407,6 +439,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             kept = kept_spellings(pair.tgt_text, name, latin_target)
             if kept:
                 found, method = kept, "spelled"
+        if not found:
+            found = shortened_spans(pair.tgt_text, pair.tgt, forms, lang)
         if not found and written_acronym(name):
             found, method = expansions(pair.tgt_text, name.upper()), "expansion"
         if found:
