@@ -481,6 +481,22 @@ def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
     gop = pair("The GOP won", "Победа Республиканской партии", [(1, 1), (1, 2), (2, 0)])
     got = project_entity(gop, 4, 7, "GOP", (), frozenset(), ProjectConfig(), "rus")
     assert gop.tgt_text[got.start:got.end] == "Республиканской партии"
+    # Russian capitalizes an adjective only in a name: an organization's capitalized
+    # adjective takes its noun (PUD: the Ottomans, `Османской империи`), not at a sentence's
+    # start, nor a place's (`Тихоокеанской лагуне` is a lagoon)
+    ottomans = pair("the decline of the Ottomans began", "упадок Османской империи начался",
+                    [(1, 0), (4, 2), (5, 3)])
+    got = project_entity(ottomans, 19, 27, "Ottomans", (), frozenset(), ProjectConfig(), "rus",
+                         kind="ORG")
+    assert ottomans.tgt_text[got.start:got.end] == "Османской империи"
+    first = pair("the Ottomans declined", "Османской империи не стало", [(1, 1)])
+    got = project_entity(first, 4, 12, "Ottomans", (), frozenset(), ProjectConfig(), "rus",
+                         kind="ORG")
+    assert first.tgt_text[got.start:got.end] == "империи"
+    lagoon = pair("in a Pacific lagoon", "в Тихоокеанской лагуне", [(2, 1), (3, 2)])
+    got = project_entity(lagoon, 5, 12, "Pacific", (), frozenset(), ProjectConfig(), "rus",
+                         kind="LOC")
+    assert lagoon.tgt_text[got.start:got.end] == "Тихоокеанской"
     # German capitalizes every noun: a lower-case last word is never the name's
     union = pair("The American Civil Liberties Union sued", "Die Amerikanischen "
                  "Bürgerrechtsvereinigung klagten", [(1, 1), (2, 2), (3, 2), (4, 3)])

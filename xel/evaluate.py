@@ -538,7 +538,7 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
             p = project_mention(pair, start, end, english, matcher, stops, config.project)
         else:
             p = project_entity(pair, start, end, english, labels.get(english, ()), stops,
-                               config.project, lang, matcher)
+                               config.project, lang, matcher, kind)
         if p.start is None or p.end is None:
             tokens: set[int] = set()
             text = ""

@@ -413,7 +413,7 @@ def english_copy(text: str, at: int, name: str) -> bool:
 
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
                    stops: frozenset[str], config: ProjectConfig, lang: str,
-                   matcher: NameMatcher | None = None) -> Projected:
+                   matcher: NameMatcher | None = None, kind: str | None = None) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place
     or event): where the sentence writes one of its KB entities' labels in the language
     (widened to the English name written around it, `within_written`; else, where the
@@ -454,7 +454,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
                                                             stops)
         if read is not None:
-            return Projected(read[0], placed(pair.tgt_text, read[1], lang), "reading", aligned)
+            at, until = read
+            if kind == "ORG":
+                at, until = with_head_noun(pair.tgt_text, at, until, lang, stops)
+            return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
     if projected.start is None or projected.end is None or not config.name_aware:
         return projected
@@ -478,6 +481,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if text[:1] in TRANSLATED_PROCLITICS and any(
                 matcher.family.proclitic(text, e, matcher) for e in name_tokens(name)):
             at += 1  # `لرويترز`: Reuters
+    if kind == "ORG":
+        at, until = with_head_noun(pair.tgt_text, at, until, lang, stops)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
@@ -556,6 +561,46 @@ def placed(text: str, end: int, lang: str) -> int:
     """Chinese writes what a place is after its name, as part of it (`萨拉索塔市`)."""
     chinese = is_chinese(lang)
     return with_place_word(text, end) if chinese else end
+
+
+# Languages whose orthography writes an adjective with a capital only inside a proper name
+# (`Османской империи`; `британское правительство` is no name), and the endings of their
+# adjectives that no noun's case ending shares (not `-ом`, `-ой`: `Лондоном`, `Москвой`).
+NAME_ADJECTIVES = frozenset({"rus"})
+ADJECTIVE = regex.compile(r"\p{Lu}\p{Ll}+(?:[ое]го|[ое]му|[ая]я|[ое]е|[ыи]е|[ую]ю|[ыи]х|[ыи]ми"
+                          r"|[сц]кий|[сц]кой|ный|ной)")
+
+
+def with_head_noun(text: str, start: int, end: int, lang: str, stops: frozenset[str]
+                   ) -> tuple[int, int]:
+    """An organization's capitalized adjective and the lower-case noun after it make one
+    name (`Оттоманской` to `Оттоманской империи`, `империи` to `Османской империи`, the GOP's
+    `Республиканской партии`), where the orthography capitalizes adjectives only in names;
+    never at a sentence's start, where every word has a capital. (A place's adjective names
+    something else: `Тихоокеанской лагуне`, a Pacific lagoon.)"""
+    if lang not in NAME_ADJECTIVES:
+        return start, end
+    words = [m.span() for m in regex.finditer(r"\w+(?:-\w+)*", text)]
+    inside = [k for k, (a, b) in enumerate(words) if a < end and b > start]
+    if not inside:
+        return start, end
+    first, last = inside[0], inside[-1]
+
+    def named_adjective(k: int) -> bool:
+        a, b = words[k]
+        return (k > 0 and ADJECTIVE.fullmatch(text, a, b) is not None
+                and regex.search(r"[.!?…]\s*$", text[:a]) is None)
+
+    def lower_noun(k: int) -> bool:
+        a, b = words[k]
+        return (text[a].islower() and text[a:b].casefold() not in stops
+                and regex.fullmatch(r"\s+", text[words[k - 1][1]:a]) is not None)
+
+    if last + 1 < len(words) and named_adjective(last) and lower_noun(last + 1):
+        end = words[last + 1][1]
+    elif first == last and first > 0 and lower_noun(first) and named_adjective(first - 1):
+        start = words[first - 1][0]
+    return start, end
 
 
 # Arabic-script proclitics left off a translated name's aligned span where the rest reads
@@ -1239,6 +1284,7 @@ class ProjectJob:
     # Names that are not people's: English name -> its KB entities' labels in the language
     # (`project_entity`); every other mention is a person's.
     translated: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # their types
 
     def pair(self, k: int) -> Pair:
         return Pair.decode(self.texts[2 * k], self.texts[2 * k + 1], self.src_tokens[k],
@@ -1268,7 +1314,7 @@ def project_job(store: Store, config: Config, mentions: list[Mention], lang: str
     labels = {name: translated_labels(kb, name, kind, lang) if kb is not None else ()
               for name, kind in (translated or {}).items()}
     return ProjectJob(lang, config, mentions, segs, Texts(texts()), src_tokens, tgt_tokens,
-                      links, labels)
+                      links, labels, dict(translated or {}))
 
 
 def project_pairs(job: ProjectJob) -> list[Result]:
@@ -1291,7 +1337,7 @@ def project_pairs(job: ProjectJob) -> list[Result]:
             p = Projected(None, None, "none", None)
         elif name in job.translated:
             p = project_entity(pair, start, end, name, job.translated[name], stops,
-                               job.config.project, job.lang, matcher)
+                               job.config.project, job.lang, matcher, job.kinds.get(name))
         else:
             p = project_mention(pair, start, end, name, matcher, stops, job.config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]
