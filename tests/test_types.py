@@ -493,6 +493,12 @@ def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
     got = project_entity(first, 4, 12, "Ottomans", (), frozenset(), ProjectConfig(), "rus",
                          kind="ORG")
     assert first.tgt_text[got.start:got.end] == "империи"
+    # so does German's (PUD: the GOP, `Republikanischen Partei`), whose nouns all have one
+    gop = pair("leaders of the GOP said", "Führer der Republikanischen Partei sagten",
+               [(0, 0), (3, 2), (4, 4)])
+    got = project_entity(gop, 15, 18, "GOP", (), frozenset({"der"}), ProjectConfig(), "deu",
+                         kind="ORG")
+    assert gop.tgt_text[got.start:got.end] == "Republikanischen Partei"
     lagoon = pair("in a Pacific lagoon", "в Тихоокеанской лагуне", [(2, 1), (3, 2)])
     got = project_entity(lagoon, 5, 12, "Pacific", (), frozenset(), ProjectConfig(), "rus",
                          kind="LOC")

@@ -564,22 +564,28 @@ def placed(text: str, end: int, lang: str) -> int:
 
 
 # Languages whose orthography writes an adjective with a capital only inside a proper name
-# (`Османской империи`; `британское правительство` is no name), and the endings of their
-# adjectives that no noun's case ending shares (not `-ом`, `-ой`: `Лондоном`, `Москвой`).
-NAME_ADJECTIVES = frozenset({"rus"})
-ADJECTIVE = regex.compile(r"\p{Lu}\p{Ll}+(?:[ое]го|[ое]му|[ая]я|[ое]е|[ыи]е|[ую]ю|[ыи]х|[ыи]ми"
-                          r"|[сц]кий|[сц]кой|ный|ной)")
+# (`Османской империи`, `Republikanischen Partei`; `британское правительство`, `britische
+# Regierung` are no names): endings of their adjectives that no noun's case ending shares
+# (not Russian `-ом`, `-ой`: `Лондоном`, `Москвой`), and whether their nouns are capitalized
+# (German's all are).
+NAME_ADJECTIVES = {
+    "rus": (regex.compile(r"\p{Lu}\p{Ll}+(?:[ое]го|[ое]му|[ая]я|[ое]е|[ыи]е|[ую]ю|[ыи]х|[ыи]ми"
+                          r"|[сц]кий|[сц]кой|ный|ной)"), False),
+    "deu": (regex.compile(r"\p{Lu}\p{Ll}+(?:isch|lich|ig|al)(?:e|en|er|es|em)"), True),
+}
 
 
 def with_head_noun(text: str, start: int, end: int, lang: str, stops: frozenset[str]
                    ) -> tuple[int, int]:
-    """An organization's capitalized adjective and the lower-case noun after it make one
-    name (`Оттоманской` to `Оттоманской империи`, `империи` to `Османской империи`, the GOP's
-    `Республиканской партии`), where the orthography capitalizes adjectives only in names;
-    never at a sentence's start, where every word has a capital. (A place's adjective names
-    something else: `Тихоокеанской лагуне`, a Pacific lagoon.)"""
+    """An organization's capitalized adjective and the noun after it make one name
+    (`Оттоманской` to `Оттоманской империи`, `империи` to `Османской империи`, the GOP's
+    `Республиканской партии` and `Republikanischen Partei`), where the orthography
+    capitalizes adjectives only in names; never at a sentence's start, where every word has
+    a capital. (A place's adjective names something else: `Тихоокеанской лагуне`, a Pacific
+    lagoon.)"""
     if lang not in NAME_ADJECTIVES:
         return start, end
+    adjective, capital_nouns = NAME_ADJECTIVES[lang]
     words = [m.span() for m in regex.finditer(r"\w+(?:-\w+)*", text)]
     inside = [k for k, (a, b) in enumerate(words) if a < end and b > start]
     if not inside:
@@ -588,17 +594,18 @@ def with_head_noun(text: str, start: int, end: int, lang: str, stops: frozenset[
 
     def named_adjective(k: int) -> bool:
         a, b = words[k]
-        return (k > 0 and ADJECTIVE.fullmatch(text, a, b) is not None
+        return (k > 0 and adjective.fullmatch(text, a, b) is not None
                 and regex.search(r"[.!?…]\s*$", text[:a]) is None)
 
-    def lower_noun(k: int) -> bool:
+    def noun(k: int) -> bool:
         a, b = words[k]
-        return (text[a].islower() and text[a:b].casefold() not in stops
+        return (text[a].isupper() == capital_nouns and text[a:b].casefold() not in stops
+                and adjective.fullmatch(text, a, b) is None
                 and regex.fullmatch(r"\s+", text[words[k - 1][1]:a]) is not None)
 
-    if last + 1 < len(words) and named_adjective(last) and lower_noun(last + 1):
+    if last + 1 < len(words) and named_adjective(last) and noun(last + 1):
         end = words[last + 1][1]
-    elif first == last and first > 0 and lower_noun(first) and named_adjective(first - 1):
+    elif first == last and first > 0 and noun(first) and named_adjective(first - 1):
         start = words[first - 1][0]
     return start, end
 
