@@ -22,6 +22,7 @@ from xel.evaluate import (
     UNSCORED,
     GoldMention,
     SpanGold,
+    as_named,
     entity_spans,
     name_cue,
     pair_entities,
@@ -43,6 +44,13 @@ def test_entity_spans_keep_every_type() -> None:
     assert entity_spans(tags) == [(0, 1, "ORG"), (3, 3, "LOC"), (4, 4, "LOC"), (5, 5, "PER"),
                                   (6, 6, "OTHER"), (7, 7, "EVENT")]
     assert entity_spans(["LOC", "LOC", "ORG"]) == [(0, 1, "LOC"), (2, 2, "ORG")]
+
+
+def test_a_gold_mention_is_projected_as_the_pipeline_names_it() -> None:
+    # UNER's span takes the article; the pipeline's mention, and so the KB lookup, does not
+    assert as_named("the Andes", "LOC") == ("Andes", 4, 9)
+    assert as_named("The Hague", "LOC") == ("The Hague", 0, 9)
+    assert as_named("the Doctor", "PER") == ("the Doctor", 0, 10)
 
 
 def test_translated_names_pair() -> None:

@@ -511,6 +511,15 @@ class Outcome:
     gold_text: str = ""  # the gold name as the target writes it
 
 
+def as_named(english: str, kind: str) -> tuple[str, int, int]:
+    """A gold English mention as the pipeline's mentions name it, and where that is in it:
+    other types than people without the article NER takes with them (`the Andes`), so that
+    the KB's labels are looked up as a collection looks them up; people as marked."""
+    split = None if kind == "PER" else split_name(english, person=False)
+    return (english, 0, len(english)) if split is None else (split.name, split.start,
+                                                             split.end)
+
+
 def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMention],
                         lang: str, config: Config,
                         links: Sequence[Links] | None = None, kind: str = "PER"
@@ -523,7 +532,8 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
         links = list(align([g.src for g in gold], [g.tgt for g in gold], config.align))
     has_links = any(g.possible for g in gold)
     rate = aer(links, [g.sure for g in gold], [g.possible for g in gold]) if has_links else None
-    names = {" ".join(gold[m.sentence].src[m.first:m.last + 1]) for m in mentions}
+    names = {as_named(" ".join(gold[m.sentence].src[m.first:m.last + 1]), kind)[0]
+             for m in mentions}
     matcher = make_matcher(lang, config, names_read(names, names if kind != "PER" else ()))
     stops = function_words(lang) if config.project.trim else frozenset()
     labels = entity_labels(config, lang, kind, names)
@@ -532,8 +542,9 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
         g = gold[m.sentence]
         src_spans, tgt_spans = spaced_spans(g.src), spaced_spans(g.tgt)
         pair = Pair(" ".join(g.src), src_spans, " ".join(g.tgt), tgt_spans, links[m.sentence])
-        english = " ".join(g.src[m.first:m.last + 1])
-        start, end = src_spans[m.first][0], src_spans[m.last][1]
+        english, at, until = as_named(" ".join(g.src[m.first:m.last + 1]), kind)
+        start = src_spans[m.first][0] + at
+        end = start + until - at
         if labels is None:
             p = project_mention(pair, start, end, english, matcher, stops, config.project)
         else:
