@@ -499,6 +499,16 @@ def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
     got = project_entity(gop, 15, 18, "GOP", (), frozenset({"der"}), ProjectConfig(), "deu",
                          kind="ORG")
     assert gop.tgt_text[got.start:got.end] == "Republikanischen Partei"
+    # and Swedish places' and organizations', whose nouns are then in the definite form
+    # (NTREX: the Pacific, `Stilla havet`), not a place's name before a noun (`Afrika`)
+    sea = pair("across the Pacific to", "över Stilla havet till", [(0, 0), (2, 1), (3, 3)])
+    got = project_entity(sea, 11, 18, "Pacific", (), frozenset(), ProjectConfig(), "swe",
+                         kind="LOC")
+    assert sea.tgt_text[got.start:got.end] == "Stilla havet"
+    africa = pair("in East Africa the place", "i östra Afrika platsen", [(2, 2), (4, 3)])
+    got = project_entity(africa, 8, 14, "Africa", (), frozenset(), ProjectConfig(), "swe",
+                         kind="LOC")
+    assert africa.tgt_text[got.start:got.end] == "Afrika"
     lagoon = pair("in a Pacific lagoon", "в Тихоокеанской лагуне", [(2, 1), (3, 2)])
     got = project_entity(lagoon, 5, 12, "Pacific", (), frozenset(), ProjectConfig(), "rus",
                          kind="LOC")

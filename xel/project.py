@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import regex
 
@@ -454,9 +454,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
                                                             stops)
         if read is not None:
-            at, until = read
-            if kind == "ORG":
-                at, until = with_head_noun(pair.tgt_text, at, until, lang, stops)
+            at, until = with_head_noun(pair.tgt_text, read[0], read[1], lang, kind, stops)
             return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
     if projected.start is None or projected.end is None or not config.name_aware:
@@ -481,8 +479,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if text[:1] in TRANSLATED_PROCLITICS and any(
                 matcher.family.proclitic(text, e, matcher) for e in name_tokens(name)):
             at += 1  # `لرويترز`: Reuters
-    if kind == "ORG":
-        at, until = with_head_noun(pair.tgt_text, at, until, lang, stops)
+    at, until = with_head_noun(pair.tgt_text, at, until, lang, kind, stops)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
@@ -564,28 +561,39 @@ def placed(text: str, end: int, lang: str) -> int:
 
 
 # Languages whose orthography writes an adjective with a capital only inside a proper name
-# (`Османской империи`, `Republikanischen Partei`; `британское правительство`, `britische
-# Regierung` are no names): endings of their adjectives that no noun's case ending shares
-# (not Russian `-ом`, `-ой`: `Лондоном`, `Москвой`), and whether their nouns are capitalized
-# (German's all are).
+# (`Османской империи`, `Republikanischen Partei`, `Stilla havet`; `британское
+# правительство`, `britische Regierung`, `franska regeringen` are no names): the endings of
+# their adjectives that no noun's case ending shares (not Russian `-ом`, `-ой`: `Лондоном`,
+# `Москвой`), the nouns a name's adjective goes with (German's all capitalized; Swedish
+# names' in the definite form: `havet`, `unionen`), and the types whose names are made so (a
+# Russian place's adjective names something else: `Тихоокеанской лагуне`, a Pacific lagoon).
+class HeadNouns(NamedTuple):
+    adjective: regex.Pattern[str]
+    noun: regex.Pattern[str]
+    kinds: frozenset[str]
+
+
 NAME_ADJECTIVES = {
-    "rus": (regex.compile(r"\p{Lu}\p{Ll}+(?:[ое]го|[ое]му|[ая]я|[ое]е|[ыи]е|[ую]ю|[ыи]х|[ыи]ми"
-                          r"|[сц]кий|[сц]кой|ный|ной)"), False),
-    "deu": (regex.compile(r"\p{Lu}\p{Ll}+(?:isch|lich|ig|al)(?:e|en|er|es|em)"), True),
+    "rus": HeadNouns(regex.compile(r"\p{Lu}\p{Ll}+(?:[ое]го|[ое]му|[ая]я|[ое]е|[ыи]е|[ую]ю"
+                                   r"|[ыи]х|[ыи]ми|[сц]кий|[сц]кой|ный|ной)"),
+                     regex.compile(r"\p{Ll}+"), frozenset({"ORG"})),
+    "deu": HeadNouns(regex.compile(r"\p{Lu}\p{Ll}+(?:isch|lich|ig|al)(?:e|en|er|es|em)"),
+                     regex.compile(r"\p{Lu}\p{Ll}+"), frozenset({"ORG"})),
+    "swe": HeadNouns(regex.compile(r"\p{Lu}\p{Ll}*(?:ska|la|da|ta|ra|ya)"),  # not `Afrika`
+                     regex.compile(r"\p{Ll}+(?:en|et|na)"), frozenset({"ORG", "LOC"})),
 }
 
 
-def with_head_noun(text: str, start: int, end: int, lang: str, stops: frozenset[str]
-                   ) -> tuple[int, int]:
-    """An organization's capitalized adjective and the noun after it make one name
-    (`Оттоманской` to `Оттоманской империи`, `империи` to `Османской империи`, the GOP's
-    `Республиканской партии` and `Republikanischen Partei`), where the orthography
-    capitalizes adjectives only in names; never at a sentence's start, where every word has
-    a capital. (A place's adjective names something else: `Тихоокеанской лагуне`, a Pacific
-    lagoon.)"""
-    if lang not in NAME_ADJECTIVES:
+def with_head_noun(text: str, start: int, end: int, lang: str, kind: str | None,
+                   stops: frozenset[str]) -> tuple[int, int]:
+    """A name's capitalized adjective and the noun after it make one name (`Оттоманской` to
+    `Оттоманской империи`, `империи` to `Османской империи`; the GOP's `Республиканской
+    партии` and `Republikanischen Partei`; the Pacific's `Stilla havet`), where the
+    orthography capitalizes adjectives only in names (`NAME_ADJECTIVES`); never at a
+    sentence's start, where every word has a capital."""
+    rules = NAME_ADJECTIVES.get(lang)
+    if rules is None or kind not in rules.kinds:
         return start, end
-    adjective, capital_nouns = NAME_ADJECTIVES[lang]
     words = [m.span() for m in regex.finditer(r"\w+(?:-\w+)*", text)]
     inside = [k for k, (a, b) in enumerate(words) if a < end and b > start]
     if not inside:
@@ -594,13 +602,14 @@ def with_head_noun(text: str, start: int, end: int, lang: str, stops: frozenset[
 
     def named_adjective(k: int) -> bool:
         a, b = words[k]
-        return (k > 0 and adjective.fullmatch(text, a, b) is not None
+        return (k > 0 and rules.adjective.fullmatch(text, a, b) is not None
                 and regex.search(r"[.!?…]\s*$", text[:a]) is None)
 
     def noun(k: int) -> bool:
         a, b = words[k]
-        return (text[a].isupper() == capital_nouns and text[a:b].casefold() not in stops
-                and adjective.fullmatch(text, a, b) is None
+        return (rules.noun.fullmatch(text, a, b) is not None
+                and rules.adjective.fullmatch(text, a, b) is None
+                and text[a:b].casefold() not in stops
                 and regex.fullmatch(r"\s+", text[words[k - 1][1]:a]) is not None)
 
     if last + 1 < len(words) and named_adjective(last) and noun(last + 1):
