@@ -20,6 +20,7 @@ from xel.names.english import name_key
 from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
+    as_written,
     compound_spans,
     formally_named,
     label_spans,
@@ -436,6 +437,24 @@ def test_a_chinese_name_shortened_as_chinese_shortens_it_is_the_labels() -> None
     assert shortened_spans("布宜諾斯艾利斯", [(0, 7)], ["布宜諾賽利斯"], "zho-TW") == []
     assert shortened_spans("Europe ECB", [(0, 6), (7, 10)], ["Europäische Zentralbank"],
                            "deu") == []
+
+
+def test_a_stop_word_written_with_a_capital_inside_a_sentence_is_a_names() -> None:
+    # PUD: spaCy's Portuguese stop words hold `conselho` (council), which the aligned span's
+    # trimming took off the Real Estate Council of Ontario
+    p = pair("powers for the Real Estate Council of Ontario",
+             "poderes para o Conselho Imobiliário de Ontario",
+             [(0, 0), (1, 1), (2, 2), (4, 4), (5, 3), (6, 5), (7, 6)])
+    stops = frozenset({"para", "o", "de", "conselho"})
+    got = project_entity(p, 15, 45, "Real Estate Council of Ontario", (), stops,
+                         ProjectConfig(), "por", kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "Conselho Imobiliário de Ontario"
+    # a word the sentence also writes in lower case stays a function word (`O Globo`), as
+    # does one at a sentence's start, and every noun where every noun has a capital
+    said = pair("as O Globo said , the council", "segundo O Globo , o Conselho", [])
+    assert as_written(said, stops, "por") == {"para", "o", "de"}
+    assert as_written(pair("a", "Conselho de Ontario", []), stops, "por") == stops
+    assert as_written(pair("a", "der Rat des Landes", []), frozenset({"rat"}), "deu") == {"rat"}
 
 
 def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:

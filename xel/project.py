@@ -428,6 +428,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
     aligned = _chars(pair.tgt, paper_span(targets))
+    stops = as_written(pair, stops, lang)
     if config.name_aware and config.name_match:
         latin_target = language(lang).script == "Latn"
         found = label_spans(pair.tgt_text, forms, lang)
@@ -483,6 +484,27 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
+
+
+def as_written(pair: Pair, stops: frozenset[str], lang: str) -> frozenset[str]:
+    """A sentence's function words among the stop words: not those it writes only with a
+    capital inside a sentence, where a cased script capitalizes names alone. spaCy's lists
+    hold content words too (Portuguese `conselho`, Bulgarian `година`), which a name may
+    begin with (`Conselho Imobiliário de Ontario`). Not where every noun is capitalized."""
+    if lang in CAPITALIZED_NOUNS or not _cased(pair.tgt_text):
+        return stops
+    capital: set[str] = set()
+    lower: set[str] = set()
+    for k in range(len(pair.tgt)):
+        word = _token(pair, k)
+        if word.casefold() not in stops:
+            continue
+        initial = k == 0 or _token(pair, k - 1) in SENTENCE_ENDS
+        (capital if word[:1].isupper() and not initial else lower).add(word.casefold())
+    return stops - (capital - lower) if capital - lower else stops
+
+
+SENTENCE_ENDS = frozenset({".", "!", "?", "…", ":", "\"", "“", "«", "„", "¿", "¡"})
 
 
 def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
