@@ -457,6 +457,23 @@ def test_a_stop_word_written_with_a_capital_inside_a_sentence_is_a_names() -> No
     assert as_written(pair("a", "der Rat des Landes", []), frozenset({"rat"}), "deu") == {"rat"}
 
 
+def test_a_romance_name_takes_its_of_part_where_the_span_stops_before_it() -> None:
+    # PUD: the aligner linked the Department of Labor with `Departamento` alone
+    p = pair("the Department of Labor said", "o Departamento do Trabalho disse",
+             [(0, 0), (1, 1), (4, 4)])
+    got = project_entity(p, 4, 23, "Department of Labor", (), frozenset({"o", "do"}),
+                         ProjectConfig(), "por", kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "Departamento do Trabalho"
+    # as many capitalized words as English has after `of`, and only where English has one
+    p = pair("the Bank of Spain and Madrid", "el Banco de España y Madrid", [(1, 1)])
+    got = project_entity(p, 4, 17, "Bank of Spain", (), frozenset(), ProjectConfig(), "spa",
+                         kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "Banco de España"
+    p = pair("the Bank said", "el Banco de España dijo", [(1, 1)])
+    got = project_entity(p, 4, 8, "Bank", (), frozenset(), ProjectConfig(), "spa", kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "Banco"
+
+
 def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:
     # PUD: the label of China, widened to the capitalized words the aligner linked with the
     # formal name, a function word between them

@@ -451,6 +451,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             if (method == "label" and FORMAL_OF.match(name) and _cased(pair.tgt_text)
                     and lang not in CAPITALIZED_NOUNS):
                 at, until = formally_named(pair, (at, until), targets, stops)
+            at, until = with_of_part(pair.tgt_text, at, until, name, lang)
             return Projected(at, placed(pair.tgt_text, until, lang), method, aligned)
         read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
                                                             stops)
@@ -481,6 +482,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                 matcher.family.proclitic(text, e, matcher) for e in name_tokens(name)):
             at += 1  # `لرويترز`: Reuters
     at, until = with_head_noun(pair.tgt_text, at, until, lang, kind, stops)
+    at, until = with_of_part(pair.tgt_text, at, until, name, lang)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
@@ -639,6 +641,36 @@ def with_head_noun(text: str, start: int, end: int, lang: str, kind: str | None,
     elif first == last and first > 0 and noun(first) and named_adjective(first - 1):
         start = words[first - 1][0]
     return start, end
+
+
+# Romance languages write an English name's `of` part after a preposition, its article
+# after or within it (`Departamento do Trabalho`, PUD's `de o`; `Estados Unidos de a América`,
+# `Consejo de Estado`, `Città del Messico`).
+OF_PARTS = {
+    "por": r"d[eoa]s?|de\s+(?:o|a|os|as)",
+    "glg": r"d[eoa]s?|de\s+(?:o|a|os|as)",
+    "spa": r"del?|de\s+(?:la|los|las)",
+    "cat": r"de[l]?|d'|de\s+(?:la|les)",
+    "fra": r"d[eu]|des|d['’]|de\s+la",
+    "ita": r"d(?:i|el|ella|ello|ei|egli|elle)|d['’]",
+}
+
+
+def with_of_part(text: str, start: int, end: int, name: str, lang: str) -> tuple[int, int]:
+    """A translated name that stops before its `of` part, the English name's words after
+    `of` written after it as capitalized words (`Departamento` to `Departamento do Trabalho`
+    for the Department of Labor); not where the span holds such a part already."""
+    connector = OF_PARTS.get(lang)
+    english = name.split()
+    if connector is None or "of" not in english[1:-1]:
+        return start, end
+    after = len(english) - english.index("of") - 1
+    if regex.search(rf"(?<!\w)(?:{connector})\s+\p{{Lu}}", text[start:end]):
+        return start, end
+    word = r"\p{Lu}[\w'’-]*"
+    found = regex.match(rf"\s+(?:{connector})\s*{word}(?:\s+{word}){{0,{after - 1}}}(?!\w)",
+                        text[end:])
+    return (start, end + found.end()) if found else (start, end)
 
 
 # Arabic-script proclitics left off a translated name's aligned span where the rest reads
