@@ -21,6 +21,7 @@ from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
     as_written,
+    clause_piece,
     compound_spans,
     formally_named,
     label_spans,
@@ -472,6 +473,27 @@ def test_a_romance_name_takes_its_of_part_where_the_span_stops_before_it() -> No
     p = pair("the Bank said", "el Banco de España dijo", [(1, 1)])
     got = project_entity(p, 4, 8, "Bank", (), frozenset(), ProjectConfig(), "spa", kind="ORG")
     assert p.tgt_text[got.start:got.end] == "Banco"
+
+
+def test_a_translated_name_does_not_run_across_a_clause_break() -> None:
+    # PUD: the aligner linked UN Environment's `Environment` with `Solheim`
+    p = pair("said Erik Solheim , head of UN Environment .",
+             "sagte der Direktor des UN - Umweltprogramms , Erik Solheim .",
+             [(0, 0), (1, 8), (2, 9), (4, 2), (5, 3), (6, 4), (7, 9), (8, 10)])
+    got = project_entity(p, 28, 42, "UN Environment", (), frozenset({"der", "des"}),
+                         ProjectConfig(), "deu", kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "UN - Umweltprogramms"
+    # NTREX Turkish: an acronym is a capital even first in a sentence, `Samedi` is not
+    abd = pair("The U.S. , artificial intelligence", "ABD , yapay zeka", [(1, 0), (1, 2)])
+    assert clause_piece(abd, [1], 0, 3, "U.S.") == (0, 0)
+    samedi = pair("On Saturday , the North Korean minister", "Samedi , le ministre nord",
+                  [(1, 0), (4, 4), (5, 4)])
+    assert clause_piece(samedi, [4, 5], 0, 4, "North Korea") == (2, 4)
+    # a colon inside a word is no break (Finnish `YK:n`, the UN's), nor is a tie decided
+    yk = Pair("the UN General Assembly", [(0, 3), (4, 6), (7, 14), (15, 23)],
+              "YK:n yleiskokouksessa", [(0, 2), (2, 3), (3, 4), (5, 21)],
+              {(1, 0), (2, 3), (3, 3)})
+    assert clause_piece(yk, [1, 2, 3], 0, 3, "UN General Assembly") == (0, 3)
 
 
 def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:

@@ -467,6 +467,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         first, last = run_on_edges(pair, mention, tokens, stops, lang)
         if is_chinese(lang):
             first, last = densest_piece(pair, mention, range(first, last + 1))
+        elif _cased(pair.tgt_text):
+            a, b = clause_piece(pair, mention, first, last, name)
+            first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang)
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
@@ -891,6 +894,49 @@ def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[s
 # Where Chinese parts a clause, a list or a phrase (`X 的 Y`, X's Y; `和`, and): an aligned
 # span across one has run on.
 PIECE_BREAKS = frozenset({"，", ",", "、", "；", ";", "：", ":", "。", "的", "和", "与", "及"})
+
+
+# Where a sentence parts clauses or list items: a translated name's span across one (that
+# the English name has not) has run on.
+CLAUSE_BREAKS = frozenset({",", ";", ":"})
+
+
+def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str
+                 ) -> tuple[int, int]:
+    """Cased scripts: of a span's pieces between clause breaks (a break followed
+    by a space: not `YK:n`, `FN:s`), the one that alone has a capital inside the sentence or
+    an acronym, else the most tokens aligned with the name, else alone spells a word of it
+    (`UN - Umweltprogramms , Erik Solheim` -> `UN - Umweltprogramms` for UN Environment, the
+    aligner having linked `Solheim`; `ABD , yapay zeka` -> `ABD`; not `Samedi , le ministre`
+    for North Korea); the span as it is where none of these decides."""
+    pieces: list[list[int]] = [[]]
+    for k in range(first, last + 1):
+        after = pair.tgt[k][1]
+        if (_token(pair, k) in CLAUSE_BREAKS and _token(pair, k) not in name
+                and pair.tgt_text[after:after + 1].isspace()):
+            pieces.append([])
+        else:
+            pieces[-1].append(k)
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2:
+        return first, last
+    inside = set(mention)
+    aligned = {j for i, j in pair.links if i in inside}
+    words = {w.casefold() for w in name_tokens(name)}
+
+    def capital(k: int) -> bool:  # an acronym anywhere, a capital not a sentence's first
+        word = _token(pair, k)
+        return word[:1].isupper() and (
+            word.isupper() and len(word) > 1 or k > 0 and _token(pair, k - 1) not in SENTENCE_ENDS)
+
+    def evidence(piece: list[int]) -> tuple[bool, int, bool]:
+        return (any(capital(k) for k in piece),
+                len(aligned.intersection(piece)),
+                any(_token(pair, k).casefold() in words for k in piece))
+
+    ranked = sorted((evidence(p), p) for p in pieces)
+    (best, piece), (second, _) = ranked[-1], ranked[-2]
+    return (piece[0], piece[-1]) if best > second else (first, last)
 
 
 def densest_piece(pair: Pair, mention: Sequence[int], tokens: range) -> tuple[int, int]:
