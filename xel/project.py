@@ -421,10 +421,12 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     name itself (brands, acronyms; first for an acronym English writes in brackets after its
     expansion, which is a name of its own), or else a label as Chinese shortens it
     (`shortened_spans`), the occurrence nearest the aligned span; an acronym's words written
-    out (`expansions`); else words that read as every word of the
-    name (`Krasnojarsk`, `Теско`); else the aligned span as the paper takes it, trimmed of
-    function words, punctuation and words the aligner ran on (`run_on_edges`). The person
-    rules (surnames, given names) do not apply."""
+    out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
+    `Теско`); else the aligned span as the paper takes it, trimmed of function words (as the
+    sentence writes them, `as_written`), punctuation and words the aligner ran on
+    (`run_on_edges`, `clause_piece`). Then the name's other half the language writes beside
+    it: a capitalized adjective's noun (`with_head_noun`), a Romance name's `of` part
+    (`with_of_part`). The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
     aligned = _chars(pair.tgt, paper_span(targets))
@@ -491,6 +493,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
 
 
+# Tokens after which a word is a sentence's first, whose capital says nothing.
+SENTENCE_ENDS = frozenset({".", "!", "?", "…", ":", "\"", "“", "«", "„", "¿", "¡"})
+
+
 def as_written(pair: Pair, stops: frozenset[str], lang: str) -> frozenset[str]:
     """A sentence's function words among the stop words: not those it writes only with a
     capital inside a sentence, where a cased script capitalizes names alone. spaCy's lists
@@ -507,9 +513,6 @@ def as_written(pair: Pair, stops: frozenset[str], lang: str) -> frozenset[str]:
         initial = k == 0 or _token(pair, k - 1) in SENTENCE_ENDS
         (capital if word[:1].isupper() and not initial else lower).add(word.casefold())
     return stops - (capital - lower) if capital - lower else stops
-
-
-SENTENCE_ENDS = frozenset({".", "!", "?", "…", ":", "\"", "“", "«", "„", "¿", "¡"})
 
 
 def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
@@ -653,7 +656,7 @@ OF_PARTS = {
     "por": r"d[eoa]s?|de\s+(?:o|a|os|as)",
     "glg": r"d[eoa]s?|de\s+(?:o|a|os|as)",
     "spa": r"del?|de\s+(?:la|los|las)",
-    "cat": r"de[l]?|d'|de\s+(?:la|les)",
+    "cat": r"del?|d'|de\s+(?:la|les)",
     "fra": r"d[eu]|des|d['’]|de\s+la",
     "ita": r"d(?:i|el|ella|ello|ei|egli|elle)|d['’]",
 }
@@ -903,9 +906,9 @@ CLAUSE_BREAKS = frozenset({",", ";", ":"})
 
 def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str
                  ) -> tuple[int, int]:
-    """Cased scripts: of a span's pieces between clause breaks (a break followed
-    by a space: not `YK:n`, `FN:s`), the one that alone has a capital inside the sentence or
-    an acronym, else the most tokens aligned with the name, else alone spells a word of it
+    """Cased scripts: of a span's pieces between clause breaks (a break followed by a space:
+    not `YK:n`, `FN:s`), the one that alone has a capital inside the sentence or an acronym,
+    else the most tokens aligned with the name, else alone spells a word of it
     (`UN - Umweltprogramms , Erik Solheim` -> `UN - Umweltprogramms` for UN Environment, the
     aligner having linked `Solheim`; `ABD , yapay zeka` -> `ABD`; not `Samedi , le ministre`
     for North Korea); the span as it is where none of these decides."""
