@@ -68,6 +68,12 @@ def write(path: Path, lines: list[str]) -> Path:
     return path
 
 
+def places_kb(tmp_path: Path, records: list[str]) -> KnowledgeBase:
+    """A KB index built from these JSONL records (`places.jsonl`), to open with `with`."""
+    build_kb(config_for(tmp_path, write(tmp_path / "places.jsonl", records)))
+    return KnowledgeBase(tmp_path / "kb.sqlite")
+
+
 @pytest.fixture(scope="module")
 def sample(shared_data: Path) -> Path:
     return shared_data / "kb" / "wikidata-persons-sample.json"
@@ -264,12 +270,11 @@ def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
 def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path) -> None:
     from xel.project import entities_named, translated_labels
 
-    places = write(tmp_path / "places.jsonl", [
+    records = [
         '{"id": "Q956", "name": "Beijing", "type": "LOC", "labels": {"de": "Peking"}}',
         '{"id": "Q1", "name": "Jordan", "type": "LOC", "labels": {"de": "Jordanien"}}',
-        '{"id": "Q2", "name": "Jordan", "type": "ORG", "labels": {"de": "Jordan-Team"}}'])
-    build_kb(config_for(tmp_path, places))
-    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        '{"id": "Q2", "name": "Jordan", "type": "ORG", "labels": {"de": "Jordan-Team"}}']
+    with places_kb(tmp_path, records) as kb:
         # `Beijing said`: no organization is named so; the place's labels
         assert translated_labels(kb, "Beijing", "ORG", "deu") == ("Peking",)
         # where one of the type is, its labels alone
@@ -283,16 +288,15 @@ def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path
 def test_a_natural_features_one_word_name_takes_the_features_labels(tmp_path: Path) -> None:
     from xel.project import translated_labels
 
-    places = write(tmp_path / "places.jsonl", [
+    records = [
         '{"id": "Q3392", "name": "Nile River", "type": "LOC", "labels": {"de": "Nil"}}',
         '{"id": "Q1", "name": "Georgia", "type": "LOC", "labels": {"de": "Georgien"}}',
         '{"id": "Q2", "name": "Georgia Lake", "type": "LOC", "labels": {"de": "Georgiasee"}}',
         '{"id": "Q3", "name": "Amazon River", "type": "LOC", "labels": {"de": "Amazonas"}}',
         '{"id": "Q4", "name": "Kamchatka", "type": "LOC", "labels": {"ru": "Камчатский край"}}',
         '{"id": "Q5", "name": "Kamchatka Peninsula", "type": "LOC", '
-        '"labels": {"de": "Kamtschatka", "ru": "Камчатка"}}'])
-    build_kb(config_for(tmp_path, places))
-    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        '"labels": {"de": "Kamtschatka", "ru": "Камчатка"}}']
+    with places_kb(tmp_path, records) as kb:
         assert translated_labels(kb, "Nile", "LOC", "deu") == ("Nil",)  # `the Nile`
         # a place of the name itself is what it names
         assert translated_labels(kb, "Georgia", "LOC", "deu") == ("Georgien",)
@@ -309,13 +313,12 @@ def test_a_places_formal_name_takes_the_labels_of_the_name_it_is_formally_called
         tmp_path: Path) -> None:
     from xel.project import translated_labels
 
-    places = write(tmp_path / "places.jsonl", [
+    records = [
         '{"id": "Q90", "name": "France", "type": "LOC", "labels": {"zh-hant": "法國"}}',
         '{"id": "Q1486", "name": "Buenos Aires", "type": "LOC", "labels": {"de": "Buenos Aires"}}',
         '{"id": "Q1", "name": "Kingdom of Sardinia", "type": "LOC", "labels": {"de": "Sardinien"}}',
-        '{"id": "Q2", "name": "Bank of France", "type": "ORG", "labels": {"de": "Banque"}}'])
-    build_kb(config_for(tmp_path, places))
-    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        '{"id": "Q2", "name": "Bank of France", "type": "ORG", "labels": {"de": "Banque"}}']
+    with places_kb(tmp_path, records) as kb:
         # PUD: `Kingdom of France` is `法國`, `City of Buenos Aires` `Stadt Buenos Aires`
         assert translated_labels(kb, "Kingdom of France", "LOC", "zho-TW") == ("法國",)
         assert translated_labels(kb, "City of Buenos Aires", "LOC", "deu") == ("Buenos Aires",)

@@ -350,8 +350,9 @@ def shortened_spans(text: str, tokens: Sequence[Span], forms: Iterable[str], lan
         if len(chars) >= SHORTENED_LABEL:
             middle = "".join(rf"(?:\s?{ch})?" for ch in chars[1:-1])
             patterns.append(regex.compile(rf"{chars[0]}{middle}\s?{chars[-1]}"))
+    written = label_text(text, lang)
     found = {(m.start(), m.end()) for pattern in patterns
-             for m in pattern.finditer(label_text(text, lang), overlapped=True)
+             for m in pattern.finditer(written, overlapped=True)
              if len(regex.sub(r"\s", "", m.group())) >= SHORTENED_NAME
              and m.start() in starts and m.end() in ends}
     kept: list[tuple[int, int]] = []
@@ -512,7 +513,7 @@ def as_written(pair: Pair, stops: frozenset[str], lang: str) -> frozenset[str]:
             continue
         initial = k == 0 or _token(pair, k - 1) in SENTENCE_ENDS
         (capital if word[:1].isupper() and not initial else lower).add(word.casefold())
-    return stops - (capital - lower) if capital - lower else stops
+    return stops - (capital - lower)
 
 
 def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
@@ -899,6 +900,17 @@ def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[s
 PIECE_BREAKS = frozenset({"，", ",", "、", "；", ";", "：", ":", "。", "的", "和", "与", "及"})
 
 
+def _pieces(tokens: Iterable[int], parts: Callable[[int], bool]) -> list[list[int]]:
+    """The runs of tokens between those that `parts` says part a span (the breaks left out)."""
+    pieces: list[list[int]] = [[]]
+    for k in tokens:
+        if parts(k):
+            pieces.append([])
+        else:
+            pieces[-1].append(k)
+    return [p for p in pieces if p]
+
+
 # Where a sentence parts clauses or list items: a translated name's span across one (that
 # the English name has not) has run on.
 CLAUSE_BREAKS = frozenset({",", ";", ":"})
@@ -912,20 +924,16 @@ def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name
     (`UN - Umweltprogramms , Erik Solheim` -> `UN - Umweltprogramms` for UN Environment, the
     aligner having linked `Solheim`; `ABD , yapay zeka` -> `ABD`; not `Samedi , le ministre`
     for North Korea); the span as it is where none of these decides."""
-    pieces: list[list[int]] = [[]]
-    for k in range(first, last + 1):
+    def parts(k: int) -> bool:
         after = pair.tgt[k][1]
-        if (_token(pair, k) in CLAUSE_BREAKS and _token(pair, k) not in name
-                and pair.tgt_text[after:after + 1].isspace()):
-            pieces.append([])
-        else:
-            pieces[-1].append(k)
-    pieces = [p for p in pieces if p]
+        return (_token(pair, k) in CLAUSE_BREAKS and _token(pair, k) not in name
+                and pair.tgt_text[after:after + 1].isspace())
+
+    pieces = _pieces(range(first, last + 1), parts)
     if len(pieces) < 2:
         return first, last
-    inside = set(mention)
-    aligned = {j for i, j in pair.links if i in inside}
-    words = {w.casefold() for w in name_tokens(name)}
+    aligned = aligned_tokens(mention, pair.links)
+    words = set(name_tokens(name))  # case-folded already
 
     def capital(k: int) -> bool:  # an acronym anywhere, a capital not a sentence's first
         word = _token(pair, k)
@@ -946,17 +954,10 @@ def densest_piece(pair: Pair, mention: Sequence[int], tokens: range) -> tuple[in
     """Chinese: the piece of an aligned span between breaks (`PIECE_BREAKS`) with the most
     tokens aligned with the name, the later on a tie, since Chinese puts a phrase's head
     last (`同時 對 ... 的 法國 數字 委員會` -> `法國 數字 委員會`)."""
-    pieces: list[list[int]] = [[]]
-    for k in tokens:
-        if folded(_token(pair, k)) in PIECE_BREAKS:
-            pieces.append([])
-        else:
-            pieces[-1].append(k)
-    pieces = [p for p in pieces if p]
+    pieces = _pieces(tokens, lambda k: folded(_token(pair, k)) in PIECE_BREAKS)
     if len(pieces) < 2:
         return tokens[0], tokens[-1]
-    inside = set(mention)
-    aligned = {j for i, j in pair.links if i in inside}
+    aligned = aligned_tokens(mention, pair.links)
     best = max(pieces, key=lambda p: (len(aligned.intersection(p)), p[0]))
     return best[0], best[-1]
 
