@@ -17,6 +17,7 @@ from xel.errors import XelError
 from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
 from xel.names.english import name_key
+from xel.names.han import whole_words
 from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
@@ -494,6 +495,25 @@ def test_a_translated_name_does_not_run_across_a_clause_break() -> None:
               "YK:n yleiskokouksessa", [(0, 2), (2, 3), (3, 4), (5, 21)],
               {(1, 0), (2, 3), (3, 3)})
     assert clause_piece(yk, [1, 2, 3], 0, 3, "UN General Assembly") == (0, 3)
+
+
+def test_a_chinese_span_takes_the_dictionary_words_it_cuts() -> None:
+    # NTREX: learned pieces cut 国务院 (the State Council) and 克伦威尔学会 (the Cromwell
+    # Society); the aligner linked part of each
+    text = "2017年7月，中国国务院发布了其计划。"
+    at = text.index("务院")
+    assert text[slice(*whole_words(text, at, at + 2))] == "国务院"
+    society = "克伦威尔學會的成員"  # either script: jieba reads the simplified form
+    assert society[slice(*whole_words(society, 0, 5))] == "克伦威尔學會"
+    # a word is taken at most two characters past the span, and only a word of characters
+    assert whole_words("中华人民共和国", 6, 7) == (6, 7)
+    assert whole_words("Pundit和", 3, 6) == (3, 6)
+    # not where the span holds a word of a compound (NTREX: `NBC 新聞` of `新聞報導`, a news
+    # report), unless the compound ends as a body's name does (`基金` + `會`)
+    news = "據NBC 新聞報導"
+    assert whole_words(news, 1, 7) == (1, 7)
+    fund = "國家科學基金會的研究"
+    assert fund[slice(*whole_words(fund, 0, 6))] == "國家科學基金會"
 
 
 def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:

@@ -47,6 +47,7 @@ from xel.names.han import (
     folded,
     traditional,
     translated_words,
+    whole_words,
     with_place_word,
     with_translated,
     without_particles,
@@ -425,7 +426,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
     `Теско`); else the aligned span as the paper takes it, trimmed of function words (as the
     sentence writes them, `as_written`), punctuation and words the aligner ran on
-    (`run_on_edges`, `clause_piece`). Then the name's other half the language writes beside
+    (`run_on_edges`, `clause_piece`), in Chinese widened to the dictionary words it cuts
+    (`whole_words`). Then the name's other half the language writes beside
     it: a capitalized adjective's noun (`with_head_noun`), a Romance name's `of` part
     (`with_of_part`). The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
@@ -479,7 +481,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         at = pair.tgt[first][0] if first != tokens[0] else at
         until = pair.tgt[last][1] if last != tokens[-1] else until
         if is_chinese(lang):
-            at, until = without_particles(pair.tgt_text, at, until)
+            at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
             if at >= until:
                 return Projected(None, None, "none", aligned)  # `於` (at) for European Union
     if matcher is not None and config.characters:

@@ -234,6 +234,11 @@ def _word_frequency(word: str) -> int:
     return _word_frequencies().get(word, 0)
 
 
+def is_word(chars: str) -> bool:
+    """Whether two characters or more (simplified) are a word of jieba's dictionary."""
+    return len(chars) >= 2 and _word_frequency(chars) > 0
+
+
 def _edges(text: str, start: int, end: int, token: str, name_char: Callable[[int], bool],
            sides: tuple[bool, bool]) -> tuple[int, int]:
     """A span that reads as `token`, with the syllables an aligner leaves beside it: the
