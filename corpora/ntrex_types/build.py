@@ -79,6 +79,15 @@ SETS = {
 }
 
 
+def chosen_set(args: list[str]) -> tuple[str, list[str]]:
+    """The gold set a command line names with `--set=NAME` (default the first), and its other
+    arguments."""
+    which = next((a.split("=", 1)[1] for a in args if a.startswith("--set=")), "types")
+    if which not in SETS:
+        raise SystemExit(f"--set={which}: the gold sets are {', '.join(SETS)}")
+    return which, [a for a in args if not a.startswith("--set=")]
+
+
 def half(doc: str) -> str:
     """The half an NTREX document is in: a seeded draw per document id."""
     return "tune" if random.Random(f"{SEED}:{doc}").random() < 0.5 else "heldout"
@@ -174,10 +183,7 @@ def build(ntrex: Path, out: Path = HERE, quiet: bool = False, which: str = "type
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--set=")]
-    which = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--set=")), "types")
-    if which not in SETS:
-        raise SystemExit(f"--set={which}: the gold sets are {', '.join(SETS)}")
+    which, args = chosen_set(sys.argv[1:])
     ntrex = Path(args[0]) if args else ROOT.parent / "shared" / "data" / "ntrex128"
     counts = build(ntrex, SETS[which].folder, which=which)
     for lang, c in counts.items():

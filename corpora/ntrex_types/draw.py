@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
-from build import SETS, GoldSet, english_mentions  # noqa: E402
+from build import SETS, GoldSet, chosen_set, english_mentions  # noqa: E402
 
 from xel.ner import find_mentions, load_pipeline  # noqa: E402
 
@@ -66,10 +66,7 @@ def draw(found: list[tuple[int, str, int, int, str, str, str]], gold_set: GoldSe
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--set=")]
-    which = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--set=")), "types")
-    if which not in SETS:
-        raise SystemExit(f"--set={which}: the gold sets are {', '.join(SETS)}")
+    which, args = chosen_set(sys.argv[1:])
     gold_set = SETS[which]
     ntrex = Path(args[0]) if args else ROOT.parent / "shared" / "data" / "ntrex128"
     out = Path(args[1]) if len(args) > 1 else ROOT / "work" / "ntrex_types"

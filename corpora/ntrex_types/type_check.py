@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from build import SETS, english_mentions, half  # noqa: E402
+from build import SETS, chosen_set, english_mentions, half  # noqa: E402
 
 from xel.config import load_config  # noqa: E402
 from xel.entity_types import read_types  # noqa: E402
@@ -61,5 +61,5 @@ def main(config_path: str, part: str = "heldout", which: str = "types") -> None:
 
 
 if __name__ == "__main__":
-    sets = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--set=")]
-    main(*[a for a in sys.argv[1:] if not a.startswith("--set=")][:2], *sets[:1])
+    which, args = chosen_set(sys.argv[1:])
+    main(*args[:2], which=which)

@@ -18,6 +18,7 @@ import regex
 from xel.names.hangul import korean_key
 from xel.names.mandarin import (
     begins_word,
+    dictionary_words,
     heard_runs,
     is_word,
     pinyin,
@@ -192,25 +193,14 @@ def whole_words(text: str, start: int, end: int) -> tuple[int, int]:
     span holds is a word itself, a compound's first or last word (`英国` of `英国首相`, the
     British prime minister; `新闻` of `新闻报道`, a news report), unless the word's end is
     a body's (`基金` + `会`)."""
-    import logging
-
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
     simple = folded(text)
-    for word, at, until in jieba.tokenize(simple, HMM=False):
-        if not _all_han(word):
-            continue
+    for word, at, until in dictionary_words(simple):
         if at < start < until and start - at <= WORD_REACH and not is_word(simple[start:until]):
             start = at
         if at < end < until and until - end <= WORD_REACH and (
                 not is_word(simple[at:end]) or word[-1] in NAMED_ENDINGS):
             end = until
     return start, end
-
-
-def _all_han(word: str) -> bool:
-    return all("\u4e00" <= ch <= "\u9fff" for ch in word)
 
 
 def without_place_word(text: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from xel.names.script import transliterator
 
@@ -220,14 +221,20 @@ def begins_word(text: str, k: int, least: int = COMMON_WORD) -> bool:
 
 
 @functools.cache
-def _word_frequencies() -> dict[str, int]:
+def _jieba() -> Any:
+    """jieba's segmenter, its dictionary loaded once and quietly."""
     import logging
 
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()
-    return dict(jieba.dt.FREQ)
+    return jieba.dt
+
+
+@functools.cache
+def _word_frequencies() -> dict[str, int]:
+    return dict(_jieba().FREQ)
 
 
 def _word_frequency(word: str) -> int:
@@ -237,6 +244,13 @@ def _word_frequency(word: str) -> int:
 def is_word(chars: str) -> bool:
     """Whether two characters or more (simplified) are a word of jieba's dictionary."""
     return len(chars) >= 2 and _word_frequency(chars) > 0
+
+
+def dictionary_words(text: str) -> list[tuple[str, int, int]]:
+    """The words of Han characters in simplified text as jieba's dictionary cuts it (no
+    guessing at unknown words), with their offsets."""
+    return [(word, at, until) for word, at, until in _jieba().tokenize(text, HMM=False)
+            if all(_HAN_LETTER.fullmatch(ch) for ch in word)]
 
 
 def _edges(text: str, start: int, end: int, token: str, name_char: Callable[[int], bool],
