@@ -17,7 +17,7 @@ from xel.errors import XelError
 from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
 from xel.names.english import name_key
-from xel.names.han import whole_words
+from xel.names.han import whole_words, with_body_word
 from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
@@ -514,6 +514,22 @@ def test_a_chinese_span_takes_the_dictionary_words_it_cuts() -> None:
     assert whole_words(news, 1, 7) == (1, 7)
     fund = "國家科學基金會的研究"
     assert fund[slice(*whole_words(fund, 0, 6))] == "國家科學基金會"
+
+
+def test_a_chinese_organization_takes_the_noun_for_its_kind_of_body_after_it() -> None:
+    # NTREX: Unite, the union; PUD's segmented text: KFC's parent 百勝餐飲集團
+    union = "联合工会代表彼得"
+    assert union[:with_body_word(union, 2)] == "联合工会"
+    group = "百勝 餐飲 集團 的"
+    assert group[:with_body_word(group, 5)] == "百勝 餐飲 集團"
+    # a verb that ends as a body's word does is not one (进行, carry out; 开会, meet)
+    assert with_body_word("电视台进行采访", 3) == 3
+    assert with_body_word("委员会开会", 3) == 3
+    # and the organization's project keeps it (`project_entity`, aligned span)
+    p = pair("the Unite union convenor", "联合 工会 代表", [(1, 0), (3, 2)])
+    got = project_entity(p, 4, 9, "Unite", (), frozenset(), ProjectConfig(), "zho-CN",
+                         kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "联合 工会"
 
 
 def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:

@@ -48,6 +48,7 @@ from xel.names.han import (
     traditional,
     translated_words,
     whole_words,
+    with_body_word,
     with_place_word,
     with_translated,
     without_particles,
@@ -427,9 +428,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     `Теско`); else the aligned span as the paper takes it, trimmed of function words (as the
     sentence writes them, `as_written`), punctuation and words the aligner ran on
     (`run_on_edges`, `clause_piece`), in Chinese widened to the dictionary words it cuts
-    (`whole_words`). Then the name's other half the language writes beside
-    it: a capitalized adjective's noun (`with_head_noun`), a Romance name's `of` part
-    (`with_of_part`). The person rules (surnames, given names) do not apply."""
+    (`whole_words`). Then the name's other half the language writes beside it: a
+    capitalized adjective's noun (`with_head_noun`), a Romance name's `of` part
+    (`with_of_part`), a Chinese organization's noun for its kind of body (`with_body_word`).
+    The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
     aligned = _chars(pair.tgt, paper_span(targets))
@@ -482,6 +484,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         until = pair.tgt[last][1] if last != tokens[-1] else until
         if is_chinese(lang):
             at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
+            if kind == "ORG" and at < until:
+                until = with_body_word(pair.tgt_text, until)
             if at >= until:
                 return Projected(None, None, "none", aligned)  # `於` (at) for European Union
     if matcher is not None and config.characters:

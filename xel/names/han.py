@@ -20,6 +20,7 @@ from xel.names.mandarin import (
     begins_word,
     dictionary_words,
     heard_runs,
+    is_noun,
     is_word,
     pinyin,
     pinyin_runs,
@@ -201,6 +202,17 @@ def whole_words(text: str, start: int, end: int) -> tuple[int, int]:
                 not is_word(simple[at:end]) or word[-1] in NAMED_ENDINGS):
             end = until
     return start, end
+
+
+def with_body_word(text: str, end: int) -> int:
+    """The end of an organization's span with the noun for its kind of body written right
+    after it (`联合` + `工会`: Unite, the union; `尼乌吉尼` + `航空公司`), not a verb that
+    ends alike (`进行`, `开会`)."""
+    rest = folded(text[end:])
+    gap = len(rest) - len(rest.lstrip(" "))  # segmented text: the next word
+    for word, at, until in dictionary_words(rest):
+        return end + until if at == gap and body_word(word) and is_noun(word) else end
+    return end
 
 
 def without_place_word(text: str) -> str:

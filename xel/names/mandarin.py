@@ -246,6 +246,20 @@ def is_word(chars: str) -> bool:
     return len(chars) >= 2 and _word_frequency(chars) > 0
 
 
+@functools.cache
+def _word_tags() -> dict[str, str]:
+    import jieba.posseg
+
+    _jieba()
+    return dict(jieba.posseg.dt.word_tag_tab)
+
+
+def is_noun(word: str) -> bool:
+    """Whether jieba's dictionary tags a word (simplified) a common noun or an
+    organization's name, not a verb (`进行`, carry out; `开会`, meet)."""
+    return _word_tags().get(word) in ("n", "nt")
+
+
 def dictionary_words(text: str) -> list[tuple[str, int, int]]:
     """The words of Han characters in simplified text as jieba's dictionary cuts it (no
     guessing at unknown words), with their offsets."""
