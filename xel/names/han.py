@@ -210,9 +210,8 @@ def with_body_word(text: str, end: int) -> int:
     ends alike (`进行`, `开会`)."""
     rest = folded(text[end:])
     gap = len(rest) - len(rest.lstrip(" "))  # segmented text: the next word
-    for word, at, until in dictionary_words(rest):
-        return end + until if at == gap and body_word(word) and is_noun(word) else end
-    return end
+    word, at, until = next(iter(dictionary_words(rest)), ("", -1, 0))
+    return end + until if at == gap and body_word(word) and is_noun(word) else end
 
 
 def without_place_word(text: str) -> str:
