@@ -532,6 +532,23 @@ def test_a_chinese_organization_takes_the_noun_for_its_kind_of_body_after_it() -
     assert p.tgt_text[got.start:got.end] == "联合 工会"
 
 
+def test_a_german_organization_keeps_the_adjective_that_translates_its_place() -> None:
+    # NTREX: the UK Government is `die britische Regierung`; every noun is capitalized, so
+    # a lower-case edge word is otherwise taken for one the aligner ran on
+    p = pair("But the UK Government has", "Allerdings hat die britische Regierung",
+             [(0, 0), (1, 2), (2, 3), (3, 4), (4, 1)])
+    got = {kind: project_entity(p, 8, 21, "UK Government", (), frozenset({"die"}),
+                                ProjectConfig(), "deu", kind=kind) for kind in ("ORG", "LOC")}
+    assert p.tgt_text[got["ORG"].start:got["ORG"].end] == "britische Regierung"
+    assert p.tgt_text[got["LOC"].start:got["LOC"].end] == "Regierung"
+    # only right before a capitalized word: not a verb before an article (`gründete das US`)
+    us = pair("founded the U.S. Defense Department", "gründete das US Verteidigungsministerium",
+              [(3, 0), (2, 2), (4, 3)])
+    got_us = project_entity(us, 12, 35, "U.S. Defense Department", (), frozenset({"das"}),
+                            ProjectConfig(), "deu", kind="ORG")
+    assert not us.tgt_text[got_us.start:got_us.end].startswith("gründete")
+
+
 def test_a_formal_name_is_projected_whole_where_the_translation_writes_it_as_a_name() -> None:
     # PUD: the label of China, widened to the capitalized words the aligner linked with the
     # formal name, a function word between them

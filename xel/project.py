@@ -471,12 +471,12 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     at, until = projected.start, projected.end
     if config.trim:
         tokens = covered(pair.tgt, at, until)
-        first, last = run_on_edges(pair, mention, tokens, stops, lang)
+        first, last = run_on_edges(pair, mention, tokens, stops, lang, kind)
         if is_chinese(lang):
             first, last = densest_piece(pair, mention, range(first, last + 1))
         elif _cased(pair.tgt_text):
             a, b = clause_piece(pair, mention, first, last, name)
-            first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang)
+            first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind)
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
@@ -832,7 +832,8 @@ def _cased(text: str) -> bool:
 
 
 def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
-                 stops: frozenset[str], lang: str) -> tuple[int, int]:
+                 stops: frozenset[str], lang: str, kind: str | None = None
+                 ) -> tuple[int, int]:
     """The first and last token of a translated name's aligned span without the words the
     aligner ran on at its edges (`Medelhavet på samma sätt`, `Antarktis zu durchqueren`): in
     a cased script, while the rest of the span has a capitalized word, a lower-case edge word
@@ -842,7 +843,10 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
     punctuation. A lower-case word beside the name's words stays (`Республиканской партии`,
     `Europeiska unionen`), but not before them in Cyrillic, whose names begin with a
     capital as the English does, where the aligner linked it with other words too
-    (`клиенты Банка Шотландии`, customers of the Bank of Scotland; not `округ Колумбия`)."""
+    (`клиенты Банка Шотландии`, customers of the Bank of Scotland; not `округ Колумбия`).
+    Where every noun is capitalized, an organization's lower-case first word right before a
+    capitalized one stays where it alone stands for a capitalized word of the name
+    (`britische Regierung`, the UK Government; `deutschen Marine`)."""
     first, last = tokens[0], tokens[-1]
     inside = set(mention)
     named: dict[int, set[int]] = defaultdict(set)
@@ -861,10 +865,16 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
         if not _token(pair, k)[:1].islower() or not any(
                 _token(pair, o)[:1].isupper() for o in rest):
             return False
+        others = {i for o in rest for i in named[o]}  # name words the rest stands for
+        if (lang in CAPITALIZED_NOUNS and leading and kind == "ORG"
+                and _token(pair, k + 1)[:1].isupper()
+                and any(pair.src_text[slice(*pair.src[i])][:1].isupper()
+                        for i in named[k] - others)):
+            return False  # `britische Regierung`, UK Government
         if lang in CAPITALIZED_NOUNS or not named[k] or (
                 leading and capital_first and k in elsewhere):
             return True
-        return not named[inner] and named[k] <= {i for o in rest for i in named[o]}
+        return not named[inner] and named[k] <= others
 
     def droppable(k: int, rest: range, inner: int, leading: bool) -> bool:
         return (ran_on(k, rest, inner, leading) or _token(pair, k).casefold() in stops
