@@ -598,8 +598,9 @@ def placed(text: str, end: int, lang: str) -> int:
 
 
 # Languages whose orthography writes an adjective with a capital only inside a proper name
-# (`Османской империи`, `Republikanischen Partei`, `Stilla havet`; `британское
-# правительство`, `britische Regierung`, `franska regeringen` are no names): the endings of
+# (`Османской империи`, `Republikanischen Partei`, `Stilla havet`; the lower-case adjective
+# of `британское правительство`, `britische Regierung`, `franska regeringen` is not one this
+# joins, though trimming may keep it, `run_on_edges`): the endings of
 # their adjectives that no noun's case ending shares (not Russian `-ом`, `-ой`: `Лондоном`,
 # `Москвой`), the nouns a name's adjective goes with (German's all capitalized; Swedish
 # names' in the definite form: `havet`, `unionen`), and the types whose names are made so (a
@@ -857,9 +858,8 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
         else:
             elsewhere.add(j)
 
-    begins = pair.src[mention[0]] if mention else (0, 0)
-    capital_first = (language(lang).script in CAPITAL_FIRST_SCRIPTS
-                     and pair.src_text[begins[0]:begins[1]][:1].isupper())
+    capital_first = (language(lang).script in CAPITAL_FIRST_SCRIPTS and bool(mention)
+                     and _source_token(pair, mention[0])[:1].isupper())
 
     def ran_on(k: int, rest: range, inner: int, leading: bool) -> bool:
         if not _token(pair, k)[:1].islower() or not any(
@@ -868,8 +868,7 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
         others = {i for o in rest for i in named[o]}  # name words the rest stands for
         if (lang in CAPITALIZED_NOUNS and leading and kind == "ORG"
                 and _token(pair, k + 1)[:1].isupper()
-                and any(pair.src_text[slice(*pair.src[i])][:1].isupper()
-                        for i in named[k] - others)):
+                and any(_source_token(pair, i)[:1].isupper() for i in named[k] - others)):
             return False  # `britische Regierung`, UK Government
         if lang in CAPITALIZED_NOUNS or not named[k] or (
                 leading and capital_first and k in elsewhere):
@@ -986,7 +985,7 @@ def claimed_characters(pair: Pair, mention: Sequence[int], start: int, end: int
     Un` and a later `Kim`)."""
     inside = set(mention)
     common = {j for i, j in pair.links if i not in inside
-              and pair.src_text[pair.src[i][0]:pair.src[i][1]][:1].islower()}
+              and _source_token(pair, i)[:1].islower()}
     return frozenset(k for j in common if pair.tgt[j][1] <= start or pair.tgt[j][0] >= end
                      for k in range(*pair.tgt[j]))
 
@@ -1106,6 +1105,11 @@ def _is_word(pair: Pair, k: int) -> bool:
 def _token(pair: Pair, k: int) -> str:
     s, e = pair.tgt[k]
     return pair.tgt_text[s:e]
+
+
+def _source_token(pair: Pair, i: int) -> str:
+    s, e = pair.src[i]
+    return pair.src_text[s:e]
 
 
 def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[int],
