@@ -17,7 +17,8 @@ from xel.errors import XelError
 from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
 from xel.names.english import name_key
-from xel.names.han import whole_words, with_body_word
+from xel.names.han import whole_words, with_body_word, with_glossed_run
+from xel.names.mandarin import glosses
 from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
@@ -25,6 +26,7 @@ from xel.project import (
     clause_piece,
     compound_spans,
     formally_named,
+    kept_spellings,
     label_spans,
     names_read,
     project_entity,
@@ -532,6 +534,41 @@ def test_a_chinese_organization_takes_the_noun_for_its_kind_of_body_after_it() -
     assert p.tgt_text[got.start:got.end] == "联合 工会"
 
 
+def test_a_chinese_name_is_the_run_of_words_that_translate_it_where_the_aligner_missed() -> None:
+    # NTREX (zho-TW): the aligner linked the Supreme Court with `職務` (the post)
+    p = pair("nominee to the Supreme Court position", "提名 他 擔任 最高法院 職務",
+             [(0, 0), (3, 4), (4, 4), (5, 4)])
+    got = project_entity(p, 15, 28, "Supreme Court", (), frozenset(), ProjectConfig(), "zho-TW",
+                         kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "最高法院"
+    # a run that translates one of two words does not replace a span (`空難`, air crash,
+    # for Air Niugini, written `新幾內亞航空`)
+    crash = "新幾內亞航空的空難"
+    assert with_glossed_run(crash, 0, 6, ["air", "niugini"]) == (0, 6)
+    # nor one that translates no more of the name than the span does: the National Natural
+    # Science Foundation is not the National Science Foundation written after it
+    funds = "中國的國家自然科學基金向專家提供資金，就好像美國國家科學基金會"
+    assert with_glossed_run(funds, 3, 11, ["national", "natural", "science", "foundation"]
+                            ) == (3, 11)
+    # a proper noun's gloss is its name, not what the entry says about it
+    assert "google" not in glosses("李开复") and "google" in glosses("谷歌")
+    # words CC-CEDICT does not list are read by the words inside them
+    assert {"security", "council"} <= glosses("联合国安理会")
+
+
+def test_a_latin_name_written_against_han_characters_is_found() -> None:
+    # NTREX (zho-CN): Chinese writes Latin names right against its characters
+    text = "Gateway Pundit和RedState等保守派网站"
+    assert [text[a:b] for a, b in kept_spellings(text, "Gateway Pundit", False)] == [
+        "Gateway Pundit"]
+    assert [text[a:b] for a, b in kept_spellings(text, "RedState", False)] == ["RedState"]
+    # an English possessive's ending, not the characters after it
+    shop = "将在 Sainsbury's的两家门店试水"
+    assert [shop[a:b] for a, b in kept_spellings(shop, "Sainsbury", False)] == ["Sainsbury's"]
+    # and a Latin word that goes on is not the name (`Pundits`)
+    assert kept_spellings("Gateway Pundits和", "Gateway Pundit", False) == []
+
+
 def test_a_german_organization_keeps_the_adjective_that_translates_its_place() -> None:
     # NTREX: the UK Government is `die britische Regierung`; every noun is capitalized, so
     # a lower-case edge word is otherwise taken for one the aligner ran on
@@ -811,12 +848,18 @@ def test_chinese_particles_are_never_a_translated_names_edge() -> None:
     assert without_particles("在參議院", 0, 4) == (1, 4)
     assert without_particles("白宮的 ", 0, 4) == (0, 2)
     assert without_particles("於", 0, 1)[0] == 1
-    # the aligner linked the Union with `於` (at) alone: no projection rather than a particle
+    # the aligner linked the band with `於` (at) alone: no projection rather than a particle
+    band = pair("Britain left the Humblebums", "英國 脫離 於 遊蕩者 以後",
+                [(0, 0), (1, 1), (3, 2)])
+    got = project_entity(band, 17, 27, "Humblebums", (), frozenset(), ProjectConfig(),
+                         "zho-TW")
+    assert got.failed
+    # where words of the sentence translate the name, they are its projection
     eu = pair("Britain left the European Union", "英國 脫離 於 歐洲 聯盟 以後",
               [(0, 0), (1, 1), (3, 2), (4, 2)])
     got = project_entity(eu, 17, 31, "European Union", (), frozenset(), ProjectConfig(),
                          "zho-TW")
-    assert got.failed
+    assert eu.tgt_text[got.start:got.end] == "歐洲 聯盟"
     assert {"于", "於"} <= function_words("zho-TW") and "於" not in function_words("zho-CN")
 
 

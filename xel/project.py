@@ -49,6 +49,7 @@ from xel.names.han import (
     translated_words,
     whole_words,
     with_body_word,
+    with_glossed_run,
     with_place_word,
     with_translated,
     without_particles,
@@ -280,8 +281,9 @@ PREFIXED_SCRIPTS = frozenset({"Arab", "Hebr"})
 
 
 # A case ending written after an apostrophe belongs to the name as written (Turkish
-# `Kuzey Kore'yi`, `Reuters'da`).
-APOSTROPHE_SUFFIX = r"(?:['\u2019]\w{1,6})?"
+# `Kuzey Kore'yi`, `Reuters'da`); not the Han or kana written on after an English possessive
+# (`Sainsbury's的两家门店`).
+APOSTROPHE_SUFFIX = r"(?:['\u2019][^\W\p{Han}\p{Hiragana}\p{Katakana}]{1,6})?"
 
 
 def _stem(word: str) -> str:
@@ -417,21 +419,22 @@ def english_copy(text: str, at: int, name: str) -> bool:
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
                    stops: frozenset[str], config: ProjectConfig, lang: str,
                    matcher: NameMatcher | None = None, kind: str | None = None) -> Projected:
-    """Project a name that is translated rather than transliterated (an organization, place
-    or event): where the sentence writes one of its KB entities' labels in the language
-    (widened to the English name written around it, `within_written`; else, where the
-    language compounds, the word a label is part of, `compound_spans`), or else the English
-    name itself (brands, acronyms; first for an acronym English writes in brackets after its
-    expansion, which is a name of its own), or else a label as Chinese shortens it
-    (`shortened_spans`), the occurrence nearest the aligned span; an acronym's words written
-    out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
+    """Project a name that is translated rather than transliterated (an organization, place or
+    event): where the sentence writes one of its KB entities' labels in the language (widened to
+    the English name written around it, `within_written`; else, where the language compounds,
+    the word a label is part of, `compound_spans`), or else the English name itself (brands,
+    acronyms, also written against Han characters; first for an acronym English writes in
+    brackets after its expansion, which is a name of its own), or else a label as Chinese
+    shortens it (`shortened_spans`), the occurrence nearest the aligned span; an acronym's words
+    written out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
     `Теско`); else the aligned span as the paper takes it, trimmed of function words (as the
     sentence writes them, `as_written`), punctuation and words the aligner ran on
     (`run_on_edges`, `clause_piece`), in Chinese widened to the dictionary words it cuts
-    (`whole_words`). Then the name's other half the language writes beside it: a
-    capitalized adjective's noun (`with_head_noun`), a Romance name's `of` part
-    (`with_of_part`), a Chinese organization's noun for its kind of body (`with_body_word`).
-    The person rules (surnames, given names) do not apply."""
+    (`whole_words`), or else the nearest run of words whose dictionary English says more of the
+    name (`with_glossed_run`: `最高法院` where the aligner linked `職務`). Then the name's
+    other half the language writes beside it: a capitalized adjective's noun (`with_head_noun`),
+    a Romance name's `of` part (`with_of_part`), a Chinese organization's noun for its kind of body
+    (`with_body_word`). The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
     aligned = _chars(pair.tgt, paper_span(targets))
@@ -484,6 +487,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         until = pair.tgt[last][1] if last != tokens[-1] else until
         if is_chinese(lang):
             at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
+            at, until = with_glossed_run(pair.tgt_text, at, until, content_words(name))
             if kind == "ORG" and at < until:
                 until = with_body_word(pair.tgt_text, until)
             if at >= until:
@@ -543,18 +547,31 @@ def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
     return pair.tgt[first][0], pair.tgt[last][1]
 
 
+# A Latin word's edges: no letter or digit beside it, but for a Han or kana character, which
+# Chinese and Japanese write right against it (`Gateway Pundit和RedState`).
+BEFORE_LATIN = r"(?<![^\W\p{Han}\p{Hiragana}\p{Katakana}])"
+AFTER_LATIN = r"(?![^\W\p{Han}\p{Hiragana}\p{Katakana}])"
+
+
 def kept_spellings(text: str, name: str, latin_target: bool) -> list[tuple[int, int]]:
     """Where a translation keeps the English name as written (brands, acronyms; `dpa` in
     either case, as others write it `DPA`); in another script, not its copy in brackets
     after the translated name."""
     flags = regex.IGNORECASE if name.islower() and written_acronym(name) else 0
     return [(m.start(), m.end()) for m in regex.finditer(
-        r"(?<!\w)" + regex.escape(name) + APOSTROPHE_SUFFIX + r"(?!\w)", text, flags)
+        BEFORE_LATIN + regex.escape(name) + APOSTROPHE_SUFFIX + AFTER_LATIN, text, flags)
         if latin_target or not english_copy(text, m.start(), name)]
 
 
 # English words an acronym's letters pass over (`Royal Society for the Protection of Birds`).
 ENGLISH_LINKS = frozenset({"of", "for", "the", "and", "on", "in", "to", "at"})
+
+
+def content_words(name: str) -> list[str]:
+    """An English name's words of two letters or more, case-folded, without the links
+    (`of`, `the`) and possessive endings."""
+    return [w for w in regex.findall(r"\p{L}{2,}", regex.sub(r"['’]s\b", "", name.casefold()))
+            if w not in ENGLISH_LINKS]
 
 
 def written_acronym(name: str) -> bool:

