@@ -17,7 +17,13 @@ from xel.errors import XelError
 from xel.export import Record, gold_tab, types_section
 from xel.kb import KbEntity
 from xel.names.english import name_key
-from xel.names.han import whole_words, with_body_word, with_glossed_run
+from xel.names.han import (
+    after_particle,
+    at_body_word,
+    whole_words,
+    with_body_word,
+    with_glossed_run,
+)
 from xel.names.mandarin import glosses
 from xel.names.pairs import label_codes
 from xel.project import (
@@ -561,6 +567,23 @@ def test_a_chinese_name_is_the_run_of_words_that_translate_it_where_the_aligner_
     assert "state" not in glosses("表示")
     # words CC-CEDICT does not list are read by the words inside them
     assert {"security", "council"} <= glosses("联合国安理会")
+
+
+def test_a_chinese_organization_ends_at_its_body_and_begins_after_a_preposition() -> None:
+    # NTREX: `最高法院法官` (a Supreme Court justice), `眾議院中佔多數` (a majority in the House)
+    court = "他是最高法院法官"
+    assert court[:at_body_word(court, 2, 8, ["supreme", "court"])] == "他是最高法院"
+    house = "民主黨在眾議院中佔多數"
+    assert house[4:at_body_word(house, 4, 11, ["house", "representatives"])] == "眾議院"
+    # not where a word after the body's translates the name, nor where the body's word
+    # translates none of it (`國會山莊`, Capitol Hill: `國會` is the Congress)
+    assert at_body_word("聯合國環境規劃署", 0, 8, ["un", "environment", "programme"]) == 8
+    assert at_body_word("國會山莊", 0, 4, ["capitol", "hill"]) == 4
+    # the aligner ran back into the clause: `李勇浩在联合国大会` (Ri Yong Ho at the UN
+    # General Assembly), not where words before the preposition translate the name
+    ri = "李勇浩在联合国大会"
+    assert ri[after_particle(ri, 0, 9, ["general", "assembly"]):] == "联合国大会"
+    assert after_particle("大会在联合国", 0, 6, ["general", "assembly"]) == 0
 
 
 def test_a_latin_name_written_against_han_characters_is_found() -> None:

@@ -43,6 +43,8 @@ from xel.names.agree import agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.han import (
+    after_particle,
+    at_body_word,
     body_word,
     folded,
     traditional,
@@ -431,7 +433,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     sentence writes them, `as_written`), punctuation and words the aligner ran on
     (`run_on_edges`, `clause_piece`), in Chinese widened to the dictionary words it cuts
     (`whole_words`), or else the nearest run of words whose dictionary English says more of the
-    name (`with_glossed_run`: `最高法院` where the aligner linked `職務`). Then the name's
+    name (`with_glossed_run`: `最高法院` where the aligner linked `職務`), begun after a
+    preposition the aligner ran back to (`after_particle`) and an organization's ended at its
+    body's word (`at_body_word`: `最高法院`, not `最高法院法官`). Then the name's
     other half the language writes beside it: a capitalized adjective's noun (`with_head_noun`),
     a Romance name's `of` part (`with_of_part`), a Chinese organization's noun for its kind of body
     (`with_body_word`). The person rules (surnames, given names) do not apply."""
@@ -496,8 +500,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             glossed = with_glossed_run(pair.tgt_text, at, until, content_words(name))
             if glossed != (at, until):
                 (at, until), method = glossed, "glossed"
+            at = after_particle(pair.tgt_text, at, until, content_words(name))
             if kind == "ORG" and at < until:
-                until = with_body_word(pair.tgt_text, until)
+                until = with_body_word(pair.tgt_text, at_body_word(
+                    pair.tgt_text, at, until, content_words(name)))
             if at >= until:
                 return Projected(None, None, "none", aligned)  # `於` (at) for European Union
     if matcher is not None and config.characters:

@@ -266,6 +266,31 @@ def with_glossed_run(text: str, start: int, end: int, english: Sequence[str]
     return (a, b) if len(said) > len(inside) else (start, end)
 
 
+def after_particle(text: str, start: int, end: int, english: Sequence[str]) -> int:
+    """The start of a translated name's span after a preposition inside it (`在`, at) where
+    the words before it translate none of the name and words after it do: the aligner ran on
+    back into the clause (`李勇浩在联合国大会`, Ri Yong Ho at the UN General Assembly)."""
+    words = [(w, a, b) for w, a, b in all_words(folded(text[start:end])) if not w.isspace()]
+    said = [bool(_glossed(w, english)) or not _HAN.fullmatch(w) for w, _, _ in words]
+    cut = next((k for k in range(len(words) - 1, 0, -1) if words[k][0] in LEADING_PARTICLES
+                and not any(said[:k]) and any(said[k + 1:])), None)
+    return start if cut is None else start + words[cut][2]
+
+
+def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int:
+    """The end of an organization's span at its last word that names a kind of body and
+    translates a word of the English name, where the words after it translate none of it:
+    Chinese writes a body's name head last, and an aligned span runs on past it
+    (`最高法院法官`, a Supreme Court justice; `眾議院中佔多數`, a majority in the House)."""
+    words = [(w, a, b) for w, a, b in all_words(folded(text[start:end])) if not w.isspace()]
+    heads = [k for k, (w, _, _) in enumerate(words)
+             if body_word(w) and is_noun(w) and _glossed(w, english)]
+    if not heads or any(_glossed(w, english) or not _HAN.fullmatch(w)
+                        for w, _, _ in words[heads[-1] + 1:]):
+        return end
+    return start + words[heads[-1]][2]
+
+
 def without_place_word(text: str) -> str:
     """A place's name without the word for what it is (`亞利桑那州` -> `亞利桑那`), as its
     round trip reads it; a name of one character more is left whole (`沙州`)."""
