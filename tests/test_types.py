@@ -565,6 +565,9 @@ def test_a_chinese_name_is_the_run_of_words_that_translate_it_where_the_aligner_
     # are none (`表示`, to state, is not the United States' `States`)
     assert "google" not in glosses("李开复") and "google" in glosses("谷歌")
     assert "state" not in glosses("表示")
+    # acronyms are read as written (`FBI`, `US`), not from a pronoun (`我们`: we, us)
+    assert {"fbi", "bureau"} <= glosses("联邦调查局") and "us" in glosses("美国")
+    assert "us" not in glosses("我们")
     # words CC-CEDICT does not list are read by the words inside them
     assert {"security", "council"} <= glosses("联合国安理会")
 

@@ -583,9 +583,9 @@ ENGLISH_LINKS = frozenset({"of", "for", "the", "and", "on", "in", "to", "at"})
 
 def content_words(name: str) -> list[str]:
     """An English name's words of two letters or more, case-folded, without the links
-    (`of`, `the`) and possessive endings."""
-    return [w for w in regex.findall(r"\p{L}{2,}", regex.sub(r"['’]s\b", "", name.casefold()))
-            if w not in ENGLISH_LINKS]
+    (`of`, `the`), possessive endings and acronyms' dots."""
+    name = regex.sub(r"['’]s\b", "", name.casefold()).replace(".", "")  # `U.N.`: un
+    return [w for w in regex.findall(r"\p{L}{2,}", name) if w not in ENGLISH_LINKS]
 
 
 def written_acronym(name: str) -> bool:

