@@ -589,6 +589,30 @@ def test_a_chinese_organization_ends_at_its_body_and_begins_after_a_preposition(
     assert after_particle("大会在联合国", 0, 6, ["general", "assembly"]) == 0
 
 
+def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> None:
+    from xel.names.han import said_word_for_word
+    from xel.triage import dictionary_round_trip
+
+    # the paper's round trip with CC-CEDICT for the translator: one word with the name as a
+    # sense, or words whose senses are the name's words, each once, in any order
+    assert said_word_for_word("最高法院", "Supreme Court")
+    assert said_word_for_word("眾議院", "House of Representatives")
+    assert said_word_for_word("中國 銀行", "Bank of China")
+    assert said_word_for_word("BBC 蘇格蘭", "BBC Scotland")
+    # more or less than the name is not it: a congressman for Congress, the US Secretary of
+    # State for NER's `State`, the Trump Organization's `組織` read as a verb
+    assert not said_word_for_word("國會議員", "Congress")
+    assert not said_word_for_word("美國國務卿", "State")
+    assert not said_word_for_word("最高法院法官", "Supreme Court")
+    # Latin alone is the transliteration round trip's (`CNN`: identity)
+    assert not said_word_for_word("CNN", "CNN")
+    decided = dictionary_round_trip("參議院", "Senate", "zho-TW", "ORG")
+    assert decided is not None and decided.accepted
+    # people keep their round trip; other scripts have no dictionary
+    assert dictionary_round_trip("參議院", "Senate", "zho-TW", "PER") is None
+    assert dictionary_round_trip("Senat", "Senate", "deu", "ORG") is None
+
+
 def test_a_latin_name_written_against_han_characters_is_found() -> None:
     # NTREX (zho-CN): Chinese writes Latin names right against its characters
     text = "Gateway Pundit和RedState等保守派网站"

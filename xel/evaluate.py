@@ -68,6 +68,7 @@ from xel.translate import translate
 from xel.triage import (
     TRIAGE_CODE,
     accept_round_trip,
+    dictionary_round_trip,
     label_round_trip,
     prepare_round_trip,
     round_trip_text,
@@ -598,8 +599,8 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
     """Round-trip acceptance (A1) of each non-empty projection, how often an accepted
     projection is fully correct (precision), and the accepted ones that are not. Names of
     other types than people's go back to English through the labels of the KB entities of
-    that type named as the English is (the stage asks the query's link candidates), then
-    through transliteration."""
+    that type named as the English is (the stage asks the query's link candidates), Chinese
+    ones also through CC-CEDICT (`dictionary_round_trip`), then through transliteration."""
     own = store is None
     db = store or Store(":memory:")
     said = {o.predicted: round_trip_text(o.predicted, lang, kind) for o in outcomes
@@ -620,11 +621,13 @@ def evaluate_triage(outcomes: Sequence[Outcome], lang: str, config: Config,
         return o.context is not None and models is not None and rules.runs_on(
             *o.context, models.count) is not None
 
-    accepted = [o for o in outcomes if o.predicted and (by_kb.get(o.english, {}).get(
-        o.predicted) or (accept_round_trip(said[o.predicted], o.english,
-                                           answers[said[o.predicted]].text, lang,
-                                           config.triage, models).accepted
-                         and not runs_on(o)))]
+    def round_trip(o: Outcome) -> bool:
+        return accept_round_trip(said[o.predicted], o.english, answers[said[o.predicted]].text,
+                                 lang, config.triage, models).accepted and not runs_on(o)
+
+    accepted = [o for o in outcomes if o.predicted and (
+        by_kb.get(o.english, {}).get(o.predicted)
+        or dictionary_round_trip(o.predicted, o.english, lang, kind) or round_trip(o))]
     right = sum(o.category == "fully correct" for o in accepted)
     n = len(outcomes)
     return {"mentions": n, "backend": backend, "accepted": len(accepted),

@@ -40,6 +40,7 @@ from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
+from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.han import (
@@ -575,10 +576,6 @@ def kept_spellings(text: str, name: str, latin_target: bool) -> list[tuple[int, 
     return [(m.start(), m.end()) for m in regex.finditer(
         BEFORE_LATIN + regex.escape(name) + APOSTROPHE_SUFFIX + AFTER_LATIN, text, flags)
         if latin_target or not english_copy(text, m.start(), name)]
-
-
-# English words an acronym's letters pass over (`Royal Society for the Protection of Birds`).
-ENGLISH_LINKS = frozenset({"of", "for", "the", "and", "on", "in", "to", "at"})
 
 
 def content_words(name: str) -> list[str]:

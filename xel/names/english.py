@@ -31,6 +31,9 @@ HONORIFICS = frozenset({
     "tsar", "czar", "tsarina", "tsaritsa", "emperor", "empress", "kaiser", "pharaoh", "caliph",
 })
 
+# Words that link a name's words (`Royal Society for the Protection of Birds`): an acronym's
+# letters pass over them, and a translation need not say them.
+ENGLISH_LINKS = frozenset({"of", "for", "the", "and", "on", "in", "to", "at"})
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\u00ad-"
 _SPACES = re.compile(r"[\s\u00a0\u2009\u202f]+")
 _POSSESSIVE = re.compile(r"(?:['\u2019\u2018`´]s?)$", re.IGNORECASE)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 import regex
 
+from xel.names.english import ENGLISH_LINKS
 from xel.names.hangul import korean_key
 from xel.names.mandarin import (
     all_words,
@@ -29,6 +30,7 @@ from xel.names.mandarin import (
     read_out,
     reads_as,
     same_word,
+    senses,
     vowel_groups,
     widened,
 )
@@ -289,6 +291,41 @@ def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int
                         for w, _, _ in words[heads[-1] + 1:]):
         return end
     return start + words[heads[-1]][2]
+
+
+def said_word_for_word(projection: str, english: str) -> bool:
+    """Whether a Chinese projection says the English name in CC-CEDICT's words: the whole
+    projection has the name as a sense (`最高法院`: supreme court; `眾議院`: House of
+    Representatives), or its words have senses that together are the name's words, each
+    once, in any order (`中國 銀行`: China, bank, for the Bank of China), the name's `of`,
+    `and` or `the` unsaid; a Latin word stands for itself (`BBC 蘇格蘭`)."""
+    name = [w for w in regex.findall(r"\w+", english.casefold().replace(".", ""))
+            if w not in ("the", "a", "an", "s")]
+    simple = folded(projection)
+    if not name or not _HAN.search(simple):
+        return False  # Latin alone is the transliteration round trip's (`CNN`: identity)
+    if any(_said(sense, tuple(name)) for sense in senses(simple.replace(" ", ""))):
+        return True
+    words = [w for w, _, _ in all_words(simple) if not w.isspace()]
+
+    def pieces(word: str) -> list[tuple[int, int]]:
+        said = {(word.casefold(),)} if not _HAN.fullmatch(word) else senses(word)
+        return [(i, j) for i in range(len(name)) for j in range(i + 1, len(name) + 1)
+                if any(_said(sense, tuple(name[i:j])) for sense in said)]
+
+    def cover(k: int, taken: frozenset[int]) -> bool:
+        if k == len(words):
+            return all(i in taken or name[i] in ENGLISH_LINKS for i in range(len(name)))
+        return any(cover(k + 1, taken | set(range(i, j))) for i, j in pieces(words[k])
+                   if not taken & set(range(i, j)))
+
+    return 0 < len(words) <= 6 and cover(0, frozenset())
+
+
+def _said(sense: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """A sense is these words of a name, a plural for a singular (`sea` for `Seas`)."""
+    return len(sense) == len(name) and all(
+        s == n or n in (s + "s", s + "es") for s, n in zip(sense, name, strict=True))
 
 
 def without_place_word(text: str) -> str:

