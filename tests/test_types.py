@@ -613,6 +613,25 @@ def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> No
     assert dictionary_round_trip("Senat", "Senate", "deu", "ORG") is None
 
 
+def test_a_russian_verb_the_aligner_ran_on_is_no_part_of_a_name() -> None:
+    from xel.names.cyrillic import verb_form
+
+    # NTREX: `Министерство обороны США создало` (the Defense Department created),
+    # `проведенный Комиссией` (carried out by the Commission)
+    assert verb_form("создало", "rus") and verb_form("проведенный", "rus")
+    assert not verb_form("правительство", "rus") and not verb_form("создало", "bul")
+    p = pair("the U.S. Defense Department created", "Министерство обороны США создало",
+             [(1, 2), (2, 1), (3, 0), (3, 3)])
+    got = project_entity(p, 4, 27, "U.S. Defense Department", (), frozenset(),
+                         ProjectConfig(), "rus", kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "Министерство обороны США"
+    survey = pair("a survey by the UK Commission", "проведенный Комиссией Великобритании",
+                  [(2, 0), (4, 2), (5, 1)])
+    got = project_entity(survey, 16, 29, "UK Commission", (), frozenset(), ProjectConfig(),
+                         "rus", kind="ORG")
+    assert survey.tgt_text[got.start:got.end] == "Комиссией Великобритании"
+
+
 def test_a_latin_name_written_against_han_characters_is_found() -> None:
     # NTREX (zho-CN): Chinese writes Latin names right against its characters
     text = "Gateway Pundit和RedState等保守派网站"

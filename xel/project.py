@@ -40,6 +40,7 @@ from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
+from xel.names.cyrillic import verb_form
 from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -875,7 +876,9 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
     (`клиенты Банка Шотландии`, customers of the Bank of Scotland; not `округ Колумбия`).
     Where every noun is capitalized, an organization's lower-case first word right before a
     capitalized one stays where it alone stands for a capitalized word of the name
-    (`britische Regierung`, the UK Government; `deutschen Marine`)."""
+    (`britische Regierung`, the UK Government; `deutschen Marine`). A Russian verb,
+    participle or gerund at an edge is one the aligner ran on (`verb_form`: `ВМС США
+    сообщают`, the U.S. Navy reports)."""
     first, last = tokens[0], tokens[-1]
     inside = set(mention)
     named: dict[int, set[int]] = defaultdict(set)
@@ -893,6 +896,8 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
         if not _token(pair, k)[:1].islower() or not any(
                 _token(pair, o)[:1].isupper() for o in rest):
             return False
+        if verb_form(_token(pair, k), lang):
+            return True  # `Министерство обороны США создало`, the Defense Department created
         others = {i for o in rest for i in named[o]}  # name words the rest stands for
         if (lang in CAPITALIZED_NOUNS and leading and kind == "ORG"
                 and _token(pair, k + 1)[:1].isupper()

@@ -6,6 +6,9 @@ onto them in the forms vowel harmony gives (`Трамптың`, `Каванон�
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import regex
 
 from xel.names.script import Family, harmony
@@ -133,3 +136,25 @@ class Cyrillic(Family):
         if self.code == "bel":  # `ці` is ti in an English name (ts would make Justin Jason)
             word = _SOFTENED.sub(lambda m: "т" if m[1] == "ц" else "д", word)
         return ["".join(table.get(ch, ch) for ch in word)]
+
+
+# Parts of speech no name is written in: finite verbs, infinitives, participles, gerunds.
+VERB_FORMS = frozenset({"VERB", "INFN", "PRTF", "PRTS", "GRND"})
+
+
+@functools.cache
+def _russian_morphology() -> Any:
+    """pymorphy3's Russian analyser (OpenCorpora's dictionary, as PyPI's
+    `pymorphy3-dicts-ru` ships it)."""
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+def verb_form(word: str, lang: str) -> bool:
+    """Whether a Russian word, as its likeliest reading, is a verb, participle or gerund
+    (`создало`, `сообщают`, `проведенный`): a word the aligner ran on past a name, not one
+    of its words. Other languages: never (no analyser)."""
+    if lang != "rus" or not word.isalpha():
+        return False
+    return _russian_morphology().parse(word)[0].tag.POS in VERB_FORMS
