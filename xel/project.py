@@ -461,8 +461,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if not found and written_acronym(name):
             found, method = expansions(pair.tgt_text, name.upper()), "expansion"
         if found:
-            near = aligned[0] if aligned else len(pair.tgt_text) * start // max(
-                1, len(pair.src_text))
+            near = _where(pair, start, aligned)
             at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
             if (method == "label" and FORMAL_OF.match(name) and _cased(pair.tgt_text)
                     and lang not in CAPITALIZED_NOUNS):
@@ -478,10 +477,12 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     if not config.name_aware:
         return projected
     if projected.start is None or projected.end is None:
-        near = aligned[0] if aligned else len(pair.tgt_text) * start // max(1, len(pair.src_text))
-        run = (with_glossed_run(pair.tgt_text, near, near, content_words(name))
-               if config.trim and is_chinese(lang) else (near, near))
-        return Projected(*run, "glossed", aligned) if run[0] < run[1] else projected
+        if config.trim and is_chinese(lang):
+            near = _where(pair, start, aligned)
+            at, until = with_glossed_run(pair.tgt_text, near, near, content_words(name))
+            if at < until:
+                return Projected(at, until, "glossed", aligned)
+        return projected
     at, until = projected.start, projected.end
     method = projected.method
     if config.trim:
@@ -577,6 +578,12 @@ def kept_spellings(text: str, name: str, latin_target: bool) -> list[tuple[int, 
     return [(m.start(), m.end()) for m in regex.finditer(
         BEFORE_LATIN + regex.escape(name) + APOSTROPHE_SUFFIX + AFTER_LATIN, text, flags)
         if latin_target or not english_copy(text, m.start(), name)]
+
+
+def _where(pair: Pair, start: int, aligned: tuple[int, int] | None) -> int:
+    """Where in the target sentence a name should be: its aligned span's start, else as far
+    into the sentence as the English name is into its own."""
+    return aligned[0] if aligned else len(pair.tgt_text) * start // max(1, len(pair.src_text))
 
 
 def content_words(name: str) -> list[str]:

@@ -230,7 +230,7 @@ def _glossed(word: str, english: Sequence[str]) -> frozenset[str]:
 
 
 def glossed_runs(text: str, english: Sequence[str]) -> list[tuple[int, int, frozenset[str]]]:
-    """The runs of words in Chinese text that translate or spell words of an English name
+    """The runs of words in Chinese text that translate words of an English name
     (`english`: case-folded, without `of`, `the`), each with the words it says: `联邦 调查局`
     for the Federal Bureau of Investigation, `爱尔兰海` for the Irish Sea. A run says two
     of the name's words or holds a word of two characters: a single character's glosses are

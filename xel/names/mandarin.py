@@ -301,6 +301,7 @@ def _senses() -> dict[str, frozenset[tuple[str, ...]]]:
     return {word: frozenset(said) for word, said in senses.items()}
 
 
+@functools.cache
 def senses(word: str) -> frozenset[tuple[str, ...]]:
     """CC-CEDICT's senses of a simplified word, each its English words case-folded (none if
     unlisted)."""
