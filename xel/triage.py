@@ -378,14 +378,14 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
     rules = family(lang)
     by_kb = through_kb(store, config, lang, [q for q in queries if q["type"] != "PER"],
                        located)
-    for q in queries:
-        found = located[q["query_id"]]
-        if found and q["query_id"] not in by_kb and (
-                decided := dictionary_round_trip(found[0], q["name"], lang, q["type"])):
-            by_kb[q["query_id"]] = (q["name"], decided)
+    # where a candidate's label is the projection, the KB has decided: no dictionary overrules it
+    by_dictionary = {q["query_id"]: decided for q in queries
+                     if (f := located[q["query_id"]]) and q["query_id"] not in by_kb
+                     and (decided := dictionary_round_trip(f[0], q["name"], lang, q["type"]))}
     said = {q["query_id"]: round_trip_text(f[0], lang, q["type"]) for q in queries
             if (f := located[q["query_id"]])}
     names = sorted({said[q["query_id"]] for q in queries if q["query_id"] in said
+                    and q["query_id"] not in by_dictionary
                     and not (q["query_id"] in by_kb and by_kb[q["query_id"]][1].accepted)})
     answers, backend, fresh = look_up(store, names, lang, config) if names else ({}, "", [])
     models = models_for(lang, config)
@@ -401,10 +401,12 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
         text, seg, start, end = found
         known = by_kb.get(q["query_id"])
         if known is not None and known[1].accepted:
-            kb = known[1].why.startswith("KB")
-            rows.append((lang, q["query_id"], text, seg, start, end, known[0],
-                         "kb" if kb else "cc-cedict", "A1", "kb-label" if kb else "dictionary",
-                         known[1].score, known[1].why))
+            rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb", "A1",
+                         "kb-label", known[1].score, known[1].why))
+            continue
+        if (worded := by_dictionary.get(q["query_id"])) is not None:
+            rows.append((lang, q["query_id"], text, seg, start, end, q["name"], "cc-cedict",
+                         "A1", "dictionary", worded.score, worded.why))
             continue
         back = answers[said[q["query_id"]]]
         decision = accept_round_trip(said[q["query_id"]], q["name"], back.text, lang,
