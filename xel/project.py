@@ -284,10 +284,13 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
 PREFIXED_SCRIPTS = frozenset({"Arab", "Hebr"})
 
 
+# A letter or digit of a script written apart from Han and kana: Chinese and Japanese write
+# Latin words right against their characters (`Gateway Pundit和RedState`).
+LATIN_LETTER = r"[^\W\p{Han}\p{Hiragana}\p{Katakana}]"
 # A case ending written after an apostrophe belongs to the name as written (Turkish
 # `Kuzey Kore'yi`, `Reuters'da`); not the Han or kana written on after an English possessive
 # (`Sainsbury's的两家门店`).
-APOSTROPHE_SUFFIX = r"(?:['\u2019][^\W\p{Han}\p{Hiragana}\p{Katakana}]{1,6})?"
+APOSTROPHE_SUFFIX = r"(?:['\u2019]" + LATIN_LETTER + r"{1,6})?"
 
 
 def _stem(word: str) -> str:
@@ -500,13 +503,14 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         until = pair.tgt[last][1] if last != tokens[-1] else until
         if is_chinese(lang):
             at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
-            glossed = with_glossed_run(pair.tgt_text, at, until, content_words(name))
+            english = content_words(name)
+            glossed = with_glossed_run(pair.tgt_text, at, until, english)
             if glossed != (at, until):
                 (at, until), method = glossed, "glossed"
-            at = after_particle(pair.tgt_text, at, until, content_words(name))
+            at = after_particle(pair.tgt_text, at, until, english)
             if kind == "ORG" and at < until:
-                until = with_body_word(pair.tgt_text, at_body_word(
-                    pair.tgt_text, at, until, content_words(name)))
+                until = with_body_word(pair.tgt_text, at_body_word(pair.tgt_text, at, until,
+                                                                   english))
             if at >= until:
                 return Projected(None, None, "none", aligned)  # `於` (at) for European Union
     if matcher is not None and config.characters:
@@ -564,10 +568,9 @@ def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
     return pair.tgt[first][0], pair.tgt[last][1]
 
 
-# A Latin word's edges: no letter or digit beside it, but for a Han or kana character, which
-# Chinese and Japanese write right against it (`Gateway Pundit和RedState`).
-BEFORE_LATIN = r"(?<![^\W\p{Han}\p{Hiragana}\p{Katakana}])"
-AFTER_LATIN = r"(?![^\W\p{Han}\p{Hiragana}\p{Katakana}])"
+# A Latin word's edges: no such letter beside it (a Han or kana character may be).
+BEFORE_LATIN = rf"(?<!{LATIN_LETTER})"
+AFTER_LATIN = rf"(?!{LATIN_LETTER})"
 
 
 def kept_spellings(text: str, name: str, latin_target: bool) -> list[tuple[int, int]]:

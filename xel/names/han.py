@@ -229,6 +229,17 @@ def _glossed(word: str, english: Sequence[str]) -> frozenset[str]:
     return frozenset(e for e in english if any(same_word(e, g) for g in said))
 
 
+def _words(text: str) -> list[tuple[str, int, int]]:
+    """jieba's words of Chinese text, folded to simplified, spaces left out."""
+    return [(w, a, b) for w, a, b in all_words(folded(text)) if not w.isspace()]
+
+
+def _says(word: str, english: Sequence[str]) -> bool:
+    """Whether a word of a span says part of an English name: it translates a word of it,
+    or it is not Han (Latin, digits)."""
+    return bool(_glossed(word, english)) or not _HAN.fullmatch(word)
+
+
 def glossed_runs(text: str, english: Sequence[str]) -> list[tuple[int, int, frozenset[str]]]:
     """The runs of words in Chinese text that translate words of an English name
     (`english`: case-folded, without `of`, `the`), each with the words it says: `联邦 调查局`
@@ -272,8 +283,8 @@ def after_particle(text: str, start: int, end: int, english: Sequence[str]) -> i
     """The start of a translated name's span after a preposition inside it (`在`, at) where
     the words before it translate none of the name and words after it do: the aligner ran on
     back into the clause (`李勇浩在联合国大会`, Ri Yong Ho at the UN General Assembly)."""
-    words = [(w, a, b) for w, a, b in all_words(folded(text[start:end])) if not w.isspace()]
-    said = [bool(_glossed(w, english)) or not _HAN.fullmatch(w) for w, _, _ in words]
+    words = _words(text[start:end])
+    said = [_says(w, english) for w, _, _ in words]
     cut = next((k for k in range(len(words) - 1, 0, -1) if words[k][0] in LEADING_PARTICLES
                 and not any(said[:k]) and any(said[k + 1:])), None)
     return start if cut is None else start + words[cut][2]
@@ -284,11 +295,10 @@ def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int
     translates a word of the English name, where the words after it translate none of it:
     Chinese writes a body's name head last, and an aligned span runs on past it
     (`最高法院法官`, a Supreme Court justice; `眾議院中佔多數`, a majority in the House)."""
-    words = [(w, a, b) for w, a, b in all_words(folded(text[start:end])) if not w.isspace()]
+    words = _words(text[start:end])
     heads = [k for k, (w, _, _) in enumerate(words)
              if body_word(w) and is_noun(w) and _glossed(w, english)]
-    if not heads or any(_glossed(w, english) or not _HAN.fullmatch(w)
-                        for w, _, _ in words[heads[-1] + 1:]):
+    if not heads or any(_says(w, english) for w, _, _ in words[heads[-1] + 1:]):
         return end
     return start + words[heads[-1]][2]
 
@@ -306,7 +316,7 @@ def said_word_for_word(projection: str, english: str) -> bool:
         return False  # Latin alone is the transliteration round trip's (`CNN`: identity)
     if any(_said(sense, tuple(name)) for sense in senses(simple.replace(" ", ""))):
         return True
-    words = [w for w, _, _ in all_words(simple) if not w.isspace()]
+    words = [w for w, _, _ in _words(simple)]
 
     def pieces(word: str) -> list[tuple[int, int]]:
         said = {(word.casefold(),)} if not _HAN.fullmatch(word) else senses(word)

@@ -348,7 +348,7 @@ def all_words(text: str) -> list[tuple[str, int, int]]:
 def dictionary_words(text: str) -> list[tuple[str, int, int]]:
     """The words of Han characters in simplified text as jieba's dictionary cuts it (no
     guessing at unknown words), with their offsets."""
-    return [(word, at, until) for word, at, until in _jieba().tokenize(text, HMM=False)
+    return [(word, at, until) for word, at, until in all_words(text)
             if all(_HAN_LETTER.fullmatch(ch) for ch in word)]
 
 
