@@ -34,6 +34,7 @@ from xel.project import (
     formally_named,
     kept_spellings,
     label_spans,
+    link_lexicon,
     names_read,
     project_entity,
     rank_projections,
@@ -630,6 +631,62 @@ def test_a_russian_verb_the_aligner_ran_on_is_no_part_of_a_name() -> None:
     got = project_entity(survey, 16, 29, "UK Commission", (), frozenset(), ProjectConfig(),
                          "rus", kind="ORG")
     assert survey.tgt_text[got.start:got.end] == "Комиссией Великобритании"
+
+
+def test_the_corpus_says_what_a_word_translates() -> None:
+    from xel.project import learned_translations, says_other
+
+    # each target word's links across the corpus, `of`/`the` aside; too few say nothing
+    county = [pair("in the district", "в округе", [(2, 1)])] * 9 + [
+        pair("Lee County", "округа Ли", [(0, 1), (1, 0)])] * 6
+    lexicon = link_lexicon(county, "rus")
+    assert lexicon["округ"]["district"] == 9 and lexicon["округ"]["county"] == 6
+    assert learned_translations(lexicon, "округ") == {"district", "county"}
+    assert learned_translations(lexicon, "округ", share=1.0) == {"district"}
+    assert learned_translations(link_lexicon(county[:4], "rus"), "округ") == frozenset()
+    # a word said with the name's words is no run-on; one said with others is
+    assert not says_other(lexicon, "округ", {"lee", "county"})
+    assert says_other(lexicon, "округ", {"general", "assembly"})
+    assert not says_other(lexicon, "заседание", {"general", "assembly"})  # never seen
+
+
+def test_a_translated_name_is_found_where_the_corpus_says_it() -> None:
+    # NTREX (rus): the aligner linked FBI with `адрес` (address) in this sentence; across
+    # the corpus `ФБР` is linked with FBI
+    corpus = [pair("the FBI said", "ФБР заявило", [(1, 0), (2, 1)])] * 5
+    wrong = pair("Trump asked the FBI to investigate", "Трамп попросил ФБР провести расследование",
+                 [(0, 0), (1, 1), (3, 4), (5, 3)])
+    lexicon = link_lexicon([*corpus, wrong], "rus")
+    got = project_entity(wrong, 16, 19, "FBI", (), frozenset(), ProjectConfig(), "rus",
+                         kind="ORG", lexicon=lexicon)
+    assert (wrong.tgt_text[got.start:got.end], got.method) == ("ФБР", "learned")
+    # without the corpus's words, the aligner's span stands
+    got = project_entity(wrong, 16, 19, "FBI", (), frozenset(), ProjectConfig(), "rus",
+                         kind="ORG")
+    assert wrong.tgt_text[got.start:got.end] == "расследование"
+    # a span that grows into the name's other words (`condado` + `de Pasco`)
+    corpus = [pair("the County", "el condado", [(1, 1)])] * 5
+    pasco = pair("red tide in Pasco County", "marea roja en el condado de Pasco",
+                 [(0, 0), (1, 1), (2, 2), (3, 6), (4, 4)])
+    lexicon = link_lexicon([*corpus, pasco], "spa")
+    got = project_entity(pasco, 12, 24, "Pasco County", (), frozenset({"el", "de", "en"}),
+                         ProjectConfig(), "spa", kind="LOC", lexicon=lexicon)
+    assert pasco.tgt_text[got.start:got.end] == "condado de Pasco"
+
+
+def test_a_name_said_twice_is_not_moved_to_its_other_place() -> None:
+    from xel.project import with_learned_run
+
+    # NTREX (fin): the span `korkeimmassa oikeudessa` is the Supreme Court inflected; the
+    # corpus knows the genitive written elsewhere in the sentence, not this case
+    corpus = [pair("the Supreme Court", "korkeimman oikeuden", [(1, 0), (2, 1)])] * 5
+    twice = pair("the Supreme Court nominee to the Supreme Court",
+                 "korkeimman oikeuden ehdokas korkeimmassa oikeudessa",
+                 [(1, 3), (2, 4), (3, 2), (6, 0), (7, 1)])
+    lexicon = link_lexicon([*corpus, twice], "fin")
+    assert with_learned_run(twice, 3, 4, [6, 7], lexicon, "fin", frozenset(), None) == (3, 4)
+    # a span that says none of the name and is not it inflected gives way
+    assert with_learned_run(twice, 2, 2, [6, 7], lexicon, "fin", frozenset(), None) == (0, 1)
 
 
 def test_a_latin_name_written_against_han_characters_is_found() -> None:

@@ -53,6 +53,8 @@ from xel.project import (
     entities_named,
     function_words,
     label_pattern,
+    learns_words,
+    link_lexicon,
     make_matcher,
     names_read,
     project_entity,
@@ -538,11 +540,14 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
     matcher = make_matcher(lang, config, names_read(names, names if kind != "PER" else ()))
     stops = function_words(lang) if config.project.trim else frozenset()
     labels = entity_labels(config, lang, kind, names)
+    pairs = [Pair(" ".join(g.src), spaced_spans(g.src), " ".join(g.tgt), spaced_spans(g.tgt),
+                  sentence_links) for g, sentence_links in zip(gold, links, strict=True)]
+    lexicon = link_lexicon(pairs, lang) if labels is not None and learns_words(lang) else None
     outcomes = []
     for m in mentions:
         g = gold[m.sentence]
-        src_spans, tgt_spans = spaced_spans(g.src), spaced_spans(g.tgt)
-        pair = Pair(" ".join(g.src), src_spans, " ".join(g.tgt), tgt_spans, links[m.sentence])
+        pair = pairs[m.sentence]
+        src_spans, tgt_spans = pair.src, pair.tgt
         english, at, until = as_named(" ".join(g.src[m.first:m.last + 1]), kind)
         start = src_spans[m.first][0] + at
         end = start + until - at
@@ -550,7 +555,7 @@ def evaluate_projection(gold: Sequence[GoldSentence], mentions: Sequence[GoldMen
             p = project_mention(pair, start, end, english, matcher, stops, config.project)
         else:
             p = project_entity(pair, start, end, english, labels.get(english, ()), stops,
-                               config.project, lang, matcher, kind)
+                               config.project, lang, matcher, kind, lexicon)
         if p.start is None or p.end is None:
             tokens: set[int] = set()
             text = ""

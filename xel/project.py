@@ -40,7 +40,7 @@ from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
-from xel.names.cyrillic import verb_form
+from xel.names.cyrillic import lemma, verb_form
 from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -80,7 +80,8 @@ CREATE TABLE IF NOT EXISTS projections (
     end           INTEGER,
     text          TEXT NOT NULL,
     failed        INTEGER NOT NULL,
-    method        TEXT NOT NULL,   -- aligned, name-match, reading, label, spelled, glossed, none
+    method        TEXT NOT NULL,   -- aligned, name-match, reading, label, spelled, expansion,
+                                   -- glossed, learned, none
     aligned_start INTEGER,         -- the paper's span (shortest cover of aligned tokens)
     aligned_end   INTEGER,
     PRIMARY KEY (lang, mention_id)
@@ -425,7 +426,8 @@ def english_copy(text: str, at: int, name: str) -> bool:
 
 def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[str],
                    stops: frozenset[str], config: ProjectConfig, lang: str,
-                   matcher: NameMatcher | None = None, kind: str | None = None) -> Projected:
+                   matcher: NameMatcher | None = None, kind: str | None = None,
+                   lexicon: Lexicon | None = None) -> Projected:
     """Project a name that is translated rather than transliterated (an organization, place or
     event): where the sentence writes one of its KB entities' labels in the language (widened to
     the English name written around it, `within_written`; else, where the language compounds,
@@ -438,7 +440,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     sentence writes them, `as_written`), punctuation and words the aligner ran on
     (`run_on_edges`, `clause_piece`), in Chinese widened to the dictionary words it cuts
     (`whole_words`), or else the nearest run of words whose dictionary English says more of the
-    name (`with_glossed_run`: `最高法院` where the aligner linked `職務`), begun after a
+    name (`with_glossed_run`: `最高法院` where the aligner linked `職務`; in other spaced
+    scripts, given a `lexicon`, words the corpus's links say translate it, `with_learned_run`:
+    `ФБР` where the aligner linked `адрес`), begun after a
     preposition the aligner ran back to (`after_particle`) and an organization's ended at its
     body's word (`at_body_word`: `最高法院`, not `最高法院法官`). Then the name's
     other half the language writes beside it: a capitalized adjective's noun (`with_head_noun`),
@@ -480,6 +484,13 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     if not config.name_aware:
         return projected
     if projected.start is None or projected.end is None:
+        if config.trim and lexicon is not None:
+            near = next((k for k, (s, _) in enumerate(pair.tgt)
+                         if s >= _where(pair, start, aligned)), len(pair.tgt) - 1)
+            first, last = with_learned_run(pair, near, near - 1, mention, lexicon, lang,
+                                           stops, matcher)
+            if first <= last:
+                return Projected(pair.tgt[first][0], pair.tgt[last][1], "learned", aligned)
         if config.trim and is_chinese(lang):
             near = _where(pair, start, aligned)
             at, until = with_glossed_run(pair.tgt_text, near, near, content_words(name))
@@ -490,17 +501,24 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     method = projected.method
     if config.trim:
         tokens = covered(pair.tgt, at, until)
-        first, last = run_on_edges(pair, mention, tokens, stops, lang, kind)
+        first, last = run_on_edges(pair, mention, tokens, stops, lang, kind, lexicon)
         if is_chinese(lang):
             first, last = densest_piece(pair, mention, range(first, last + 1))
         elif _cased(pair.tgt_text):
             a, b = clause_piece(pair, mention, first, last, name)
-            first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind)
+            first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind,
+                                       lexicon)
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
-        at = pair.tgt[first][0] if first != tokens[0] else at
-        until = pair.tgt[last][1] if last != tokens[-1] else until
+        if lexicon is not None:
+            learned = with_learned_run(pair, first, last, mention, lexicon, lang, stops,
+                                       matcher)
+            if learned != (first, last):
+                (first, last), method = learned, "learned"
+                tokens = []
+        at = pair.tgt[first][0] if not tokens or first != tokens[0] else at
+        until = pair.tgt[last][1] if not tokens or last != tokens[-1] else until
         if is_chinese(lang):
             at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
             english = content_words(name)
@@ -730,6 +748,102 @@ def with_of_part(text: str, start: int, end: int, name: str, lang: str) -> tuple
 # better as the name (and, to, with: `وساراسوتا`, `لرويترز`); not `ف`, `ك`, which begin many
 # place names (`فرجينيا`, `كندا`) whose readings the models do not know well.
 TRANSLATED_PROCLITICS = frozenset("وبل")
+
+# --- what the corpus says a word translates -------------------------------------------------
+
+Lexicon = Mapping[str, Counter[str]]
+# How often a word must have been linked before its links say what it translates; a word
+# translates the English words linked with it at least LEXICON_SHARE as often as its likeliest
+# (a run of the name's words: its likeliest alone).
+LEXICON_MIN = 5
+LEXICON_SHARE = 0.5
+RUN_SHARE = 1.0
+
+
+def link_lexicon(pairs: Iterable[Pair], lang: str) -> dict[str, Counter[str]]:
+    """How often the aligner linked each target word (as `lemma` folds it) with each English
+    word (case-folded), over a language's pairs: what a word translates across the corpus,
+    where one sentence's links may be wrong."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for pair in pairs:
+        for i, j in pair.links:
+            e, f = _source_token(pair, i).casefold(), _token(pair, j)
+            if len(e) > 1 and e[:1].isalnum() and f[:1].isalnum():  # not `U.S.`'s `s`
+                counts[lemma(f, lang)][e] += 1
+    return counts
+
+
+def learns_words(lang: str) -> bool:
+    """Whether translated names are checked against the words the corpus links: spaced
+    scripts but Chinese, which a dictionary glosses."""
+    return not is_chinese(lang) and not is_unspaced(lang)
+
+
+def learned_translations(lexicon: Lexicon, key: str, share: float = LEXICON_SHARE
+                         ) -> frozenset[str]:
+    """The English words the corpus links a word with most (at least half as often as its
+    likeliest; `округе`: district, county), where it was linked often enough to tell."""
+    counts = {e: n for e, n in lexicon.get(key, {}).items() if e not in ENGLISH_LINKS}
+    if sum(counts.values()) < LEXICON_MIN:
+        return frozenset()
+    best = max(counts.values())
+    return frozenset(e for e, n in counts.items() if n >= share * best)
+
+
+def says_other(lexicon: Lexicon, key: str, english: set[str]) -> bool:
+    """Whether the corpus links a word with other words than the name's (`заседании`, a
+    session, for the General Assembly; not `округе`, whose links say district, then county)."""
+    said = learned_translations(lexicon, key)
+    return bool(said) and not said & english
+
+
+def with_learned_run(pair: Pair, first: int, last: int, mention: Sequence[int],
+                     lexicon: Lexicon, lang: str, stops: frozenset[str],
+                     matcher: NameMatcher | None) -> tuple[int, int]:
+    """A translated name's aligned tokens, or else the run of words nearest them whose
+    translations across the corpus say more than half of the name's words and more of them
+    than the span says (`ФБР`, where the aligner linked `адрес`): the corpus corrects the
+    sentence's links. A run may hold function words inside; an empty span is `first > last`."""
+    english = {w for i in mention if len(w := _source_token(pair, i).casefold()) > 1
+               and w[:1].isalnum()} - ENGLISH_LINKS
+    said = [set() if _token(pair, k).casefold() in stops or len(_token(pair, k)) < 2 else
+            learned_translations(lexicon, lemma(_token(pair, k), lang), RUN_SHARE) & english
+            | ({_token(pair, k).casefold()} & english) for k in range(len(pair.tgt))]
+    runs: list[tuple[int, int, set[str]]] = []
+    k = 0
+    while k < len(said):
+        if not said[k]:
+            k += 1
+            continue
+        a = b = j = k
+        words = set(said[k])
+        while j + 1 < len(said) and (said[j + 1] or _token(pair, j + 1).casefold() in stops):
+            j += 1
+            if said[j]:
+                b, words = j, words | said[j]
+        runs.append((a, b, words))
+        k = b + 1
+    inside = set().union(*said[first:last + 1]) if first <= last else set()
+    if matcher is not None:
+        inside |= {e for e in english for k in range(first, last + 1)
+                   if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
+    # A run apart from the span replaces it only where the span says none of the name and is
+    # not the run's words inflected (`korkeimmassa oikeudessa`, `korkeimman oikeuden`): a
+    # name said twice in a sentence is not moved to its other place.
+    def apart(r: tuple[int, int, set[str]]) -> bool:
+        return r[1] < first or last < r[0]
+
+    stems = {_token(pair, k).casefold()[:5] for k in range(first, last + 1)
+             if len(_token(pair, k)) >= 5}
+    runs = [r for r in runs if 2 * len(r[2]) > len(english) and len(r[2]) > len(inside)
+            and not (apart(r) and (inside or stems & {_token(pair, k).casefold()[:5]
+                                                      for k in range(r[0], r[1] + 1)}))]
+    if not runs:
+        return first, last
+    a, b, _ = max(runs, key=lambda r: (len(r[2]), -abs(r[0] - first)))
+    return a, b
+
+
 # Scripts whose orthographies capitalize a name's first word, as French's `ministère de la
 # Santé` does not: a lower-case word is never a name's first there.
 CAPITAL_FIRST_SCRIPTS = frozenset({"Cyrl"})
@@ -872,8 +986,8 @@ def _cased(text: str) -> bool:
 
 
 def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
-                 stops: frozenset[str], lang: str, kind: str | None = None
-                 ) -> tuple[int, int]:
+                 stops: frozenset[str], lang: str, kind: str | None = None,
+                 lexicon: Lexicon | None = None) -> tuple[int, int]:
     """The first and last token of a translated name's aligned span without the words the
     aligner ran on at its edges (`Medelhavet på samma sätt`, `Antarktis zu durchqueren`): in
     a cased script, while the rest of the span has a capitalized word, a lower-case edge word
@@ -888,7 +1002,9 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
     capitalized one stays where it alone stands for a capitalized word of the name
     (`britische Regierung`, the UK Government; `deutschen Marine`). A Russian verb,
     participle or gerund at an edge is one the aligner ran on (`verb_form`: `ВМС США
-    сообщают`, the U.S. Navy reports)."""
+    сообщают`, the U.S. Navy reports); so is a Cyrillic lower-case first word the corpus
+    links with other words than the name's (`says_other`, given a `lexicon`: `заседании
+    Генассамблеи ООН`, a session of the UN General Assembly)."""
     first, last = tokens[0], tokens[-1]
     inside = set(mention)
     named: dict[int, set[int]] = defaultdict(set)
@@ -901,6 +1017,10 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
 
     capital_first = (language(lang).script in CAPITAL_FIRST_SCRIPTS and bool(mention)
                      and _source_token(pair, mention[0])[:1].isupper())
+    name_words = {_source_token(pair, i).casefold() for i in mention}
+    # An acronym's letters say nothing of what its words translate to (`округ Колумбия`, D.C.).
+    spelled_out = not all(word.replace(".", "").isupper() for i in mention
+                          if WORDLIKE.search(word := _source_token(pair, i)))
 
     def ran_on(k: int, rest: range, inner: int, leading: bool) -> bool:
         if not _token(pair, k)[:1].islower() or not any(
@@ -908,6 +1028,9 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
             return False
         if verb_form(_token(pair, k), lang):
             return True  # `Министерство обороны США создало`, the Defense Department created
+        if leading and capital_first and spelled_out and lexicon is not None and says_other(
+                lexicon, lemma(_token(pair, k), lang), name_words):
+            return True  # `клиенты Банка Шотландии`, customers of the Bank of Scotland
         others = {i for o in rest for i in named[o]}  # name words the rest stands for
         if (lang in CAPITALIZED_NOUNS and leading and kind == "ORG"
                 and _token(pair, k + 1)[:1].isupper()
@@ -1508,9 +1631,12 @@ def project_pairs(job: ProjectJob) -> list[Result]:
                            names_read({m[3] for m in job.mentions}, job.translated))
     stops = function_words(job.lang) if job.config.project.trim else frozenset()
     at = {seg: k for k, seg in enumerate(job.segs)}
+    lexicon = (link_lexicon(map(job.pair, range(len(job.segs))), job.lang)
+               if job.translated and learns_words(job.lang) else None)
     results: dict[int, Result] = {}
     last: tuple[int, Pair | None] = (-1, None)
-    # In segment order, so each pair is decoded once and each block of texts opened once.
+    # In segment order, so each pair is decoded once (and once more for the lexicon of
+    # translated names) and each block of texts opened once.
     for i in sorted(range(len(job.mentions)), key=lambda i: job.mentions[i][0]):
         seg, start, end, name = job.mentions[i]
         if last[0] != seg:
@@ -1520,7 +1646,8 @@ def project_pairs(job: ProjectJob) -> list[Result]:
             p = Projected(None, None, "none", None)
         elif name in job.translated:
             p = project_entity(pair, start, end, name, job.translated[name], stops,
-                               job.config.project, job.lang, matcher, job.kinds.get(name))
+                               job.config.project, job.lang, matcher, job.kinds.get(name),
+                               lexicon)
         else:
             p = project_mention(pair, start, end, name, matcher, stops, job.config.project)
         text = "" if p.failed or pair is None else pair.tgt_text[p.start:p.end]

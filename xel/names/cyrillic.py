@@ -158,3 +158,12 @@ def verb_form(word: str, lang: str) -> bool:
     if lang != "rus" or not word.isalpha():
         return False
     return _russian_morphology().parse(word)[0].tag.POS in VERB_FORMS
+
+
+@functools.lru_cache(maxsize=100_000)
+def lemma(word: str, lang: str) -> str:
+    """A word's dictionary form where an analyser knows the language (Russian: `Банка` ->
+    `банк`), else the word lower-cased."""
+    if lang != "rus" or not word.isalpha():
+        return word.casefold()
+    return str(_russian_morphology().parse(word)[0].normal_form)
