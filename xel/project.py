@@ -485,8 +485,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         return projected
     if projected.start is None or projected.end is None:
         if config.trim and lexicon is not None:
-            near = next((k for k, (s, _) in enumerate(pair.tgt)
-                         if s >= _where(pair, start, aligned)), len(pair.tgt) - 1)
+            where = _where(pair, start, aligned)
+            near = next((k for k, (s, _) in enumerate(pair.tgt) if s >= where),
+                        len(pair.tgt) - 1)
             first, last = with_learned_run(pair, near, near - 1, mention, lexicon, lang,
                                            stops, matcher)
             if first <= last:
@@ -511,14 +512,13 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
-        if lexicon is not None:
-            learned = with_learned_run(pair, first, last, mention, lexicon, lang, stops,
-                                       matcher)
-            if learned != (first, last):
-                (first, last), method = learned, "learned"
-                tokens = []
-        at = pair.tgt[first][0] if not tokens or first != tokens[0] else at
-        until = pair.tgt[last][1] if not tokens or last != tokens[-1] else until
+        learned = (first, last) if lexicon is None else with_learned_run(
+            pair, first, last, mention, lexicon, lang, stops, matcher)
+        moved = learned != (first, last)
+        if moved:
+            (first, last), method = learned, "learned"
+        at = pair.tgt[first][0] if moved or first != tokens[0] else at
+        until = pair.tgt[last][1] if moved or last != tokens[-1] else until
         if is_chinese(lang):
             at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
             english = content_words(name)
@@ -774,9 +774,9 @@ def link_lexicon(pairs: Iterable[Pair], lang: str) -> dict[str, Counter[str]]:
 
 
 def learns_words(lang: str) -> bool:
-    """Whether translated names are checked against the words the corpus links: spaced
-    scripts but Chinese, which a dictionary glosses."""
-    return not is_chinese(lang) and not is_unspaced(lang)
+    """Whether translated names are checked against the words the corpus links: in spaced
+    scripts (Chinese has CC-CEDICT's glosses, `with_glossed_run`)."""
+    return not is_unspaced(lang)
 
 
 def learned_translations(lexicon: Lexicon, key: str, share: float = LEXICON_SHARE
