@@ -674,6 +674,21 @@ def test_a_translated_name_is_found_where_the_corpus_says_it() -> None:
     assert pasco.tgt_text[got.start:got.end] == "condado de Pasco"
 
 
+def test_a_cyrillic_first_word_the_corpus_says_is_another_is_left_out() -> None:
+    # NTREX (rus): the aligner linked `заседании` (a session) with Assembly here; across the
+    # corpus it is linked with `session`
+    corpus = [pair("the session ended", "заседание закончилось", [(1, 0), (2, 1)])] * 5
+    un = pair("at the UN General Assembly", "на заседании Генассамблеи ООН",
+              [(2, 3), (3, 2), (4, 1), (4, 2)])
+    lexicon = link_lexicon([*corpus, un], "rus")
+    got = project_entity(un, 7, 26, "UN General Assembly", (), frozenset({"на"}),
+                         ProjectConfig(), "rus", kind="ORG", lexicon=lexicon)
+    assert un.tgt_text[got.start:got.end] == "Генассамблеи ООН"
+    got = project_entity(un, 7, 26, "UN General Assembly", (), frozenset({"на"}),
+                         ProjectConfig(), "rus", kind="ORG")
+    assert un.tgt_text[got.start:got.end] == "заседании Генассамблеи ООН"
+
+
 def test_a_name_said_twice_is_not_moved_to_its_other_place() -> None:
     from xel.project import with_learned_run
 
