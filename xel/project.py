@@ -797,19 +797,12 @@ def says_other(lexicon: Lexicon, key: str, english: set[str]) -> bool:
     return bool(said) and not said & english
 
 
-def with_learned_run(pair: Pair, first: int, last: int, mention: Sequence[int],
-                     lexicon: Lexicon, lang: str, stops: frozenset[str],
-                     matcher: NameMatcher | None) -> tuple[int, int]:
-    """A translated name's aligned tokens, or else the run of words nearest them whose
-    translations across the corpus say more than half of the name's words and more of them
-    than the span says (`ФБР`, where the aligner linked `адрес`): the corpus corrects the
-    sentence's links. A run may hold function words inside; an empty span is `first > last`."""
-    english = {w for i in mention if len(w := _source_token(pair, i).casefold()) > 1
-               and w[:1].isalnum()} - ENGLISH_LINKS
-    said = [set() if _token(pair, k).casefold() in stops or len(_token(pair, k)) < 2 else
-            learned_translations(lexicon, lemma(_token(pair, k), lang), RUN_SHARE) & english
-            | ({_token(pair, k).casefold()} & english) for k in range(len(pair.tgt))]
-    runs: list[tuple[int, int, set[str]]] = []
+Run = tuple[int, int, set[str]]  # first and last token, the name's words they say
+
+
+def said_runs(pair: Pair, said: Sequence[set[str]], stops: frozenset[str]) -> list[Run]:
+    """Maximal runs of words that each say a word of the name, function words between them."""
+    runs: list[Run] = []
     k = 0
     while k < len(said):
         if not said[k]:
@@ -823,6 +816,27 @@ def with_learned_run(pair: Pair, first: int, last: int, mention: Sequence[int],
                 b, words = j, words | said[j]
         runs.append((a, b, words))
         k = b + 1
+    return runs
+
+
+def with_learned_run(pair: Pair, first: int, last: int, mention: Sequence[int],
+                     lexicon: Lexicon, lang: str, stops: frozenset[str],
+                     matcher: NameMatcher | None) -> tuple[int, int]:
+    """A translated name's aligned tokens, or else the run of words nearest them whose
+    translations across the corpus say more than half of the name's words and more of them
+    than the span says (`ФБР`, where the aligner linked `адрес`): the corpus corrects the
+    sentence's links. A run may hold function words inside; an empty span is `first > last`."""
+    english = {w for i in mention if len(w := _source_token(pair, i).casefold()) > 1
+               and w[:1].isalnum()} - ENGLISH_LINKS
+
+    def says(word: str) -> set[str]:
+        """The name's words a word is the likeliest translation of, or spells."""
+        if word.casefold() in stops or len(word) < 2:
+            return set()
+        learned = learned_translations(lexicon, lemma(word, lang), RUN_SHARE)
+        return set(learned | {word.casefold()}) & english
+
+    said = [says(_token(pair, k)) for k in range(len(pair.tgt))]
     inside = set().union(*said[first:last + 1]) if first <= last else set()
     if matcher is not None:
         inside |= {e for e in english for k in range(first, last + 1)
@@ -830,14 +844,16 @@ def with_learned_run(pair: Pair, first: int, last: int, mention: Sequence[int],
     # A run apart from the span replaces it only where the span says none of the name and is
     # not the run's words inflected (`korkeimmassa oikeudessa`, `korkeimman oikeuden`): a
     # name said twice in a sentence is not moved to its other place.
-    def apart(r: tuple[int, int, set[str]]) -> bool:
+    def stems(a: int, b: int) -> set[str]:
+        return {_token(pair, k).casefold()[:5] for k in range(a, b + 1)
+                if len(_token(pair, k)) >= 5}
+
+    def apart(r: Run) -> bool:
         return r[1] < first or last < r[0]
 
-    stems = {_token(pair, k).casefold()[:5] for k in range(first, last + 1)
-             if len(_token(pair, k)) >= 5}
-    runs = [r for r in runs if 2 * len(r[2]) > len(english) and len(r[2]) > len(inside)
-            and not (apart(r) and (inside or stems & {_token(pair, k).casefold()[:5]
-                                                      for k in range(r[0], r[1] + 1)}))]
+    runs = [r for r in said_runs(pair, said, stops)
+            if 2 * len(r[2]) > len(english) and len(r[2]) > len(inside)
+            and not (apart(r) and (inside or stems(first, last) & stems(r[0], r[1])))]
     if not runs:
         return first, last
     a, b, _ = max(runs, key=lambda r: (len(r[2]), -abs(r[0] - first)))
