@@ -484,8 +484,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     if not config.name_aware:
         return projected
     if projected.start is None or projected.end is None:
+        where = _where(pair, start, aligned)
         if config.trim and lexicon is not None:
-            where = _where(pair, start, aligned)
             near = next((k for k, (s, _) in enumerate(pair.tgt) if s >= where),
                         len(pair.tgt) - 1)
             first, last = with_learned_run(pair, near, near - 1, mention, lexicon, lang,
@@ -493,8 +493,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             if first <= last:
                 return Projected(pair.tgt[first][0], pair.tgt[last][1], "learned", aligned)
         if config.trim and is_chinese(lang):
-            near = _where(pair, start, aligned)
-            at, until = with_glossed_run(pair.tgt_text, near, near, content_words(name))
+            at, until = with_glossed_run(pair.tgt_text, where, where, content_words(name))
             if at < until:
                 return Projected(at, until, "glossed", aligned)
         return projected
@@ -760,6 +759,12 @@ LEXICON_SHARE = 0.5
 RUN_SHARE = 1.0
 
 
+def _counted(english: str) -> bool:
+    """Whether the lexicon counts a case-folded English word: a word of two letters or more
+    (not `U.S.`'s `s`, not punctuation)."""
+    return len(english) > 1 and english[:1].isalnum()
+
+
 def link_lexicon(pairs: Iterable[Pair], lang: str) -> dict[str, Counter[str]]:
     """How often the aligner linked each target word (as `lemma` folds it) with each English
     word (case-folded), over a language's pairs: what a word translates across the corpus,
@@ -768,9 +773,16 @@ def link_lexicon(pairs: Iterable[Pair], lang: str) -> dict[str, Counter[str]]:
     for pair in pairs:
         for i, j in pair.links:
             e, f = _source_token(pair, i).casefold(), _token(pair, j)
-            if len(e) > 1 and e[:1].isalnum() and f[:1].isalnum():  # not `U.S.`'s `s`
+            if _counted(e) and f[:1].isalnum():
                 counts[lemma(f, lang)][e] += 1
     return counts
+
+
+def lexicon_words(pair: Pair, mention: Sequence[int]) -> set[str]:
+    """The English name's words as the lexicon counts them, but for `of`, `the` and the
+    other links, which no translation need say."""
+    return {w for i in mention if _counted(w := _source_token(pair, i).casefold())
+            } - ENGLISH_LINKS
 
 
 def learns_words(lang: str) -> bool:
@@ -826,8 +838,7 @@ def with_learned_run(pair: Pair, first: int, last: int, mention: Sequence[int],
     translations across the corpus say more than half of the name's words and more of them
     than the span says (`ФБР`, where the aligner linked `адрес`): the corpus corrects the
     sentence's links. A run may hold function words inside; an empty span is `first > last`."""
-    english = {w for i in mention if len(w := _source_token(pair, i).casefold()) > 1
-               and w[:1].isalnum()} - ENGLISH_LINKS
+    english = lexicon_words(pair, mention)
 
     def says(word: str) -> set[str]:
         """The name's words a word is the likeliest translation of, or spells."""
@@ -1033,7 +1044,7 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
 
     capital_first = (language(lang).script in CAPITAL_FIRST_SCRIPTS and bool(mention)
                      and _source_token(pair, mention[0])[:1].isupper())
-    name_words = {_source_token(pair, i).casefold() for i in mention}
+    name_words = lexicon_words(pair, mention)
     # An acronym's letters say nothing of what its words translate to (`округ Колумбия`, D.C.).
     spelled_out = not all(word.replace(".", "").isupper() for i in mention
                           if WORDLIKE.search(word := _source_token(pair, i)))

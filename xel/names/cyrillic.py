@@ -151,19 +151,25 @@ def _russian_morphology() -> Any:
     return pymorphy3.MorphAnalyzer(lang="ru")
 
 
+@functools.lru_cache(maxsize=100_000)
+def _likeliest(word: str) -> Any:
+    """pymorphy3's likeliest reading of a Russian word (its part of speech, its dictionary
+    form), read once for `verb_form` and `lemma`."""
+    return _russian_morphology().parse(word)[0]
+
+
 def verb_form(word: str, lang: str) -> bool:
     """Whether a Russian word, as its likeliest reading, is a verb, participle or gerund
     (`создало`, `сообщают`, `проведенный`): a word the aligner ran on past a name, not one
     of its words. Other languages: never (no analyser)."""
     if lang != "rus" or not word.isalpha():
         return False
-    return _russian_morphology().parse(word)[0].tag.POS in VERB_FORMS
+    return _likeliest(word).tag.POS in VERB_FORMS
 
 
-@functools.lru_cache(maxsize=100_000)
 def lemma(word: str, lang: str) -> str:
     """A word's dictionary form where an analyser knows the language (Russian: `Банка` ->
     `банк`), else the word lower-cased."""
     if lang != "rus" or not word.isalpha():
         return word.casefold()
-    return str(_russian_morphology().parse(word)[0].normal_form)
+    return str(_likeliest(word).normal_form)
