@@ -947,6 +947,14 @@ def test_a_transliterated_place_is_read_in_chinese() -> None:
     got = project_entity(flensburg, 22, 31, "Flensburg", (), frozenset(), ProjectConfig(),
                          "zho-TW", matcher)
     assert flensburg.tgt_text[got.start:got.end] == "弗倫斯堡" and got.method == "reading"
+    # NTREX: learned pieces cut `哈佛` (Harvard) apart, and `哈` is one of spaCy's stop
+    # words: the reading takes the dictionary word it cuts
+    harvard = Pair("Harvard students take course", [(0, 7), (8, 16), (17, 21), (22, 28)],
+                   "哈佛學生修讀課程", [(0, 1), (1, 2), (2, 4), (4, 5), (5, 6), (6, 8)],
+                   {(0, 0), (0, 1)})
+    got = project_entity(harvard, 0, 7, "Harvard", (), frozenset({"哈"}), ProjectConfig(),
+                         "zho-TW", make_matcher("zho-TW", config, ["Harvard"]))
+    assert harvard.tgt_text[got.start:got.end] == "哈佛" and got.method == "reading"
     # `West` is translated (`西`), `Virginia` read; the particle `的` before is no part
     virginia = pair("Trump 's West Virginia rally", "特朗普 的 西 弗吉尼亚 威 灵 集会",
                     [(0, 0), (4, 6)])

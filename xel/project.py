@@ -436,8 +436,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     brackets after its expansion, which is a name of its own), or else a label as Chinese
     shortens it (`shortened_spans`), the occurrence nearest the aligned span; an acronym's words
     written out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
-    `Теско`); else the aligned span as the paper takes it, trimmed of function words (as the
-    sentence writes them, `as_written`), punctuation and words the aligner ran on
+    `Теско`; in Chinese, with the dictionary words they cut, `哈佛` for Harvard); else the
+    aligned span as the paper takes it, trimmed of function words (as the sentence writes
+    them, `as_written`), punctuation and words the aligner ran on
     (`run_on_edges`, `clause_piece`), in Chinese widened to the dictionary words it cuts
     (`whole_words`), or else the nearest run of words whose dictionary English says more of the
     name (`with_glossed_run`: `最高法院` where the aligner linked `職務`; in other spaced
@@ -478,6 +479,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
                                                             stops)
         if read is not None:
+            if is_chinese(lang):
+                read = whole_words(pair.tgt_text, *read)
             at, until = with_head_noun(pair.tgt_text, read[0], read[1], lang, kind, stops)
             return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
