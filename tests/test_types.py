@@ -523,6 +523,15 @@ def test_a_chinese_span_takes_the_dictionary_words_it_cuts() -> None:
     assert whole_words(news, 1, 7) == (1, 7)
     fund = "國家科學基金會的研究"
     assert fund[slice(*whole_words(fund, 0, 6))] == "國家科學基金會"
+    # a span read as a name takes a word it is part of where the word reads better: `尤文圖`
+    # is a word, `尤文圖斯` (Juventus) reads as the name
+    team = "足球隊尤文圖斯的前鋒"
+
+    def juventus(a: int, b: int) -> float:
+        return {"尤文圖": 0.9, "尤文圖斯": 1.0}.get(team[a:b], 0.0)
+
+    assert team[slice(*whole_words(team, 3, 6))] == "尤文圖"
+    assert team[slice(*whole_words(team, 3, 6, juventus))] == "尤文圖斯"
 
 
 def test_a_chinese_organization_takes_the_noun_for_its_kind_of_body_after_it() -> None:
@@ -955,6 +964,14 @@ def test_a_transliterated_place_is_read_in_chinese() -> None:
     got = project_entity(harvard, 0, 7, "Harvard", (), frozenset({"哈"}), ProjectConfig(),
                          "zho-TW", make_matcher("zho-TW", config, ["Harvard"]))
     assert harvard.tgt_text[got.start:got.end] == "哈佛" and got.method == "reading"
+    # NTREX: a transliteration cut into characters, read three at a time (`瓦德拉`): the
+    # characters beside it that make it read better (`馬`), not the verb after it
+    won = Pair("and at Valderrama, where we won", [(0, 3), (4, 6), (7, 17), (17, 18),
+                                                    (19, 24), (25, 27), (28, 31)],
+               "雖然我們在瓦德拉馬贏了", [(k, k + 1) for k in range(11)], {(1, 4), (6, 9)})
+    got = project_entity(won, 7, 17, "Valderrama", (), frozenset({"在", "了"}), ProjectConfig(),
+                         "zho-TW", make_matcher("zho-TW", config, ["Valderrama"]))
+    assert won.tgt_text[got.start:got.end] == "瓦德拉馬" and got.method == "reading"
     # `West` is translated (`西`), `Virginia` read; the particle `的` before is no part
     virginia = pair("Trump 's West Virginia rally", "特朗普 的 西 弗吉尼亚 威 灵 集会",
                     [(0, 0), (4, 6)])

@@ -49,6 +49,7 @@ from xel.names.han import (
     at_body_word,
     body_word,
     folded,
+    read_on,
     traditional,
     translated_words,
     whole_words,
@@ -436,7 +437,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     brackets after its expansion, which is a name of its own), or else a label as Chinese
     shortens it (`shortened_spans`), the occurrence nearest the aligned span; an acronym's words
     written out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
-    `Теско`; in Chinese, with the dictionary words they cut, `哈佛` for Harvard); else the
+    `Теско`; in Chinese made whole, `哈佛` for Harvard, `whole_reading`); else the
     aligned span as the paper takes it, trimmed of function words (as the sentence writes
     them, `as_written`), punctuation and words the aligner ran on
     (`run_on_edges`, `clause_piece`), in Chinese widened to the dictionary words it cuts
@@ -479,8 +480,6 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
                                                             stops)
         if read is not None:
-            if is_chinese(lang):
-                read = whole_words(pair.tgt_text, *read)
             at, until = with_head_noun(pair.tgt_text, read[0], read[1], lang, kind, stops)
             return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
     projected = project_mention(pair, start, end, name, None, stops, config)
@@ -888,12 +887,14 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
     translation spells or transliterates (`Krasnojarsk`, `Теско`; `Гонконгу`, one word for
     `Hong Kong`) though the aligner linked other words. In spaced scripts, cased ones only,
     and the words must start with a capital there, so a common word spelled alike is not
-    taken; clitics are left out as for people. Chinese: `read_chinese`, not for an acronym,
-    which is spelled, not said (`EU` is not `一`, yi)."""
+    taken; clitics are left out as for people. Chinese: `read_chinese`, made whole
+    (`whole_reading`), not for an acronym, which is spelled, not said (`EU` is not `一`,
+    yi)."""
     english = name_tokens(name)
     if is_chinese(lang):
-        return None if is_acronym(name.replace(".", "")) else read_chinese(
+        read = None if is_acronym(name.replace(".", "")) else read_chinese(
             pair, targets, english, matcher, stops)
+        return None if read is None else whole_reading(pair.tgt_text, read, english, matcher)
     if not english or matcher.family.unspaced or not _cased(pair.tgt_text):
         return None
     found = _read_all(pair, targets, english, matcher, matcher.matches(
@@ -902,6 +903,21 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
         return None
     start, end = pair.tgt[found[0]][0], pair.tgt[found[1]][1]
     return matcher.family.edges(pair.tgt_text, start, end, english, matcher)
+
+
+def whole_reading(text: str, read: tuple[int, int], english: Sequence[str],
+                  matcher: NameMatcher) -> tuple[int, int]:
+    """Chinese characters read as a name, with the dictionary words they cut (`whole_words`:
+    `哈佛`, Harvard, where learned pieces and a stop word left `佛`) and, for a name of one
+    word, the characters beside them that make it read better (`read_on`: `瓦德拉` + `馬`,
+    Valderrama)."""
+    joined = joined_words(english)
+
+    def reading(a: int, b: int) -> float:
+        return matcher.score(joined, "".join(text[a:b].split()))
+
+    read = whole_words(text, *read, reading)
+    return read_on(text, *read, reading) if len(english) == 1 else read
 
 
 def read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher: NameMatcher,

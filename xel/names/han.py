@@ -191,21 +191,45 @@ WORD_REACH = 2
 NAMED_ENDINGS = BODY_ENDINGS | frozenset("所台赛")
 
 
-def whole_words(text: str, start: int, end: int) -> tuple[int, int]:
+def whole_words(text: str, start: int, end: int,
+                reading: Callable[[int, int], float] | None = None) -> tuple[int, int]:
     """A Chinese span widened to the edges of the dictionary words it cuts (jieba's words of
     the sentence in simplified form, at most `WORD_REACH` characters a side): pieces learned
     from a few thousand sentences cut `国务院` (the State Council) as `国 务 院` and `本田`
     (Honda) as `本 田`, and the aligner may link only some of them. Not where the part the
     span holds is a word itself, a compound's first or last word (`英国` of `英国首相`, the
     British prime minister; `新闻` of `新闻报道`, a news report), unless the word's end is
-    a body's (`基金` + `会`)."""
+    a body's (`基金` + `会`) or, for a span read as the name, the word reads as it better
+    (`尤文圖` + `斯`, Juventus; `reading` scores a span)."""
     simple = folded(text)
     for word, at, until in dictionary_words(simple):
-        if at < start < until and start - at <= WORD_REACH and not is_word(simple[start:until]):
+        if at < start < until and start - at <= WORD_REACH and (
+                not is_word(simple[start:until])
+                or (reading is not None and reading(at, end) > reading(start, end))):
             start = at
         if at < end < until and until - end <= WORD_REACH and (
-                not is_word(simple[at:end]) or word[-1] in NAMED_ENDINGS):
+                not is_word(simple[at:end]) or word[-1] in NAMED_ENDINGS
+                or (reading is not None and reading(start, until) > reading(start, end))):
             end = until
+    return start, end
+
+
+def read_on(text: str, start: int, end: int, reading: Callable[[int, int], float],
+            most: int = WORD_REACH) -> tuple[int, int]:
+    """A Chinese span read as a name, grown a character at a time (at most `most` a side)
+    while it reads as the name better (`reading` scores a span): learned pieces cut a rare
+    transliteration into characters (`索 利 赫 爾`, Solihull), and a reading of a few pieces
+    stops short of it."""
+    def name_char(k: int) -> bool:
+        return 0 <= k < len(text) and bool(_HAN.fullmatch(text[k])) and (
+            text[k] not in FUNCTION_CHARACTERS)
+
+    for _ in range(most):
+        if name_char(end) and reading(start, end + 1) > reading(start, end):
+            end += 1
+    for _ in range(most):
+        if name_char(start - 1) and reading(start - 1, end) > reading(start, end):
+            start -= 1
     return start, end
 
 
