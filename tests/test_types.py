@@ -597,6 +597,15 @@ def test_a_chinese_organization_ends_at_its_body_and_begins_after_a_preposition(
     ri = "李勇浩在联合国大会"
     assert ri[after_particle(ri, 0, 9, ["general", "assembly"]):] == "联合国大会"
     assert after_particle("大会在联合国", 0, 6, ["general", "assembly"]) == 0
+    # or into the verb before the name (NTREX: `承諾包括營養力量`, commitments include the
+    # Power of Nutrition; `参加莱德杯比赛`, to take part in the Ryder Cup), particles after it
+    # left out; not where the words after the verb say under half of the name
+    power = "關鍵承諾包括營養力量"
+    assert power[after_particle(power, 0, 10, ["power", "nutrition"]):] == "營養力量"
+    cup = "参加莱德杯比赛"
+    assert cup[after_particle(cup, 0, 7, ["ryder", "cup"]):] == "莱德杯比赛"
+    fest = "所舉辦的德州論壇節"
+    assert after_particle(fest, 0, 9, ["texas", "tribune", "festival"]) == 0
 
 
 def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> None:

@@ -24,6 +24,7 @@ from xel.names.mandarin import (
     glosses,
     heard_runs,
     is_noun,
+    is_verb,
     is_word,
     pinyin,
     pinyin_runs,
@@ -305,13 +306,24 @@ def with_glossed_run(text: str, start: int, end: int, english: Sequence[str]
 
 def after_particle(text: str, start: int, end: int, english: Sequence[str]) -> int:
     """The start of a translated name's span after a preposition inside it (`在`, at) where
-    the words before it translate none of the name and words after it do: the aligner ran on
-    back into the clause (`李勇浩在联合国大会`, Ri Yong Ho at the UN General Assembly)."""
+    the words before it translate none of the name and words after it do, or after a verb
+    (jieba's, of two characters, not one of the name's words) where the words after it
+    translate at least half of the name: the aligner ran on back into the clause
+    (`李勇浩在联合国大会`, Ri Yong Ho at the UN General Assembly; `承诺包括营养力量`,
+    commitments include the Power of Nutrition). Particles after the cut are left out."""
     words = _words(text[start:end])
     said = [_says(w, english) for w, _, _ in words]
-    cut = next((k for k in range(len(words) - 1, 0, -1) if words[k][0] in LEADING_PARTICLES
-                and not any(said[:k]) and any(said[k + 1:])), None)
-    return start if cut is None else start + words[cut][2]
+
+    def half_said(k: int) -> bool:
+        found = frozenset[str]().union(*(_glossed(w, english) for w, _, _ in words[k + 1:]))
+        return 2 * len(found) >= len(english)
+
+    cut = next((k for k in range(len(words) - 1, -1, -1)
+                if not any(said[:k]) and any(said[k + 1:]) and (
+                    words[k][0] in LEADING_PARTICLES and k > 0
+                    or len(words[k][0]) > 1 and is_verb(words[k][0]) and not said[k]
+                    and half_said(k))), None)
+    return start if cut is None else without_particles(text, start + words[cut][2], end)[0]
 
 
 def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int:

@@ -254,6 +254,12 @@ def _word_tags() -> dict[str, str]:
     return dict(jieba.posseg.dt.word_tag_tab)
 
 
+def is_verb(word: str) -> bool:
+    """Whether jieba's dictionary tags a word (simplified) a verb (`包括`, include; `成立`,
+    set up), not a verbal noun (`发展`, development)."""
+    return _word_tags().get(word) == "v"
+
+
 def is_noun(word: str) -> bool:
     """Whether jieba's dictionary tags a word (simplified) a common noun or an
     organization's name, not a verb (`进行`, carry out; `开会`, meet)."""
