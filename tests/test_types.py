@@ -592,6 +592,10 @@ def test_a_chinese_organization_ends_at_its_body_and_begins_after_a_preposition(
     # translates none of it (`國會山莊`, Capitol Hill: `國會` is the Congress)
     assert at_body_word("聯合國環境規劃署", 0, 8, ["un", "environment", "programme"]) == 8
     assert at_body_word("國會山莊", 0, 4, ["capitol", "hill"]) == 4
+    # PUD: a body's word that translates none of the name ends it after words that do
+    # (`規劃署`, the planning office, of UN Environment), a person's `·` after it no word
+    un = "聯合國 環境 規劃署 負責人 埃里克 · 索爾海姆 說"
+    assert un[:at_body_word(un, 0, len(un), ["un", "environment"])] == "聯合國 環境 規劃署"
     # the aligner ran back into the clause: `李勇浩在联合国大会` (Ri Yong Ho at the UN
     # General Assembly), not where words before the preposition translate the name
     ri = "李勇浩在联合国大会"

@@ -261,8 +261,9 @@ def _words(text: str) -> list[tuple[str, int, int]]:
 
 def _says(word: str, english: Sequence[str]) -> bool:
     """Whether a word of a span says part of an English name: it translates a word of it,
-    or it is not Han (Latin, digits)."""
-    return bool(_glossed(word, english)) or not _HAN.fullmatch(word)
+    or it is Latin letters or digits (not punctuation: the `·` of a person's name after it)."""
+    return bool(_glossed(word, english)) or (
+        not _HAN.fullmatch(word) and any(ch.isalnum() for ch in word))
 
 
 def glossed_runs(text: str, english: Sequence[str]) -> list[tuple[int, int, frozenset[str]]]:
@@ -328,13 +329,15 @@ def after_particle(text: str, start: int, end: int, english: Sequence[str]) -> i
 
 def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int:
     """The end of an organization's span at its last word that names a kind of body and
-    translates a word of the English name, where the words after it translate none of it:
+    translates a word of the English name or follows words that do (`聯合國環境規劃署`, UN
+    Environment, the programme's office), where the words after it translate none of it:
     Chinese writes a body's name head last, and an aligned span runs on past it
     (`最高法院法官`, a Supreme Court justice; `眾議院中佔多數`, a majority in the House)."""
     words = _words(text[start:end])
+    said = [_says(w, english) for w, _, _ in words]
     heads = [k for k, (w, _, _) in enumerate(words)
-             if body_word(w) and is_noun(w) and _glossed(w, english)]
-    if not heads or any(_says(w, english) for w, _, _ in words[heads[-1] + 1:]):
+             if body_word(w) and is_noun(w) and (_glossed(w, english) or any(said[:k]))]
+    if not heads or any(said[heads[-1] + 1:]):
         return end
     return start + words[heads[-1]][2]
 
