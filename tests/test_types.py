@@ -20,6 +20,10 @@ from xel.names.english import name_key
 from xel.names.han import (
     after_particle,
     at_body_word,
+    folded,
+    glossed_runs,
+    listed_words,
+    traditional,
     whole_words,
     with_body_word,
     with_glossed_run,
@@ -566,6 +570,15 @@ def test_a_chinese_name_is_the_run_of_words_that_translate_it_where_the_aligner_
     funds = "中國的國家自然科學基金向專家提供資金，就好像美國國家科學基金會"
     assert with_glossed_run(funds, 3, 11, ["national", "natural", "science", "foundation"]
                             ) == (3, 11)
+    # two words jieba cuts apart that CC-CEDICT lists as one (PUD: `愛爾蘭 海`, the Irish
+    # Sea), not where the one says less (`年度大會`, an annual meeting, for the General
+    # Assembly) or where two characters are each a country's (`朝韩`, the two Koreas)
+    seas = "產 自 凱爾特海 和 愛爾蘭海 的 鱈魚"
+    runs = glossed_runs(seas, ["irish", "seas"])
+    assert [(seas[a:b], said) for a, b, said in runs] == [("愛爾蘭海", {"irish", "seas"})]
+    assert ("大會", 7, 9) in [(traditional(w), a, b) for w, a, b in listed_words(
+        folded("國際組織的年度大會中表示"), ["general", "assembly"])]
+    assert ("朝", 6, 7) in listed_words("严格意义上讲朝韩关系", ["north"])
     # where the aligner linked nothing, the run is the projection (PUD: Boeing's aircraft)
     boeing = pair("orders for Boeing jets", "波音 飛機 的 訂單", [(0, 3), (3, 1)])
     got = project_entity(boeing, 11, 17, "Boeing", (), frozenset(), ProjectConfig(), "zho-TW",

@@ -26,6 +26,7 @@ from xel.names.mandarin import (
     is_noun,
     is_verb,
     is_word,
+    listed,
     pinyin,
     pinyin_runs,
     read_out,
@@ -266,6 +267,30 @@ def _says(word: str, english: Sequence[str]) -> bool:
         not _HAN.fullmatch(word) and any(ch.isalnum() for ch in word))
 
 
+def listed_words(text: str, english: Sequence[str]) -> list[tuple[str, int, int]]:
+    """jieba's words of simplified text, two written together joined where CC-CEDICT lists
+    them as one that says more of an English name than the two apart (`爱尔兰` + `海`, the
+    Irish Sea, a word jieba's dictionary lacks; not `年度` + `大会`, the annual meeting,
+    which CC-CEDICT does not gloss as the General Assembly; nor two characters, each a
+    country's: `朝韩`, the two Koreas, for North)."""
+    words = all_words(text)
+    out: list[tuple[str, int, int]] = []
+    k = 0
+    while k < len(words):
+        word, at, until = words[k]
+        if k + 1 < len(words) and words[k + 1][1] == until:
+            joined = word + words[k + 1][0]
+            if _HAN.fullmatch(joined) and len(joined) > 2 and listed(joined) and _glossed(
+                    joined, english) > (_glossed(word, english)
+                                        | _glossed(words[k + 1][0], english)):
+                out.append((joined, at, words[k + 1][2]))
+                k += 2
+                continue
+        out.append(words[k])
+        k += 1
+    return out
+
+
 def glossed_runs(text: str, english: Sequence[str]) -> list[tuple[int, int, frozenset[str]]]:
     """The runs of words in Chinese text that translate words of an English name
     (`english`: case-folded, without `of`, `the`), each with the words it says: `联邦 调查局`
@@ -274,7 +299,7 @@ def glossed_runs(text: str, english: Sequence[str]) -> list[tuple[int, int, froz
     too many to tell a name by (`北`, north; `国`, country, nation, state)."""
     runs: list[tuple[int, int, frozenset[str]]] = []
     start, end, said, wide = -1, -1, frozenset[str](), False
-    for word, at, until in all_words(folded(text)) + [("", len(text), len(text))]:
+    for word, at, until in listed_words(folded(text), english) + [("", len(text), len(text))]:
         if word.isspace():
             continue
         found = _glossed(word, english) if word else frozenset[str]()

@@ -336,6 +336,11 @@ def glosses(word: str) -> frozenset[str]:
     return frozenset().union(*(_glosses().get(part, frozenset()) for part in parts))
 
 
+def listed(word: str) -> bool:
+    """Whether CC-CEDICT lists a simplified word."""
+    return word in _glosses()
+
+
 def same_word(english: str, gloss: str) -> bool:
     """Whether an English word and a gloss's word are one word, inflected or derived:
     equal, a plural (`sea`/`seas`), or one the other with at most three letters more
