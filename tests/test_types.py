@@ -20,6 +20,7 @@ from xel.names.english import name_key
 from xel.names.han import (
     after_particle,
     at_body_word,
+    before_particle,
     folded,
     glossed_runs,
     listed_words,
@@ -621,6 +622,12 @@ def test_a_chinese_organization_ends_at_its_body_and_begins_after_a_preposition(
     assert power[after_particle(power, 0, 10, ["power", "nutrition"]):] == "營養力量"
     cup = "参加莱德杯比赛"
     assert cup[after_particle(cup, 0, 7, ["ryder", "cup"]):] == "莱德杯比赛"
+    # the span ends before a particle after which no word translates the name (NTREX:
+    # `北约盟国之间的关系`, relations between NATO allies), not before one inside the name
+    nato = "两个北约盟国之间的关系"
+    assert nato[:before_particle(nato, 0, 11, ["nato"])] == "两个北约盟国之间"
+    skills = "英國就業和技能委員會"
+    assert before_particle(skills, 0, 10, ["uk", "commission", "employment", "skills"]) == 10
     fest = "所舉辦的德州論壇節"
     assert after_particle(fest, 0, 9, ["texas", "tribune", "festival"]) == 0
 

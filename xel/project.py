@@ -47,6 +47,7 @@ from xel.names.families import family
 from xel.names.han import (
     after_particle,
     at_body_word,
+    before_particle,
     body_word,
     folded,
     read_on,
@@ -445,8 +446,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     name (`with_glossed_run`: `最高法院` where the aligner linked `職務`; in other spaced
     scripts, given a `lexicon`, words the corpus's links say translate it, `with_learned_run`:
     `ФБР` where the aligner linked `адрес`), begun after a
-    preposition the aligner ran back to (`after_particle`) and an organization's ended at its
-    body's word (`at_body_word`: `最高法院`, not `最高法院法官`). Then the name's
+    preposition or verb the aligner ran back to (`after_particle`), ended before a particle it
+    ran on to (`before_particle`), and an organization's ended at its body's word
+    (`at_body_word`: `最高法院`, not `最高法院法官`). Then the name's
     other half the language writes beside it: a capitalized adjective's noun (`with_head_noun`),
     a Romance name's `of` part (`with_of_part`), a Chinese organization's noun for its kind of body
     (`with_body_word`). The person rules (surnames, given names) do not apply."""
@@ -527,6 +529,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             if glossed != (at, until):
                 (at, until), method = glossed, "glossed"
             at = after_particle(pair.tgt_text, at, until, english)
+            until = before_particle(pair.tgt_text, at, until, english)
             if kind == "ORG" and at < until:
                 until = with_body_word(pair.tgt_text, at_body_word(pair.tgt_text, at, until,
                                                                    english))

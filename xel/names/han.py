@@ -352,6 +352,18 @@ def after_particle(text: str, start: int, end: int, english: Sequence[str]) -> i
     return start if cut is None else without_particles(text, start + words[cut][2], end)[0]
 
 
+def before_particle(text: str, start: int, end: int, english: Sequence[str]) -> int:
+    """The end of a translated name's span before a particle inside it (`的`, `和`) where
+    words before it translate the name and none after it do: the aligner ran on into the
+    clause (`賓州舊的第`, Pennsylvania's old ...)."""
+    words = _words(text[start:end])
+    said = [_says(w, english) for w, _, _ in words]
+    cut = next((k for k, (w, _, _) in enumerate(words)
+                if k > 0 and w in TRAILING_PARTICLES and any(said[:k]) and not any(said[k:])),
+               None)
+    return end if cut is None else without_particles(text, start, start + words[cut][1])[1]
+
+
 def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int:
     """The end of an organization's span at its last word that names a kind of body and
     translates a word of the English name or follows words that do (`聯合國環境規劃署`, UN
