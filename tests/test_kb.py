@@ -225,6 +225,22 @@ def test_records_keep_their_coarse_type(tmp_path: Path) -> None:
     assert found[2].labels == (("ru", "Берлин"), ("ru", "Берлине"))
 
 
+def test_a_label_of_one_han_character_is_not_looked_for(tmp_path: Path) -> None:
+    # a source's translations cut `广州` (Guangzhou) to `广`, which every word with that
+    # character would match: the index keeps two characters or more
+    path = write(tmp_path / "kb.jsonl", [
+        '{"id": "Q16572", "name": "Guangzhou", "type": "LOC", '
+        '"labels": {"zh-hans": ["广"], "ja": ["広"], "ru": ["Гуанчжоу"]}}',
+        '{"id": "Q42622", "name": "Suzhou", "type": "LOC", "labels": {"zh-hans": ["苏", "苏州"]}}',
+    ])
+    build_kb(config_for(tmp_path, path))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert kb.foreign_labels("Q16572", ["zh-hans", "ja"]) == []
+        assert kb.foreign_labels("Q16572", ["ru"]) == ["Гуанчжоу"]
+        assert kb.foreign_labels("Q42622", ["zh-hans"]) == ["苏州"]
+        assert kb.by_foreign_key("广", "zh-hans") == []
+
+
 def test_an_unknown_type_names_the_line(tmp_path: Path) -> None:
     path = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}',
                                          '{"id": "x2", "name": "Sirius", "type": "STAR"}'])

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+import regex
 
 from xel.config import Config
 from xel.errors import XelError
@@ -138,6 +139,12 @@ class KbEntity:
 # A record's `type` as sources write it -> the coarse type (Hansel's, GPE and FAC in LOC).
 RECORD_TYPES = {"PER": "PER", "PERSON": "PER", "ORG": "ORG", "LOC": "LOC", "GPE": "LOC",
                 "FAC": "LOC", "EVENT": "EVENT", "OTHER": "OTHER"}
+
+
+# A label of one Han or kana character is a name cut short or abbreviated (`广` for Guangzhou
+# in a source's translations, `杭` for Hangzhou): found inside every word that has it, and
+# read back as the entity from any such character, it is no name to look for.
+ONE_CHARACTER = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 
 
 def foreign_key(form: str) -> str:
@@ -632,7 +639,7 @@ def _write(store: Store, sources: list[Path], entities: Iterable[KbEntity]) -> d
                           [(row, lang, label) for lang, label in entity.labels])
         store.executemany("INSERT OR IGNORE INTO foreign_forms VALUES (?, ?, ?, ?)",
                           [(row, lang, label, key) for lang, label in entity.labels
-                           if (key := foreign_key(label))])
+                           if (key := foreign_key(label)) and not ONE_CHARACTER.fullmatch(label)])
         stats.add(entity.popularity)
         count += 1
         names = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
