@@ -628,6 +628,13 @@ def test_a_chinese_organization_ends_at_its_body_and_begins_after_a_preposition(
     assert nato[:before_particle(nato, 0, 11, ["nato"])] == "两个北约盟国之间"
     skills = "英國就業和技能委員會"
     assert before_particle(skills, 0, 10, ["uk", "commission", "employment", "skills"]) == 10
+    # where the English name follows in brackets, the words after the cut need not say it
+    # (NTREX: `曾經在巴克萊卡 (Barclaycard TV)`), but some word must be left (`森寶利超市`:
+    # jieba tags `超市`, supermarket, a verb)
+    tv = "基於阿特金森曾經在巴克萊卡"
+    assert after_particle(tv, 0, 13, ["barclaycard", "tv"]) == 0
+    assert tv[after_particle(tv, 0, 13, ["barclaycard", "tv"], bracketed=True):] == "巴克萊卡"
+    assert after_particle("森寶利超市", 0, 5, ["sainsbury"], bracketed=True) == 0
     fest = "所舉辦的德州論壇節"
     assert after_particle(fest, 0, 9, ["texas", "tribune", "festival"]) == 0
 

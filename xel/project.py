@@ -528,7 +528,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             glossed = with_glossed_run(pair.tgt_text, at, until, english)
             if glossed != (at, until):
                 (at, until), method = glossed, "glossed"
-            at = after_particle(pair.tgt_text, at, until, english)
+            at = after_particle(pair.tgt_text, at, until, english, method == "parentheses")
             until = before_particle(pair.tgt_text, at, until, english)
             if kind == "ORG" and at < until:
                 until = with_body_word(pair.tgt_text, at_body_word(pair.tgt_text, at, until,

@@ -330,22 +330,25 @@ def with_glossed_run(text: str, start: int, end: int, english: Sequence[str]
     return (a, b) if len(said) > len(inside) else (start, end)
 
 
-def after_particle(text: str, start: int, end: int, english: Sequence[str]) -> int:
+def after_particle(text: str, start: int, end: int, english: Sequence[str],
+                   bracketed: bool = False) -> int:
     """The start of a translated name's span after a preposition inside it (`在`, at) where
     the words before it translate none of the name and words after it do, or after a verb
     (jieba's, of two characters, not one of the name's words) where the words after it
     translate at least half of the name: the aligner ran on back into the clause
     (`李勇浩在联合国大会`, Ri Yong Ho at the UN General Assembly; `承诺包括营养力量`,
-    commitments include the Power of Nutrition). Particles after the cut are left out."""
+    commitments include the Power of Nutrition). Where the English name follows the span in
+    brackets (`bracketed`), the name is before them, and the words after the cut need not
+    translate it (`在巴克萊卡 (Barclaycard TV)`). Particles after the cut are left out."""
     words = _words(text[start:end])
     said = [_says(w, english) for w, _, _ in words]
 
     def half_said(k: int) -> bool:
         found = frozenset[str]().union(*(_glossed(w, english) for w, _, _ in words[k + 1:]))
-        return 2 * len(found) >= len(english)
+        return bracketed or 2 * len(found) >= len(english)
 
-    cut = next((k for k in range(len(words) - 1, -1, -1)
-                if not any(said[:k]) and any(said[k + 1:]) and (
+    cut = next((k for k in range(len(words) - 2, -1, -1)
+                if not any(said[:k]) and (bracketed or any(said[k + 1:])) and (
                     words[k][0] in LEADING_PARTICLES and k > 0
                     or len(words[k][0]) > 1 and is_verb(words[k][0]) and not said[k]
                     and half_said(k))), None)
