@@ -220,8 +220,8 @@ def read_on(text: str, start: int, end: int, reading: Callable[[int, int], float
             most: int = WORD_REACH) -> tuple[int, int]:
     """A Chinese span read as a name, grown a character at a time (at most `most` a side)
     while it reads as the name better (`reading` scores a span): learned pieces cut a rare
-    transliteration into characters (`索 利 赫 爾`, Solihull), and a reading of a few pieces
-    stops short of it."""
+    transliteration into characters (`瓦 德 拉 馬`, Valderrama), and a reading of a few
+    pieces stops short of it (`瓦德拉`)."""
     def name_char(k: int) -> bool:
         return 0 <= k < len(text) and bool(_HAN.fullmatch(text[k])) and (
             text[k] not in FUNCTION_CHARACTERS)
