@@ -4,6 +4,7 @@ the typed export."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -42,6 +43,7 @@ from xel.project import (
     link_lexicon,
     names_read,
     project_entity,
+    quoted_runs,
     rank_projections,
     shortened_spans,
     within_written,
@@ -335,6 +337,89 @@ def pair(src: str, tgt: str, links: list[tuple[int, int]]) -> Pair:
 
     return Pair.decode(src, tgt, encode_spans(spans(src)), encode_spans(spans(tgt)),
                        encode_links(set(links)))
+
+
+def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_across_one(
+        ) -> None:
+    # WMT22 ru-en: the aligner linked `и`, `справедливость` and `нарушают` (infringe)
+    src = "the right-wing Law and Justice party infringe EU law"
+    tgt = 'правой партией "Право и справедливость" , нарушают законодательство ЕС'
+    p = pair(src, tgt, [(0, 0), (1, 0), (2, 5), (3, 3), (4, 4), (5, 5), (6, 5), (7, 7), (8, 6)])
+    at = src.index("Law")
+    got = project_entity(p, at, at + 21, "Law and Justice party", (), frozenset(),
+                         ProjectConfig(), "rus")
+    assert tgt[got.start:got.end] == "Право и справедливость"
+    # into the marks from the noun before them: the name alone (`Вагнер`, PMC Wagner)
+    src = "officials deny that PMC Wagner is supported"
+    tgt = 'власти отрицают, что ЧВК "Вагнер" пользуется поддержкой'
+    tokens = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", tgt)]
+    p = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
+                    encode_links({(0, 0), (1, 1), (2, 3), (3, 4), (4, 6), (6, 8)}))
+    got = project_entity(p, 20, 30, "PMC Wagner", (), frozenset(), ProjectConfig(), "rus")
+    assert tgt[got.start:got.end] == "Вагнер"
+    # a quotation is no name
+    src = "he said that NATO was obsolete"
+    tgt = 'он сказал , что "НАТО устарело и больше не нужно никому здесь" .'
+    p = pair(src, tgt, [(0, 0), (1, 1), (3, 4), (5, 5)])
+    got = project_entity(p, 13, 17, "NATO", (), frozenset(), ProjectConfig(), "rus")
+    assert tgt[got.start:got.end] == '"НАТО'
+    # marks are paired by where they stand: a closing one first in the sentence closes a
+    # quotation begun before it
+    text = 'на Земле", - рассказал руководитель проекта "Venus Life Finder" Михкель'
+    assert [text[o + 1:c] for o, c in quoted_runs(text)] == ["Venus Life Finder"]
+    text = "«Теско» и „Aldi“"
+    assert [text[o + 1:c] for o, c in quoted_runs(text)] == ["Теско", "Aldi"]
+
+
+def test_a_cyrillic_name_begins_at_its_capital_where_the_words_from_there_are_enough(
+        ) -> None:
+    # WMT22 ru-en: the aligner linked U.S. with `санкциями` (sanctions) as well as `США`
+    p = pair("This company is under U.S. sanctions .", "Эта компания находится под санкциями "
+             "США .", [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (4, 5), (6, 6)])
+    got = project_entity(p, 22, 26, "U.S.", (), frozenset({"под"}), ProjectConfig(), "rus")
+    assert p.tgt_text[got.start:got.end] == "США"
+    p = pair("Customers of the Bank of Scotland said", "Клиенты сказали клиенты Банка Шотландии",
+             [(0, 0), (3, 2), (3, 3), (5, 4), (6, 1)])
+    got = project_entity(p, 17, 33, "Bank of Scotland", (), frozenset(), ProjectConfig(), "rus")
+    assert p.tgt_text[got.start:got.end] == "Банка Шотландии"
+    # a lower-case word that stands for a word of the name the rest does not say stays
+    p = pair("in the District of Columbia today", "в округ Колумбия сегодня",
+             [(0, 0), (2, 1), (4, 2), (5, 3)])
+    got = project_entity(p, 7, 27, "District of Columbia", (), frozenset({"в"}),
+                         ProjectConfig(), "rus")
+    assert p.tgt_text[got.start:got.end] == "округ Колумбия"
+    # an acronym's letters say nothing of how many words it has
+    p = pair("in D.C. today", "в округ Колумбия сегодня", [(0, 0), (1, 1), (1, 2), (2, 3)])
+    got = project_entity(p, 3, 7, "D.C.", (), frozenset({"в"}), ProjectConfig(), "rus")
+    assert p.tgt_text[got.start:got.end] == "округ Колумбия"
+    # words of the name before the capital stay: a Russian adjective, which agrees with the
+    # name's noun; a word the corpus links with a word of the name
+    p = pair("at the Winter Olympics in 2014", "на зимних Олимпийских играх в 2014",
+             [(0, 0), (2, 1), (3, 2), (3, 3), (4, 4), (5, 5)])
+    got = project_entity(p, 7, 22, "Winter Olympics", (), frozenset({"на", "в"}),
+                         ProjectConfig(), "rus")
+    assert p.tgt_text[got.start:got.end] == "зимних Олимпийских играх"
+    police = pair("Somerset Police said", "полицията в Авън и Самърсет каза",
+                  [(0, 2), (0, 4), (1, 0), (2, 5)])
+    stops = frozenset({"в", "и"})
+    got = project_entity(police, 0, 15, "Somerset Police", (), stops, ProjectConfig(), "bul")
+    assert police.tgt_text[got.start:got.end] == "Авън и Самърсет"  # no lexicon: run on
+    lexicon = link_lexicon([pair("the police", "полицията", [(1, 0)])] * 9, "bul")
+    got = project_entity(police, 0, 15, "Somerset Police", (), stops, ProjectConfig(), "bul",
+                         lexicon=lexicon)
+    assert police.tgt_text[got.start:got.end] == "полицията в Авън и Самърсет"
+    # a word the name has twice counts twice
+    p = pair("stayed at the Roa Roa Hotel", "отседна во хотелот Роа Роа",
+             [(0, 0), (1, 1), (3, 3), (4, 4), (5, 2)])
+    got = project_entity(p, 14, 27, "Roa Roa Hotel", (), frozenset({"во"}), ProjectConfig(),
+                         "mkd")
+    assert p.tgt_text[got.start:got.end] == "хотелот Роа Роа"
+    # numbers are not words of the name (the English has none but `2`)
+    p = pair("the Hospital Louis Pasteur 2 said", "болницата Louis Pasteur 2 каза",
+             [(1, 0), (2, 1), (3, 2), (4, 3), (5, 4)])
+    got = project_entity(p, 4, 28, "Hospital Louis Pasteur 2", (), frozenset(), ProjectConfig(),
+                         "bul")
+    assert p.tgt_text[got.start:got.end] == "болницата Louis Pasteur 2"
 
 
 def test_labels_are_found_inflected() -> None:
@@ -981,6 +1066,37 @@ def test_a_translated_name_the_sentence_spells_or_transliterates_is_found_by_rea
     got = project_entity(eat, 12, 17, "Essen", (), frozenset(), ProjectConfig(), "deu",
                          make_matcher("deu", config, ["Essen"]))
     assert got.method == "aligned" and eat.tgt_text[got.start:got.end] == "heute"
+
+
+def test_a_reading_that_begins_or_ends_with_a_function_word_read_amiss_is_no_reading(
+        ) -> None:
+    from xel.names.match import make_matcher
+
+    config = Config.model_validate({"name": "t", "corpus": {"path": "c"},
+                                    "kb": {"path": "kb.jsonl"}})
+    # WMT22: `На` (on), first in the sentence, read as "New" four words before `Каледонии`
+    src = "In a referendum in New Caledonia the majority voted against independence"
+    russian = pair(src, "На референдуме в Новой Каледонии большинство проголосовало против "
+                   "независимости", [(0, 0), (2, 1), (3, 2), (4, 3), (5, 4), (7, 5), (8, 6),
+                                     (9, 7), (10, 8)])
+    at = src.index("New")
+    got = project_entity(russian, at, at + 13, "New Caledonia", (), frozenset({"на", "в"}),
+                         ProjectConfig(), "rus", make_matcher("rus", config, ["New Caledonia"]))
+    assert (russian.tgt_text[got.start:got.end], got.method) == ("Новой Каледонии", "aligned")
+    # a reading with words between that read as nothing of the name stays one
+    turkish = pair("Marks & Spencer said", "Marks and Spencer dedi", [(0, 0), (2, 2), (3, 3)])
+    got = project_entity(turkish, 0, 15, "Marks & Spencer", (), frozenset({"ve"}),
+                         ProjectConfig(), "tur", make_matcher("tur", config, ["Marks & Spencer"]))
+    assert (turkish.tgt_text[got.start:got.end], got.method) == ("Marks and Spencer", "reading")
+    # a capitalized function word after a stop written against it is no sentence's first:
+    # `И` (and) is the I of F.B.I.
+    src, tgt = "the newly requested F.B.I. investigation", "новата истрага побарана од Ф.Б.И. е"
+    tokens = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", tgt)]
+    fbi = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
+                      encode_links({(0, 0), (2, 2), (3, 4), (3, 6), (3, 8), (4, 1)}))
+    got = project_entity(fbi, 20, 26, "F.B.I.", (), frozenset({"од", "и", "е"}),
+                         ProjectConfig(), "mkd", make_matcher("mkd", config, ["F.B.I."]))
+    assert (tgt[got.start:got.end], got.method) == ("Ф.Б.И", "reading")
 
 
 def test_a_transliterated_place_is_read_in_chinese() -> None:

@@ -40,7 +40,7 @@ from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
-from xel.names.cyrillic import lemma, verb_form
+from xel.names.cyrillic import adjective, lemma, verb_form
 from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -448,7 +448,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     `ФБР` where the aligner linked `адрес`), begun after a
     preposition or verb the aligner ran back to (`after_particle`), ended before a particle it
     ran on to (`before_particle`), and an organization's ended at its body's word
-    (`at_body_word`: `最高法院`, not `最高法院法官`). Then the name's
+    (`at_body_word`: `最高法院`, not `最高法院法官`); in Cyrillic, begun at the name's capital
+    (`capital_led`: `США`, not `санкциями США`); where the aligner ran across a quotation
+    mark, the words between the marks (`quoted_name`). Then the name's
     other half the language writes beside it: a capitalized adjective's noun (`with_head_noun`),
     a Romance name's `of` part (`with_of_part`), a Chinese organization's noun for its kind of body
     (`with_body_word`). The person rules (surnames, given names) do not apply."""
@@ -512,6 +514,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             a, b = clause_piece(pair, mention, first, last, name)
             first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind,
                                        lexicon)
+            first = capital_led(pair, first, last, name, stops, lang, lexicon)
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
@@ -540,6 +543,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if text[:1] in TRANSLATED_PROCLITICS and any(
                 matcher.family.proclitic(text, e, matcher) for e in name_tokens(name)):
             at += 1  # `لرويترز`: Reuters
+    if config.trim:
+        at, until = quoted_name(pair.tgt_text, at, until, aligned)
     at, until = with_head_noun(pair.tgt_text, at, until, lang, kind, stops)
     at, until = with_of_part(pair.tgt_text, at, until, name, lang)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
@@ -890,9 +895,10 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
     translation spells or transliterates (`Krasnojarsk`, `Теско`; `Гонконгу`, one word for
     `Hong Kong`) though the aligner linked other words. In spaced scripts, cased ones only,
     and the words must start with a capital there, so a common word spelled alike is not
-    taken; clitics are left out as for people. Chinese: `read_chinese`, made whole
-    (`whole_reading`), not for an acronym, which is spelled, not said (`EU` is not `一`,
-    yi)."""
+    taken, and not where the first or last word read is a function word (`На референдуме в
+    Новой Каледонии`, `На` read as New, `_misread`); clitics are left out as for people.
+    Chinese: `read_chinese`, made whole (`whole_reading`), not for an acronym, which is
+    spelled, not said (`EU` is not `一`, yi)."""
     english = name_tokens(name)
     if is_chinese(lang):
         read = None if is_acronym(name.replace(".", "")) else read_chinese(
@@ -902,10 +908,25 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
         return None
     found = _read_all(pair, targets, english, matcher, matcher.matches(
         english, pair.tgt_text, pair.tgt))
-    if found is None or not _token(pair, found[0])[:1].isupper():
+    if (found is None or not _token(pair, found[0])[:1].isupper()
+            or _misread(pair, found[0], english, stops)
+            or _misread(pair, found[1], english, stops)):
         return None
     start, end = pair.tgt[found[0]][0], pair.tgt[found[1]][1]
     return matcher.family.edges(pair.tgt_text, start, end, english, matcher)
+
+
+def _misread(pair: Pair, k: int, english: Sequence[str], stops: frozenset[str]) -> bool:
+    """A function word read as a word of the name it is not written as, in lower case or
+    first in its sentence (`На`, on, as New; `su` as the S of U.S.); not `Los` of Los
+    Angeles, nor Italian `Stato` (State; `stato`, been) capitalized inside a sentence, nor
+    the `И` of `Ф.Б.И` (F.B.I.; `и`, and) after a stop written against it."""
+    word = _token(pair, k)
+    start = pair.tgt[k][0]
+    first = k == 0 or (_token(pair, k - 1) in SENTENCE_ENDS
+                       and (_token(pair, k - 1) != "." or pair.tgt_text[start - 1].isspace()))
+    return (word.casefold() in stops and word.casefold() not in english
+            and (first or not word[:1].isupper()))
 
 
 def whole_reading(text: str, read: tuple[int, int], english: Sequence[str],
@@ -1030,6 +1051,55 @@ def names_read(names: Iterable[str], translated: Iterable[str] = ()) -> set[str]
     return {*names, *(joined_words(w) for n in translated if len(w := name_tokens(n)) > 1)}
 
 
+# Quotation marks a name may be written between (`ЧВК "Вагнер"`, `партия «Право и
+# справедливость»`), each opening mark with the marks that close it; a straight mark opens
+# after a space or the sentence's start and closes after a letter.
+QUOTES = {"«": "»", "„": "“”", "“": "”", '"': '"'}
+# Words between quotation marks that may all be a name; more are a quotation of speech.
+QUOTED_NAME_WORDS = 6
+
+
+def quoted_runs(text: str) -> list[tuple[int, int]]:
+    """Character positions of each opening quotation mark and the mark that closes it."""
+    runs: list[tuple[int, int]] = []
+    k = 0
+    while k < len(text):
+        closers = QUOTES.get(text[k])
+        opens = closers is not None and (text[k] != '"' or k == 0 or text[k - 1].isspace()
+                                         or text[k - 1] in "([{")
+        if not opens or k + 1 == len(text) or text[k + 1].isspace():
+            k += 1
+            continue
+        close = next((j for j in range(k + 1, len(text)) if text[j] in (closers or "")
+                      and not text[j - 1].isspace()), None)
+        if close is None:
+            k += 1
+            continue
+        runs.append((k, close))
+        k = close + 1
+    return runs
+
+
+def quoted_name(text: str, at: int, until: int, aligned: tuple[int, int] | None
+                ) -> tuple[int, int]:
+    """A translated name written between quotation marks that the aligner ran into or out
+    of (its span holds one mark of the pair): the words between the marks, as a sentence
+    writes a name there after the noun for its kind (`Право и справедливость`, not
+    `справедливость", нарушают`; `بوسطن جلوب`, not `ذكرت صحيفة "بوسطن`, reported the
+    newspaper "Boston); not where the marks hold more than a name's words (a quotation)."""
+    if aligned is None:
+        return at, until
+    for o, c in quoted_runs(text):
+        inner = text[o + 1:c]
+        crossed = (aligned[0] <= o < aligned[1]) != (aligned[0] <= c < aligned[1])
+        if (not crossed or not at < c or not o + 1 < until
+                or len(inner.split()) > QUOTED_NAME_WORDS):
+            continue
+        lead = len(inner) - len(inner.lstrip())
+        return o + 1 + lead, o + 1 + len(inner.rstrip())
+    return at, until
+
+
 def _cased(text: str) -> bool:
     return any(ch.isupper() for ch in text)
 
@@ -1099,6 +1169,35 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
     while last > first and droppable(last, range(first, last), last - 1, False):
         last -= 1
     return first, last
+
+
+def capital_led(pair: Pair, first: int, last: int, name: str, stops: frozenset[str],
+                lang: str, lexicon: Lexicon | None = None) -> int:
+    """Cyrillic, which begins a name with a capital as English does: a span's first token
+    is its first capitalized word where the words from there have as many as the English
+    name (`Банка Шотландии`, not `клиенты Банка Шотландии`, customers of the Bank of Scotland;
+    `Федерального верховного суда`, not `судья ...`, a judge of), but for words before it that
+    are part of the name: a Russian adjective, which agrees with the name's noun (`зимних
+    Олимпийских игр`, Winter Olympics), or a word the corpus links with a word of the name
+    (`полиция округа Эйвон и Сомерсет` for Somerset Police, with a `lexicon`). A word before a
+    name with a word more stays (`округ Колумбия`, District of Columbia). An English acronym's
+    letters say nothing of how many words it has: its span begins at an acronym that ends it
+    (`США`, not `санкциями США`) or stays (`округ Колумбия` for D.C.)."""
+    if language(lang).script not in CAPITAL_FIRST_SCRIPTS or not name[:1].isupper():
+        return first
+    capital = next((k for k in range(first, last + 1) if _token(pair, k)[:1].isupper()), first)
+    if name.replace(".", "").isupper() and " " not in name:
+        return capital if capital == last and _token(pair, last).isupper() else first
+    words = sum(bool(_LETTER.search(_token(pair, k))) and _token(pair, k).casefold() not in stops
+                for k in range(capital, last + 1))
+    english = content_words(name)
+    if words < len(english) or lexicon is not None and any(
+            learned_translations(lexicon, lemma(_token(pair, k), lang)).intersection(english)
+            for k in range(first, capital)):
+        return first
+    while capital > first and adjective(_token(pair, capital - 1), lang):
+        capital -= 1
+    return capital
 
 
 def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[str],

@@ -173,3 +173,10 @@ def lemma(word: str, lang: str) -> str:
     if lang != "rus" or not word.isalpha():
         return word.casefold()
     return str(_likeliest(word).normal_form)
+
+
+def adjective(word: str, lang: str) -> bool:
+    """Whether a Russian word, as its likeliest reading, is a full adjective (`зимних`,
+    winter's): in a name it agrees with the name's noun (`зимних Олимпийских игр`). Other
+    languages: never (no analyser)."""
+    return lang == "rus" and word.isalpha() and _likeliest(word).tag.POS == "ADJF"
