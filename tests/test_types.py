@@ -46,6 +46,7 @@ from xel.project import (
     quoted_runs,
     rank_projections,
     shortened_spans,
+    with_field_part,
     within_written,
 )
 from xel.queries import TYPE_CHECK, Mention, typed_queries
@@ -420,6 +421,20 @@ def test_a_cyrillic_name_begins_at_its_capital_where_the_words_from_there_are_en
     got = project_entity(p, 4, 28, "Hospital Louis Pasteur 2", (), frozenset(), ProjectConfig(),
                          "bul")
     assert p.tgt_text[got.start:got.end] == "болницата Louis Pasteur 2"
+
+
+def test_a_russian_body_is_named_with_its_field_after_po() -> None:
+    # NTREX: the aligner linked the Board of Immigrant Appeals with `Советом` alone
+    text = "Решение принято Советом по апелляциям иммигрантов в прошлом году"
+    at = text.index("Советом")
+    board = with_field_part(text, at, at + 7, "Board of Immigrant Appeals", "rus", "ORG")
+    assert text[slice(*board)] == "Советом по апелляциям иммигрантов"
+    # as many words as the span lacks, of two letters or more; organizations only
+    short = with_field_part(text, at, at + 7, "Immigrant Board", "rus", "ORG")
+    assert text[slice(*short)] == "Советом по апелляциям"
+    assert with_field_part(text, at, at + 7, "Board of Immigrant Appeals", "rus", "LOC") == (
+        at, at + 7)
+    assert with_field_part(text, at, at + 7, "Board", "rus", "ORG") == (at, at + 7)
 
 
 def test_labels_are_found_inflected() -> None:

@@ -452,7 +452,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     (`capital_led`: `США`, not `санкциями США`); where the aligner ran across a quotation
     mark, the words between the marks (`quoted_name`). Then the name's
     other half the language writes beside it: a capitalized adjective's noun (`with_head_noun`),
-    a Romance name's `of` part (`with_of_part`), a Chinese organization's noun for its kind of body
+    a Romance name's `of` part (`with_of_part`), a Russian or Bulgarian body's field after
+    `по` (`with_field_part`), a Chinese organization's noun for its kind of body
     (`with_body_word`). The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
@@ -547,6 +548,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         at, until = quoted_name(pair.tgt_text, at, until, aligned)
     at, until = with_head_noun(pair.tgt_text, at, until, lang, kind, stops)
     at, until = with_of_part(pair.tgt_text, at, until, name, lang)
+    at, until = with_field_part(pair.tgt_text, at, until, name, lang, kind)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang), method=method)
@@ -749,6 +751,27 @@ def with_of_part(text: str, start: int, end: int, name: str, lang: str) -> tuple
         return start, end
     word = r"\p{Lu}[\w'’-]*"
     found = regex.match(rf"\s+(?:{connector})\s*{word}(?:\s+{word}){{0,{after - 1}}}(?!\w)",
+                        text[end:])
+    return (start, end + found.end()) if found else (start, end)
+
+
+# Languages that name a body for its field after a preposition, in lower case (`Совет по
+# апелляциям иммигрантов`, Board of Immigrant Appeals; `Комисията по правата на човека`).
+FIELD_PARTS = {"rus": "по", "bul": "по"}
+
+
+def with_field_part(text: str, start: int, end: int, name: str, lang: str, kind: str | None
+                    ) -> tuple[int, int]:
+    """An organization's span that stops before the field its body is for: the lower-case
+    words after `по` (on), of two letters or more, as many as the English name has words the
+    span does not (`Советом` to `Советом по апелляциям иммигрантов`)."""
+    connector = FIELD_PARTS.get(lang)
+    if connector is None or kind != "ORG":
+        return start, end
+    missing = len(content_words(name)) - len(regex.findall(r"\p{L}{2,}", text[start:end]))
+    if missing < 1:
+        return start, end
+    found = regex.match(rf"\s+{connector}(?:\s+\p{{Ll}}[\w-]+){{1,{missing}}}(?!\w)",
                         text[end:])
     return (start, end + found.end()) if found else (start, end)
 
