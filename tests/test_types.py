@@ -938,6 +938,12 @@ def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
     got = project_entity(first, 4, 12, "Ottomans", (), frozenset(), ProjectConfig(), "rus",
                          kind="ORG")
     assert first.tgt_text[got.start:got.end] == "империи"
+    # a noun that ends as an adjective does is none (`Дубая`, Dubai's), nor is a verb a noun
+    dubai = pair("The Government of Dubai has announced", "Правительство Дубая сообщило",
+                 [(1, 0), (3, 1), (5, 2)])
+    got = project_entity(dubai, 0, 23, "The Government of Dubai", (), frozenset(),
+                         ProjectConfig(), "rus", kind="ORG")
+    assert dubai.tgt_text[got.start:got.end] == "Правительство Дубая"
     # so does German's (PUD: the GOP, `Republikanischen Partei`), whose nouns all have one
     gop = pair("leaders of the GOP said", "Führer der Republikanischen Partei sagten",
                [(0, 0), (3, 2), (4, 4)])

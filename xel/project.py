@@ -696,7 +696,9 @@ def with_head_noun(text: str, start: int, end: int, lang: str, kind: str | None,
     `Оттоманской империи`, `империи` to `Османской империи`; the GOP's `Республиканской
     партии` and `Republikanischen Partei`; the Pacific's `Stilla havet`), where the
     orthography capitalizes adjectives only in names (`NAME_ADJECTIVES`); never at a
-    sentence's start, where every word has a capital."""
+    sentence's start, where every word has a capital. In Russian, the adjective is one to
+    pymorphy3 (not the noun `Дубая`, Dubai's, which ends as one) and the noun no verb
+    (`Правительство Дубая`, not `... сообщило`, announced)."""
     rules = NAME_ADJECTIVES.get(lang)
     if rules is None or kind not in rules.kinds:
         return start, end
@@ -709,13 +711,14 @@ def with_head_noun(text: str, start: int, end: int, lang: str, kind: str | None,
     def named_adjective(k: int) -> bool:
         a, b = words[k]
         return (k > 0 and rules.adjective.fullmatch(text, a, b) is not None
-                and regex.search(r"[.!?…]\s*$", text[:a]) is None)
+                and regex.search(r"[.!?…]\s*$", text[:a]) is None
+                and (lang != "rus" or adjective(text[a:b].casefold(), lang)))  # not `Дубая`
 
     def noun(k: int) -> bool:
         a, b = words[k]
         return (rules.noun.fullmatch(text, a, b) is not None
                 and rules.adjective.fullmatch(text, a, b) is None
-                and text[a:b].casefold() not in stops
+                and text[a:b].casefold() not in stops and not verb_form(text[a:b], lang)
                 and regex.fullmatch(r"\s+", text[words[k - 1][1]:a]) is not None)
 
     if last + 1 < len(words) and named_adjective(last) and noun(last + 1):
