@@ -370,6 +370,15 @@ def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_acr
     assert [text[o + 1:c] for o, c in quoted_runs(text)] == ["Venus Life Finder"]
     text = "«Теско» и „Aldi“"
     assert [text[o + 1:c] for o, c in quoted_runs(text)] == ["Теско", "Aldi"]
+    # Chinese shows no words between the marks: a quotation is not told from a name
+    src, tgt = "He said the fish of Qinghai Lake are precious .", "他说“青海湖的鱼很珍贵”。"
+    tokens = [(0, 1), (1, 2), (2, 3), (3, 6), (6, 7), (7, 8), (8, 9), (9, 11), (11, 12),
+              (12, 13)]
+    p = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
+                    encode_links({(0, 0), (1, 1), (3, 5), (5, 3), (6, 3), (6, 8), (8, 7)}))
+    got = project_entity(p, 20, 32, "Qinghai Lake", (), frozenset(), ProjectConfig(), "zho-CN",
+                         kind="LOC")
+    assert tgt[got.start:got.end] == "青海湖"
 
 
 def test_a_cyrillic_name_begins_at_its_capital_where_the_words_from_there_are_enough(

@@ -544,7 +544,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if text[:1] in TRANSLATED_PROCLITICS and any(
                 matcher.family.proclitic(text, e, matcher) for e in name_tokens(name)):
             at += 1  # `لرويترز`: Reuters
-    if config.trim:
+    if config.trim and not is_unspaced(lang):
         at, until = quoted_name(pair.tgt_text, at, until, aligned)
     at, until = with_head_noun(pair.tgt_text, at, until, lang, kind, stops)
     at, until = with_of_part(pair.tgt_text, at, until, name, lang)
@@ -1112,7 +1112,8 @@ def quoted_name(text: str, at: int, until: int, aligned: tuple[int, int] | None
     of (its span holds one mark of the pair): the words between the marks, as a sentence
     writes a name there after the noun for its kind (`Право и справедливость`, not
     `справедливость", нарушают`; `بوسطن جلوب`, not `ذكرت صحيفة "بوسطن`, reported the
-    newspaper "Boston); not where the marks hold more than a name's words (a quotation)."""
+    newspaper "Boston); not where the marks hold more than a name's words (a quotation), so
+    not in scripts written without spaces, whose words the marks' text does not show."""
     if aligned is None:
         return at, until
     for o, c in quoted_runs(text):
