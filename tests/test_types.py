@@ -46,6 +46,7 @@ from xel.project import (
     quoted_runs,
     rank_projections,
     shortened_spans,
+    whole_abbreviation,
     with_field_part,
     within_written,
 )
@@ -444,6 +445,19 @@ def test_a_russian_body_is_named_with_its_field_after_po() -> None:
     assert with_field_part(text, at, at + 7, "Board of Immigrant Appeals", "rus", "LOC") == (
         at, at + 7)
     assert with_field_part(text, at, at + 7, "Board", "rus", "ORG") == (at, at + 7)
+
+
+def test_a_span_inside_an_abbreviation_written_with_stops_is_the_whole_abbreviation() -> None:
+    # NTREX (spa): AI is `I. A.` (a no-break space between), the aligner linked `I`
+    src = "investor and AI practitioner Kai-Fu Lee"
+    tgt = "inversor y profesional de I.\u00a0A. que ha trabajado"
+    tokens = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", tgt)]
+    p = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
+                    encode_links({(0, 0), (1, 1), (2, 4), (3, 2)}))
+    got = project_entity(p, 13, 15, "AI", (), frozenset({"de", "y"}), ProjectConfig(), "spa")
+    assert tgt[got.start:got.end] == "I.\u00a0A."
+    assert whole_abbreviation("la ayuda a EE. UU. que", 11, 17) == (11, 18)
+    assert whole_abbreviation("Dijo Ana que", 0, 4) == (0, 4)
 
 
 def test_labels_are_found_inflected() -> None:

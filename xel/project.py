@@ -546,6 +546,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             at += 1  # `لرويترز`: Reuters
     if config.trim and not is_unspaced(lang):
         at, until = quoted_name(pair.tgt_text, at, until, aligned)
+        at, until = whole_abbreviation(pair.tgt_text, at, until)
     at, until = with_head_noun(pair.tgt_text, at, until, lang, kind, stops)
     at, until = with_of_part(pair.tgt_text, at, until, name, lang)
     at, until = with_field_part(pair.tgt_text, at, until, name, lang, kind)
@@ -1124,6 +1125,19 @@ def quoted_name(text: str, at: int, until: int, aligned: tuple[int, int] | None
             continue
         lead = len(inner) - len(inner.lstrip())
         return o + 1 + lead, o + 1 + len(inner.rstrip())
+    return at, until
+
+
+# An abbreviation written with a stop after each part (`I. A.`, `EE. UU.`, `U.S.`).
+DOTTED = regex.compile(r"(?<!\w)\p{Lu}{1,3}\.(?:\s?\p{Lu}{1,3}\.)+")
+
+
+def whole_abbreviation(text: str, at: int, until: int) -> tuple[int, int]:
+    """A span inside an abbreviation written with stops is the whole abbreviation (`I`
+    to `I. A.`, Spanish for AI; `EE. UU` to `EE. UU.`, the U.S.)."""
+    for found in DOTTED.finditer(text):
+        if found.start() <= at < until <= found.end():
+            return found.span()
     return at, until
 
 
