@@ -393,7 +393,7 @@ def test_a_cyrillic_name_begins_at_its_capital_where_the_words_from_there_are_en
              [(0, 0), (3, 2), (3, 3), (5, 4), (6, 1)])
     got = project_entity(p, 17, 33, "Bank of Scotland", (), frozenset(), ProjectConfig(), "rus")
     assert p.tgt_text[got.start:got.end] == "Банка Шотландии"
-    # a lower-case word that stands for a word of the name the rest does not say stays
+    # a lower-case word before a name with a word more stays
     p = pair("in the District of Columbia today", "в округ Колумбия сегодня",
              [(0, 0), (2, 1), (4, 2), (5, 3)])
     got = project_entity(p, 7, 27, "District of Columbia", (), frozenset({"в"}),
