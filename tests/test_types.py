@@ -961,6 +961,19 @@ def test_words_the_aligner_ran_onto_a_translated_name_are_left_out() -> None:
     got = project_entity(first, 4, 12, "Ottomans", (), frozenset(), ProjectConfig(), "rus",
                          kind="ORG")
     assert first.tgt_text[got.start:got.end] == "империи"
+    # a Russian verb at an edge is one the aligner ran on to, though no word has a capital
+    # (NTREX: `чемпионате мира означает`, the World Cup means); a capitalized word that
+    # pymorphy3 guesses a verb is not (`Трутнев`, a gerund to it)
+    cup = pair("winning the World Cup means", "победа на чемпионате мира означает",
+               [(0, 0), (2, 2), (3, 3), (3, 4), (4, 4)])
+    got = project_entity(cup, 12, 21, "World Cup", (), frozenset({"на"}), ProjectConfig(),
+                         "rus", kind="EVENT")
+    assert cup.tgt_text[got.start:got.end] == "чемпионате мира"
+    lake = pair("at Lake Trutnev today", "у озера Трутнев сегодня", [(0, 0), (1, 1), (2, 2),
+                                                                     (3, 3)])
+    got = project_entity(lake, 3, 15, "Lake Trutnev", (), frozenset({"у"}), ProjectConfig(),
+                         "rus", kind="LOC")
+    assert lake.tgt_text[got.start:got.end] == "озера Трутнев"
     # a noun that ends as an adjective does is none (`Дубая`, Dubai's), nor is a verb a noun
     dubai = pair("The Government of Dubai has announced", "Правительство Дубая сообщило",
                  [(1, 0), (3, 1), (5, 2)])

@@ -40,7 +40,7 @@ from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
-from xel.names.cyrillic import adjective, lemma, verb_form
+from xel.names.cyrillic import adjective, finite_verb, lemma, verb_form
 from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -1162,9 +1162,11 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
     capitalized one stays where it alone stands for a capitalized word of the name
     (`britische Regierung`, the UK Government; `deutschen Marine`). A Russian verb,
     participle or gerund at an edge is one the aligner ran on (`verb_form`: `ВМС США
-    сообщают`, the U.S. Navy reports); so is a Cyrillic lower-case first word the corpus
-    links with other words than the name's (`says_other`, given a `lexicon`: `заседании
-    Генассамблеи ООН`, a session of the UN General Assembly)."""
+    сообщают`, the U.S. Navy reports), and a Russian verb as such though no word of the
+    span has a capital (`finite_verb`: `чемпионате мира означает`, the World Cup means); so
+    is a Cyrillic lower-case first word the corpus links with other words than the name's
+    (`says_other`, given a `lexicon`: `заседании Генассамблеи ООН`, a session of the UN
+    General Assembly)."""
     first, last = tokens[0], tokens[-1]
     inside = set(mention)
     named: dict[int, set[int]] = defaultdict(set)
@@ -1203,7 +1205,7 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
 
     def droppable(k: int, rest: range, inner: int, leading: bool) -> bool:
         return (ran_on(k, rest, inner, leading) or _token(pair, k).casefold() in stops
-                or not _is_word(pair, k))
+                or not _is_word(pair, k) or finite_verb(_token(pair, k), lang))
 
     while first < last and droppable(first, range(first + 1, last + 1), first + 1, True):
         first += 1

@@ -167,6 +167,20 @@ def verb_form(word: str, lang: str) -> bool:
     return _likeliest(word).tag.POS in VERB_FORMS
 
 
+# Verbs as such: finite verbs, infinitives, gerunds (not participles, which are adjectives in
+# names: `Соединенные Штаты`).
+FINITE_FORMS = frozenset({"VERB", "INFN", "GRND"})
+
+
+def finite_verb(word: str, lang: str) -> bool:
+    """Whether a lower-case Russian word, as its likeliest reading, is a verb that no name is
+    written with (`означает`, means; `назвали`, named): a word the aligner ran on to, whatever
+    else the span holds. Not a capitalized word, which pymorphy3 may guess a verb (`Трутнев`).
+    Other languages: never (no analyser)."""
+    return (lang == "rus" and word.isalpha() and word[:1].islower()
+            and _likeliest(word).tag.POS in FINITE_FORMS)
+
+
 def lemma(word: str, lang: str) -> str:
     """A word's dictionary form where an analyser knows the language (Russian: `Банка` ->
     `банк`), else the word lower-cased."""
