@@ -328,7 +328,9 @@ def test_a_reviewers_yes_makes_a_rejected_name_a_persons() -> None:
 # --- projection and round trip of translated names ---------------------------------------------
 
 
-def pair(src: str, tgt: str, links: list[tuple[int, int]]) -> Pair:
+def pair(src: str, tgt: str, links: list[tuple[int, int]],
+         tgt_spans: list[Span] | None = None) -> Pair:
+    """A sentence pair tokenized at spaces (the target as `tgt_spans` says, where given)."""
     def spans(text: str) -> list[Span]:
         out, at = [], 0
         for word in text.split():
@@ -337,8 +339,14 @@ def pair(src: str, tgt: str, links: list[tuple[int, int]]) -> Pair:
             at += len(word)
         return out
 
-    return Pair.decode(src, tgt, encode_spans(spans(src)), encode_spans(spans(tgt)),
+    return Pair.decode(src, tgt, encode_spans(spans(src)),
+                       encode_spans(spans(tgt) if tgt_spans is None else tgt_spans),
                        encode_links(set(links)))
+
+
+def marked(text: str) -> list[Span]:
+    """Words and each punctuation mark apart, as learned pieces cut `"Вагнер"` or `I. A.`."""
+    return [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", text)]
 
 
 def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_across_one(
@@ -354,9 +362,7 @@ def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_acr
     # into the marks from the noun before them: the name alone (`Вагнер`, PMC Wagner)
     src = "officials deny that PMC Wagner is supported"
     tgt = 'власти отрицают, что ЧВК "Вагнер" пользуется поддержкой'
-    tokens = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", tgt)]
-    p = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
-                    encode_links({(0, 0), (1, 1), (2, 3), (3, 4), (4, 6), (6, 8)}))
+    p = pair(src, tgt, [(0, 0), (1, 1), (2, 3), (3, 4), (4, 6), (6, 8)], marked(tgt))
     got = project_entity(p, 20, 30, "PMC Wagner", (), frozenset(), ProjectConfig(), "rus")
     assert tgt[got.start:got.end] == "Вагнер"
     # a quotation is no name
@@ -373,10 +379,9 @@ def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_acr
     assert [text[o + 1:c] for o, c in quoted_runs(text)] == ["Теско", "Aldi"]
     # Chinese shows no words between the marks: a quotation is not told from a name
     src, tgt = "He said the fish of Qinghai Lake are precious .", "他说“青海湖的鱼很珍贵”。"
-    tokens = [(0, 1), (1, 2), (2, 3), (3, 6), (6, 7), (7, 8), (8, 9), (9, 11), (11, 12),
-              (12, 13)]
-    p = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
-                    encode_links({(0, 0), (1, 1), (3, 5), (5, 3), (6, 3), (6, 8), (8, 7)}))
+    p = pair(src, tgt, [(0, 0), (1, 1), (3, 5), (5, 3), (6, 3), (6, 8), (8, 7)],
+             [(0, 1), (1, 2), (2, 3), (3, 6), (6, 7), (7, 8), (8, 9), (9, 11), (11, 12),
+              (12, 13)])
     got = project_entity(p, 20, 32, "Qinghai Lake", (), frozenset(), ProjectConfig(), "zho-CN",
                          kind="LOC")
     assert tgt[got.start:got.end] == "青海湖"
@@ -451,9 +456,7 @@ def test_a_span_inside_an_abbreviation_written_with_stops_is_the_whole_abbreviat
     # NTREX (spa): AI is `I. A.` (a no-break space between), the aligner linked `I`
     src = "investor and AI practitioner Kai-Fu Lee"
     tgt = "inversor y profesional de I.\u00a0A. que ha trabajado"
-    tokens = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", tgt)]
-    p = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
-                    encode_links({(0, 0), (1, 1), (2, 4), (3, 2)}))
+    p = pair(src, tgt, [(0, 0), (1, 1), (2, 4), (3, 2)], marked(tgt))
     got = project_entity(p, 13, 15, "AI", (), frozenset({"de", "y"}), ProjectConfig(), "spa")
     assert tgt[got.start:got.end] == "I.\u00a0A."
     assert whole_abbreviation("la ayuda a EE. UU. que", 11, 17) == (11, 18)
@@ -1148,9 +1151,7 @@ def test_a_reading_that_begins_or_ends_with_a_function_word_read_amiss_is_no_rea
     # a capitalized function word after a stop written against it is no sentence's first:
     # `И` (and) is the I of F.B.I.
     src, tgt = "the newly requested F.B.I. investigation", "новата истрага побарана од Ф.Б.И. е"
-    tokens = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", tgt)]
-    fbi = Pair.decode(src, tgt, encode_spans(pair(src, src, []).src), encode_spans(tokens),
-                      encode_links({(0, 0), (2, 2), (3, 4), (3, 6), (3, 8), (4, 1)}))
+    fbi = pair(src, tgt, [(0, 0), (2, 2), (3, 4), (3, 6), (3, 8), (4, 1)], marked(tgt))
     got = project_entity(fbi, 20, 26, "F.B.I.", (), frozenset({"од", "и", "е"}),
                          ProjectConfig(), "mkd", make_matcher("mkd", config, ["F.B.I."]))
     assert (tgt[got.start:got.end], got.method) == ("Ф.Б.И", "reading")

@@ -1092,18 +1092,16 @@ def quoted_runs(text: str) -> list[tuple[int, int]]:
     k = 0
     while k < len(text):
         closers = QUOTES.get(text[k])
-        opens = closers is not None and (text[k] != '"' or k == 0 or text[k - 1].isspace()
-                                         or text[k - 1] in "([{")
-        if not opens or k + 1 == len(text) or text[k + 1].isspace():
-            k += 1
-            continue
-        close = next((j for j in range(k + 1, len(text)) if text[j] in (closers or "")
-                      and not text[j - 1].isspace()), None)
+        close = None
+        if (closers is not None and text[k + 1:k + 2].strip()
+                and (text[k] != '"' or k == 0 or text[k - 1].isspace() or text[k - 1] in "([{")):
+            close = next((j for j in range(k + 1, len(text))
+                          if text[j] in closers and not text[j - 1].isspace()), None)
         if close is None:
             k += 1
-            continue
-        runs.append((k, close))
-        k = close + 1
+        else:
+            runs.append((k, close))
+            k = close + 1
     return runs
 
 

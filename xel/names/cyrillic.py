@@ -138,8 +138,11 @@ class Cyrillic(Family):
         return ["".join(table.get(ch, ch) for ch in word)]
 
 
-# Parts of speech no name is written in: finite verbs, infinitives, participles, gerunds.
-VERB_FORMS = frozenset({"VERB", "INFN", "PRTF", "PRTS", "GRND"})
+# Verbs as such: finite verbs, infinitives, gerunds (not participles, which are adjectives in
+# names: `Соединенные Штаты`).
+FINITE_FORMS = frozenset({"VERB", "INFN", "GRND"})
+# Parts of speech no name is written in beside a capitalized word: verbs and participles.
+VERB_FORMS = FINITE_FORMS | {"PRTF", "PRTS"}
 
 
 @functools.cache
@@ -165,11 +168,6 @@ def verb_form(word: str, lang: str) -> bool:
     if lang != "rus" or not word.isalpha():
         return False
     return _likeliest(word).tag.POS in VERB_FORMS
-
-
-# Verbs as such: finite verbs, infinitives, gerunds (not participles, which are adjectives in
-# names: `Соединенные Штаты`).
-FINITE_FORMS = frozenset({"VERB", "INFN", "GRND"})
 
 
 def finite_verb(word: str, lang: str) -> bool:
