@@ -71,6 +71,9 @@ def test_known_entities(records: list[dict]) -> None:
     assert "UK" in by_id["Q145"]["aliases"]
     assert by_id["Q458"]["type"] == "ORG" and "EU" in by_id["Q458"]["aliases"]
     assert by_id["Q1065"]["labels"]["fr"][0] == "Organisation des Nations unies"
+    assert "ООН" in by_id["Q1065"]["labels"]["ru"]  # CLDR's short names (ICU's)
+    assert {"США", "Соединенные Штаты"} <= set(by_id["Q30"]["labels"]["ru"])
+    assert "USA" in by_id["Q30"]["labels"]["de"] and "САЩ" in by_id["Q30"]["labels"]["bg"]
 
 
 def test_gzip_is_deterministic(tmp_path: Path) -> None:
@@ -109,6 +112,21 @@ def test_cldr_names_from_a_territory_table() -> None:
     names = build.cldr_names(tables)
     assert names["DE"] == {"de": ["Deutschland"], "en": ["Germany"], "fr": ["Allemagne"]}
     assert names["150"] == {"en": ["Europe"]}
+    alternates = {"de": {"DE": ["BRD", "Deutschland"]}, "en": {"150": ["Europe"]}}
+    names = build.cldr_names(tables, alternates)
+    assert names["DE"]["de"] == ["Deutschland", "BRD"]  # the full name first, no repeats
+    assert names["150"] == {"en": ["Europe"]}
+
+
+def test_short_and_variant_names_come_from_icu() -> None:
+    """babel keeps no `alt` names; ICU's CLDR has them, each in its own language only."""
+    russian = build.icu_alternates("ru", ["US", "DE", "CZ"])
+    assert russian["US"] == ["США"]
+    assert "DE" not in russian  # CLDR has no other Russian name for Germany
+    assert russian["CZ"] == ["Чешская Республика"]  # the variant
+    assert build.icu_alternates("de", ["US"]) == {"US": ["USA"]}
+    assert build.icu_alternates("zh_Hant", ["US"]) == {}  # zh_Hant does not inherit zh's
+    assert build.icu_alternates("xx", ["US"]) == {}  # not ICU's default locale's English
 
 
 def test_csc_record_translations() -> None:

