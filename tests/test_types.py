@@ -35,6 +35,7 @@ from xel.names.pairs import label_codes
 from xel.project import (
     Pair,
     as_written,
+    capitals_label,
     clause_piece,
     compound_spans,
     formally_named,
@@ -46,6 +47,7 @@ from xel.project import (
     quoted_runs,
     rank_projections,
     shortened_spans,
+    unclaimed,
     whole_abbreviation,
     with_field_part,
     within_written,
@@ -473,6 +475,12 @@ def test_labels_are_found_inflected() -> None:
     arabic = "قال والاتحاد الأوروبي"
     assert [arabic[a:b] for a, b in label_spans(arabic, ["الاتحاد الأوروبي"], "arb")
             ] == ["الاتحاد الأوروبي"]  # the clitic `و` (and) is not the name's
+    # the adjective ending (nisba) is no inflection: `امریکی` is American, not America
+    urdu = "امریکی حکام اور امریکا اور امریکہ"
+    assert [urdu[a:b] for a, b in label_spans(urdu, ["امریکا"], "urd")] == [
+        "امریکا", "امریکہ"]
+    arabic = "السلطات الأمريكية في أمريكا"
+    assert [arabic[a:b] for a, b in label_spans(arabic, ["أمريكا"], "arb")] == ["أمريكا"]
     turkish = "Kuzey Kore'yi ziyaret etti, Kuzey Korelilerle"
     # the ending after the apostrophe is the name's; `Korelilerle` (with North Koreans) is
     # another word
@@ -486,6 +494,18 @@ def test_labels_are_found_inflected() -> None:
             ] == ["欧洲联盟"]
     # a label word does not match a longer, different word
     assert label_spans("Die Unionsparteien", ["Union"], "deu") == []
+    # a label in capitals is an abbreviation, written as it is: not inside words (`UN` in
+    # `und`, Macedonian `ОК`, UK, in `околу`, around), its case ending after an apostrophe
+    text = "Paris und die UN, ABD'nin, USAs, YK:n, околу ОК"
+    assert [text[a:b] for a, b in label_spans(text, ["UN", "ABD", "USA", "YK", "ОК"], "deu")
+            ] == ["UN", "ABD'nin", "USAs", "YK:n", "ОК"]
+    spanish = "la ayuda a EE. UU. que"
+    assert [spanish[a:b] for a, b in label_spans(spanish, ["EE. UU."], "spa")] == ["EE. UU."]
+    assert capitals_label("S.U.A.") and not capitals_label("Britannia")
+    # each part of a hyphened label inflected (Finnish `Iso-Britannia`, in Great Britain)
+    finnish = "Isossa-Britanniassa ja Ison-Britannian"
+    assert [finnish[a:b] for a, b in label_spans(finnish, ["Iso-Britannia"], "fin")] == [
+        "Isossa-Britanniassa", "Ison-Britannian"]
 
 
 def test_a_chinese_label_is_found_in_either_script_and_in_segmented_text() -> None:
@@ -505,6 +525,31 @@ def test_a_chinese_label_is_found_in_either_script_and_in_segmented_text() -> No
     assert label_codes("zho-TW")[:4] == ("zh-hant", "zh-tw", "zh-hk", "zh")
     assert "zh-hans" in label_codes("zho-TW") and "zh-hant" in label_codes("zho-CN")
     assert label_codes("deu") == ("de",)
+
+
+def test_a_label_the_aligner_gives_another_mention_of_the_name_is_that_ones() -> None:
+    # NTREX: the people of Macedonia vote on the name Republic of North Macedonia
+    src = "People of Macedonia voted on the name Republic of North Macedonia ."
+    tgt = "La gente de Macedonia votó el nombre República de Macedonia del Norte ."
+    links = [(0, 1), (1, 2), (2, 3), (3, 4), (6, 6), (7, 7), (8, 8), (9, 11), (10, 9),
+             (11, 12)]
+    p = pair(src, tgt, links)
+    forms = ("Macedonia del Norte", "República de Macedonia del Norte")
+    label = (tgt.index("República"), tgt.index(" ."))
+    assert unclaimed(p, [label], [2], 10, 19) == []  # the second's
+    assert unclaimed(p, [label], [8, 9, 10], 38, 65) == [label]
+    got = project_entity(p, 10, 19, "Macedonia", forms, frozenset({"de", "la"}),
+                         ProjectConfig(), "spa")
+    assert tgt[got.start:got.end] == "Macedonia" and got.start == tgt.index("Macedonia")
+    # where nothing else is found, the other's label all the same (the first U.S. written
+    # `estadounidenses`, an adjective; the second `EE. UU.`): the name the sentence writes
+    src = "meddle in U.S. elections what U.S. officials said"
+    tgt = "influir en elecciones estadounidenses lo que funcionarios de EE. UU. dijeron"
+    p = pair(src, tgt, [(0, 0), (1, 1), (2, 3), (3, 2), (4, 5), (5, 8), (5, 9), (6, 6),
+                        (7, 10)])
+    first = project_entity(p, 10, 14, "U.S.", ("EE. UU.",), frozenset(), ProjectConfig(),
+                           "spa")
+    assert tgt[first.start:first.end] == "EE. UU." and first.method == "label"
 
 
 def test_a_translated_name_projects_to_its_label_not_the_aligned_words() -> None:

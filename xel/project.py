@@ -290,6 +290,12 @@ PREFIXED_SCRIPTS = frozenset({"Arab", "Hebr"})
 # A letter or digit of a script written apart from Han and kana: Chinese and Japanese write
 # Latin words right against their characters (`Gateway Pundit和RedState`).
 LATIN_LETTER = r"[^\W\p{Han}\p{Hiragana}\p{Katakana}]"
+# The Arabic script's adjective ending (nisba: `امریکی`, American, from `امریکا`; `الأمريكية`):
+# an ending the inflected forms of a label that lacks it do not take.
+NISBA = regex.compile(r"(?:[يی]|ية|يين|يون)$")
+NOT_NISBA = r"\w{0,5}(?<![يی]|ية|يين|يون)"
+
+
 # A case ending written after an apostrophe belongs to the name as written (Turkish
 # `Kuzey Kore'yi`, `Reuters'da`); not the Han or kana written on after an English possessive
 # (`Sainsbury's的两家门店`).
@@ -315,16 +321,35 @@ def label_text(text: str, lang: str) -> str:
     return text.translate(YO_FOLDED) if language(lang).script == "Cyrl" else text
 
 
+# The ending an abbreviation takes: after an apostrophe or colon (Turkish `ABD'nin`, Finnish
+# `YK:n`, Swedish `FN:s`) or a genitive's letters against it (Danish `USAs`).
+CAPITALS_ENDING = r"(?:[:'\u2019]\p{Ll}{1,6}|\p{Ll}{1,2})?"
+
+
+def capitals_label(form: str) -> bool:
+    """A label written in capitals, an abbreviation (`США`, `UN`, `EE. UU.`): sentences
+    write it so, its ending apart (`CAPITALS_ENDING`)."""
+    letters = regex.sub(r"[\s.\-]", "", form)
+    return 2 <= len(letters) <= 6 and letters.isalpha() and letters.isupper()
+
+
 @functools.lru_cache(maxsize=4096)
 def label_pattern(form: str, lang: str) -> regex.Pattern[str]:
     """A label as `lang` may write it in a sentence (as `label_text` gives it), in group
     `name`: in a spaced script each word inflected (`Лондоне`, `Северную`, `Europäischen`,
-    `Lontoossa`, `Kore'yi`), the first after clitics where the script has them (left out of
+    `Lontoossa`, `Kore'yi`; each part of a hyphened word, `Isossa-Britanniassa` for
+    `Iso-Britannia`), the first after clitics where the script has them (left out of
     the name: `والاتحاد`); in an unspaced one, as it is."""
     if is_unspaced(lang):  # spaces between its characters where a text is segmented
         written = r"\s?".join(regex.escape(ch) for ch in label_text(form, lang) if ch != " ")
         return regex.compile(f"(?P<name>{written})", regex.IGNORECASE)
-    parts = [regex.escape(_stem(w)) + r"\w{0,5}" for w in label_text(form, lang).split()]
+    if capitals_label(form):  # as written: `UN` is not in `und`, nor `RU` in `rueda`
+        written = r"\s*".join(regex.escape(w) for w in label_text(form, lang).split())
+        return regex.compile(r"(?<!\w)(?P<name>" + written + CAPITALS_ENDING + r")(?!\w)")
+    arabic = language(lang).script == "Arab"
+    parts = [regex.escape(_stem(w)) + (NOT_NISBA if arabic and not NISBA.search(w) else
+                                       r"\w{0,5}")
+             for w in regex.split(r"[\s\-]+", label_text(form, lang)) if w]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
     return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
                          + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
@@ -414,6 +439,26 @@ def within_written(text: str, spans: Sequence[tuple[int, int]], name: str
             for start, end in spans]
 
 
+def unclaimed(pair: Pair, spans: Sequence[tuple[int, int]], mention: Sequence[int],
+              start: int, end: int) -> list[tuple[int, int]]:
+    """Label occurrences but those the aligner links with another occurrence of the English
+    name and not with this one: `Republika Severna Makedonija` is the Republic of North
+    Macedonia's, not that of the Macedonia named before it (`Makedonija`)."""
+    name = pair.src_text[start:end]
+    others = {i for at in _places(pair.src_text, name, True) if at != start
+              for i in covered(pair.src, at, at + len(name))}
+    if not others:
+        return list(spans)
+    inside = set(mention)
+
+    def claimed(span: tuple[int, int]) -> bool:
+        tokens = set(covered(pair.tgt, *span))
+        linked = {i for i, j in pair.links if j in tokens}
+        return bool(linked & others) and not linked & inside
+
+    return [span for span in spans if not claimed(span)]
+
+
 def bracketed(text: str, at: int) -> bool:
     """The text at `at` follows an opening bracket (spaces between)."""
     return text[:at].rstrip()[-1:] in ("(", "（", "[")
@@ -436,7 +481,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     the word a label is part of, `compound_spans`), or else the English name itself (brands,
     acronyms, also written against Han characters; first for an acronym English writes in
     brackets after its expansion, which is a name of its own), or else a label as Chinese
-    shortens it (`shortened_spans`), the occurrence nearest the aligned span; an acronym's words
+    shortens it (`shortened_spans`), the occurrence nearest the aligned span (a label the
+    aligner gives another mention of the name only where nothing else is found, `unclaimed`;
+    abbreviations in capitals as written, `capitals_label`); an acronym's words
     written out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
     `Теско`; in Chinese made whole, `哈佛` for Harvard, `whole_reading`); else the
     aligned span as the paper takes it, trimmed of function words (as the sentence writes
@@ -459,15 +506,29 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     targets = aligned_tokens(mention, pair.links)
     aligned = _chars(pair.tgt, paper_span(targets))
     stops = as_written(pair, stops, lang)
+
+    def nearest(found: Sequence[tuple[int, int]], method: str) -> Projected:
+        at, until = min(found, key=lambda s: (abs(s[0] - _where(pair, start, aligned)), s[0]))
+        if (method == "label" and FORMAL_OF.match(name) and _cased(pair.tgt_text)
+                and lang not in CAPITALIZED_NOUNS):
+            at, until = formally_named(pair, (at, until), targets, stops)
+        at, until = with_of_part(pair.tgt_text, at, until, name, lang)
+        return Projected(at, placed(pair.tgt_text, until, lang), method, aligned)
+
     if config.name_aware and config.name_match:
         latin_target = language(lang).script == "Latn"
         found = label_spans(pair.tgt_text, forms, lang)
         if latin_target:
             found = within_written(pair.tgt_text, found, name)
         found = found or compound_spans(pair.tgt_text, forms, lang)
+        others, others_method = found, "label"  # where each is another mention's: last
+        found = unclaimed(pair, found, mention, start, end)
         method = "label"
         if not found or (written_acronym(name) and bracketed(pair.src_text, start)):
             kept = kept_spellings(pair.tgt_text, name, latin_target)
+            if not others:
+                others, others_method = kept, "spelled"
+            kept = unclaimed(pair, kept, mention, start, end)
             if kept:
                 found, method = kept, "spelled"
         if not found:
@@ -475,18 +536,14 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if not found and written_acronym(name):
             found, method = expansions(pair.tgt_text, name.upper()), "expansion"
         if found:
-            near = _where(pair, start, aligned)
-            at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
-            if (method == "label" and FORMAL_OF.match(name) and _cased(pair.tgt_text)
-                    and lang not in CAPITALIZED_NOUNS):
-                at, until = formally_named(pair, (at, until), targets, stops)
-            at, until = with_of_part(pair.tgt_text, at, until, name, lang)
-            return Projected(at, placed(pair.tgt_text, until, lang), method, aligned)
+            return nearest(found, method)
         read = None if matcher is None else read_translated(pair, targets, name, matcher, lang,
                                                             stops)
         if read is not None:
             at, until = with_head_noun(pair.tgt_text, read[0], read[1], lang, kind, stops)
             return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
+        if others:  # the name as the sentence writes it all the same, not an adjective
+            return nearest(others, others_method)
     projected = project_mention(pair, start, end, name, None, stops, config)
     if not config.name_aware:
         return projected
