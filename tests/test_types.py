@@ -486,6 +486,11 @@ def test_labels_are_found_inflected() -> None:
     # another word
     assert [turkish[a:b] for a, b in label_spans(turkish, ["Kuzey Kore"], "tur")] == [
         "Kuzey Kore'yi"]
+    # a capitalized label is a name: the adjective its stem begins is not (`британское`,
+    # British, for `Британия`)
+    british = "британское посольство в Британии"
+    assert [british[a:b] for a, b in label_spans(british, ["Британия"], "rus")] == [
+        "Британии"]
     accusative = "Он посетил Северную Корею, а Северная Корея"
     assert [accusative[a:b] for a, b in label_spans(accusative, ["Северная Корея"], "rus")
             ] == ["Северную Корею", "Северная Корея"]

@@ -334,7 +334,7 @@ def capitals_label(form: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def label_pattern(form: str, lang: str) -> regex.Pattern[str]:
+def label_pattern(form: str, lang: str, capital: bool = True) -> regex.Pattern[str]:
     """A label as `lang` may write it in a sentence (as `label_text` gives it), in group
     `name`: in a spaced script each word inflected (`Лондоне`, `Северную`, `Europäischen`,
     `Lontoossa`, `Kore'yi`; each part of a hyphened word, `Isossa-Britanniassa` for
@@ -351,16 +351,20 @@ def label_pattern(form: str, lang: str) -> regex.Pattern[str]:
                                        r"\w{0,5}")
              for w in regex.split(r"[\s\-]+", label_text(form, lang)) if w]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
+    if capital and form[:1].isupper():  # a name's: `британское` (British) is no `Британия`
+        lead += r"(?=(?-i:\p{Lu}))"
     return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
                          + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
 
 
-def label_spans(text: str, forms: Iterable[str], lang: str) -> list[tuple[int, int]]:
+def label_spans(text: str, forms: Iterable[str], lang: str, capital: bool = True
+                ) -> list[tuple[int, int]]:
     """Where a sentence in `lang` writes one of an entity's labels or aliases (inflected
-    forms included), longest first where two overlap."""
+    forms included; with `capital`, a capitalized label only with its capital), longest
+    first where two overlap."""
     text = label_text(text, lang)
     found = sorted({(m.start("name"), m.end("name")) for form in forms if form.strip()
-                    for m in label_pattern(form.strip(), lang).finditer(text)},
+                    for m in label_pattern(form.strip(), lang, capital).finditer(text)},
                    key=lambda s: (s[0] - s[1], s[0]))
     kept: list[tuple[int, int]] = []
     for start, end in found:
@@ -544,6 +548,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
         if others:  # the name as the sentence writes it all the same, not an adjective
             return nearest(others, others_method)
+        if adjectives := label_spans(pair.tgt_text, forms, lang, capital=False):
+            return nearest(adjectives, "label")  # `indonésien`: nearer than what it aligned
     projected = project_mention(pair, start, end, name, None, stops, config)
     if not config.name_aware:
         return projected
