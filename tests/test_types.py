@@ -479,6 +479,7 @@ def test_labels_are_found_inflected() -> None:
     urdu = "امریکی حکام اور امریکا اور امریکہ"
     assert [urdu[a:b] for a, b in label_spans(urdu, ["امریکا"], "urd")] == [
         "امریکا", "امریکہ"]
+    assert len(label_spans(urdu, ["امریکا"], "urd", as_name=False)) == 3
     arabic = "السلطات الأمريكية في أمريكا"
     assert [arabic[a:b] for a, b in label_spans(arabic, ["أمريكا"], "arb")] == ["أمريكا"]
     turkish = "Kuzey Kore'yi ziyaret etti, Kuzey Korelilerle"
@@ -491,6 +492,8 @@ def test_labels_are_found_inflected() -> None:
     british = "британское посольство в Британии"
     assert [british[a:b] for a, b in label_spans(british, ["Британия"], "rus")] == [
         "Британии"]
+    assert [british[a:b] for a, b in label_spans(british, ["Британия"], "rus", as_name=False)
+            ] == ["британское", "Британии"]  # projection's last resort
     accusative = "Он посетил Северную Корею, а Северная Корея"
     assert [accusative[a:b] for a, b in label_spans(accusative, ["Северная Корея"], "rus")
             ] == ["Северную Корею", "Северная Корея"]

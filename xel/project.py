@@ -291,7 +291,7 @@ PREFIXED_SCRIPTS = frozenset({"Arab", "Hebr"})
 # Latin words right against their characters (`Gateway Pundit和RedState`).
 LATIN_LETTER = r"[^\W\p{Han}\p{Hiragana}\p{Katakana}]"
 # The Arabic script's adjective ending (nisba: `امریکی`, American, from `امریکا`; `الأمريكية`):
-# an ending the inflected forms of a label that lacks it do not take.
+# no inflection of a label without it, where the label is read as a name.
 NISBA = regex.compile(r"(?:[يی]|ية|يين|يون)$")
 NOT_NISBA = r"\w{0,5}(?<![يی]|ية|يين|يون)"
 
@@ -334,37 +334,39 @@ def capitals_label(form: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def label_pattern(form: str, lang: str, capital: bool = True) -> regex.Pattern[str]:
+def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[str]:
     """A label as `lang` may write it in a sentence (as `label_text` gives it), in group
     `name`: in a spaced script each word inflected (`Лондоне`, `Северную`, `Europäischen`,
     `Lontoossa`, `Kore'yi`; each part of a hyphened word, `Isossa-Britanniassa` for
     `Iso-Britannia`), the first after clitics where the script has them (left out of
-    the name: `والاتحاد`); in an unspaced one, as it is."""
+    the name: `والاتحاد`); in an unspaced one, as it is. `as_name`: not as the adjective
+    its stem also begins, which a capitalized label's lower case (`британское`, British, for
+    `Британия`) and an Arabic-script nisba ending (`امریکی`, American) write."""
     if is_unspaced(lang):  # spaces between its characters where a text is segmented
         written = r"\s?".join(regex.escape(ch) for ch in label_text(form, lang) if ch != " ")
         return regex.compile(f"(?P<name>{written})", regex.IGNORECASE)
     if capitals_label(form):  # as written: `UN` is not in `und`, nor `RU` in `rueda`
         written = r"\s*".join(regex.escape(w) for w in label_text(form, lang).split())
         return regex.compile(r"(?<!\w)(?P<name>" + written + CAPITALS_ENDING + r")(?!\w)")
-    arabic = language(lang).script == "Arab"
-    parts = [regex.escape(_stem(w)) + (NOT_NISBA if arabic and not NISBA.search(w) else
+    no_nisba = as_name and language(lang).script == "Arab"
+    parts = [regex.escape(_stem(w)) + (NOT_NISBA if no_nisba and not NISBA.search(w) else
                                        r"\w{0,5}")
              for w in regex.split(r"[\s\-]+", label_text(form, lang)) if w]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
-    if capital and form[:1].isupper():  # a name's: `британское` (British) is no `Британия`
+    if as_name and form[:1].isupper():
         lead += r"(?=(?-i:\p{Lu}))"
     return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
                          + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
 
 
-def label_spans(text: str, forms: Iterable[str], lang: str, capital: bool = True
+def label_spans(text: str, forms: Iterable[str], lang: str, as_name: bool = True
                 ) -> list[tuple[int, int]]:
     """Where a sentence in `lang` writes one of an entity's labels or aliases (inflected
-    forms included; with `capital`, a capitalized label only with its capital), longest
-    first where two overlap."""
+    forms included; with `as_name`, not their adjectives: `label_pattern`), longest first
+    where two overlap."""
     text = label_text(text, lang)
     found = sorted({(m.start("name"), m.end("name")) for form in forms if form.strip()
-                    for m in label_pattern(form.strip(), lang, capital).finditer(text)},
+                    for m in label_pattern(form.strip(), lang, as_name).finditer(text)},
                    key=lambda s: (s[0] - s[1], s[0]))
     kept: list[tuple[int, int]] = []
     for start, end in found:
@@ -548,7 +550,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             return Projected(at, placed(pair.tgt_text, until, lang), "reading", aligned)
         if others:  # the name as the sentence writes it all the same, not an adjective
             return nearest(others, others_method)
-        if adjectives := label_spans(pair.tgt_text, forms, lang, capital=False):
+        if adjectives := label_spans(pair.tgt_text, forms, lang, as_name=False):
             return nearest(adjectives, "label")  # `indonésien`: nearer than what it aligned
     projected = project_mention(pair, start, end, name, None, stops, config)
     if not config.name_aware:
