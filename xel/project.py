@@ -290,16 +290,14 @@ PREFIXED_SCRIPTS = frozenset({"Arab", "Hebr"})
 # A letter or digit of a script written apart from Han and kana: Chinese and Japanese write
 # Latin words right against their characters (`Gateway Pundit和RedState`).
 LATIN_LETTER = r"[^\W\p{Han}\p{Hiragana}\p{Katakana}]"
-# The Arabic script's adjective ending (nisba: `امریکی`, American, from `امریکا`; `الأمريكية`):
-# no inflection of a label without it, where the label is read as a name.
-NISBA = regex.compile(r"(?:[يی]|ية|يين|يون)$")
-NOT_NISBA = r"\w{0,5}(?<![يی]|ية|يين|يون)"
-
-
 # A case ending written after an apostrophe belongs to the name as written (Turkish
 # `Kuzey Kore'yi`, `Reuters'da`); not the Han or kana written on after an English possessive
 # (`Sainsbury's的两家门店`).
 APOSTROPHE_SUFFIX = r"(?:['\u2019]" + LATIN_LETTER + r"{1,6})?"
+# The Arabic script's adjective ending (nisba: `امریکی`, American, from `امریکا`; `الأمريكية`):
+# no inflection of a label without it, where the label is read as a name.
+NISBA = regex.compile(r"(?:[يی]|ية|يين|يون)$")
+NOT_NISBA = r"\w{0,5}(?<![يی]|ية|يين|يون)"
 
 
 def _stem(word: str) -> str:
@@ -488,8 +486,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     acronyms, also written against Han characters; first for an acronym English writes in
     brackets after its expansion, which is a name of its own), or else a label as Chinese
     shortens it (`shortened_spans`), the occurrence nearest the aligned span (a label the
-    aligner gives another mention of the name only where nothing else is found, `unclaimed`;
-    abbreviations in capitals as written, `capitals_label`); an acronym's words
+    aligner gives another mention of the name only where nothing else is found, `unclaimed`,
+    and a label's adjective, `indonésien`, only before the aligned span; abbreviations in
+    capitals as written, `capitals_label`); an acronym's words
     written out (`expansions`); else words that read as every word of the name (`Krasnojarsk`,
     `Теско`; in Chinese made whole, `哈佛` for Harvard, `whole_reading`); else the
     aligned span as the paper takes it, trimmed of function words (as the sentence writes
@@ -514,7 +513,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     stops = as_written(pair, stops, lang)
 
     def nearest(found: Sequence[tuple[int, int]], method: str) -> Projected:
-        at, until = min(found, key=lambda s: (abs(s[0] - _where(pair, start, aligned)), s[0]))
+        near = _where(pair, start, aligned)
+        at, until = min(found, key=lambda s: (abs(s[0] - near), s[0]))
         if (method == "label" and FORMAL_OF.match(name) and _cased(pair.tgt_text)
                 and lang not in CAPITALIZED_NOUNS):
             at, until = formally_named(pair, (at, until), targets, stops)
@@ -527,7 +527,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if latin_target:
             found = within_written(pair.tgt_text, found, name)
         found = found or compound_spans(pair.tgt_text, forms, lang)
-        others, others_method = found, "label"  # where each is another mention's: last
+        others, others_method = found, "label"  # another mention's: the last resort
         found = unclaimed(pair, found, mention, start, end)
         method = "label"
         if not found or (written_acronym(name) and bracketed(pair.src_text, start)):
