@@ -482,6 +482,11 @@ def test_labels_are_found_inflected() -> None:
     assert len(label_spans(urdu, ["امریکا"], "urd", as_name=False)) == 3
     arabic = "السلطات الأمريكية في أمريكا"
     assert [arabic[a:b] for a, b in label_spans(arabic, ["أمريكا"], "arb")] == ["أمريكا"]
+    # Turkish writes a name's ending after an apostrophe: letters against a one-word name
+    # make another word (`Meksikalı`, a Mexican; `Amerikan`, American)
+    mexico = "Meksika'nın sınırında Meksikalı bir Amerikan"
+    assert [mexico[a:b] for a, b in label_spans(mexico, ["Meksika", "Amerika"], "tur")] == [
+        "Meksika'nın"]
     turkish = "Kuzey Kore'yi ziyaret etti, Kuzey Korelilerle"
     # the ending after the apostrophe is the name's; `Korelilerle` (with North Koreans) is
     # another word

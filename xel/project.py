@@ -294,6 +294,9 @@ LATIN_LETTER = r"[^\W\p{Han}\p{Hiragana}\p{Katakana}]"
 # `Kuzey Kore'yi`, `Reuters'da`); not the Han or kana written on after an English possessive
 # (`Sainsbury's的两家门店`).
 APOSTROPHE_SUFFIX = r"(?:['\u2019]" + LATIN_LETTER + r"{1,6})?"
+# Languages that write a name's case ending after an apostrophe (Turkish `Meksika'nın`), so
+# that letters against a one-word name make another word (`Meksikalı`, a Mexican; `Amerikan`).
+APOSTROPHE_ENDINGS = frozenset({"tur"})
 # The Arabic script's adjective ending (nisba: `امریکی`, American, from `امریکا`; `الأمريكية`):
 # no inflection of a label without it, where the label is read as a name.
 NISBA = regex.compile(r"(?:[يی]|ية|يين|يون)$")
@@ -339,7 +342,8 @@ def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[s
     `Iso-Britannia`), the first after clitics where the script has them (left out of
     the name: `والاتحاد`); in an unspaced one, as it is. `as_name`: not as the adjective
     its stem also begins, which a capitalized label's lower case (`британское`, British, for
-    `Британия`) and an Arabic-script nisba ending (`امریکی`, American) write."""
+    `Британия`), an Arabic-script nisba ending (`امریکی`, American) and, where endings follow
+    an apostrophe, letters against the name (`Meksikalı`) write."""
     if is_unspaced(lang):  # spaces between its characters where a text is segmented
         written = r"\s?".join(regex.escape(ch) for ch in label_text(form, lang) if ch != " ")
         return regex.compile(f"(?P<name>{written})", regex.IGNORECASE)
@@ -347,9 +351,11 @@ def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[s
         written = r"\s*".join(regex.escape(w) for w in label_text(form, lang).split())
         return regex.compile(r"(?<!\w)(?P<name>" + written + CAPITALS_ENDING + r")(?!\w)")
     no_nisba = as_name and language(lang).script == "Arab"
+    words = [w for w in regex.split(r"[\s\-]+", label_text(form, lang)) if w]
     parts = [regex.escape(_stem(w)) + (NOT_NISBA if no_nisba and not NISBA.search(w) else
-                                       r"\w{0,5}")
-             for w in regex.split(r"[\s\-]+", label_text(form, lang)) if w]
+                                       r"\w{0,5}") for w in words]
+    if as_name and lang in APOSTROPHE_ENDINGS and len(words) == 1:  # `Meksika'nın` only
+        parts = [regex.escape(words[0])]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
     if as_name and form[:1].isupper():
         lead += r"(?=(?-i:\p{Lu}))"
