@@ -352,10 +352,11 @@ def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[s
         return regex.compile(r"(?<!\w)(?P<name>" + written + CAPITALS_ENDING + r")(?!\w)")
     no_nisba = as_name and language(lang).script == "Arab"
     words = [w for w in regex.split(r"[\s\-]+", label_text(form, lang)) if w]
-    parts = [regex.escape(_stem(w)) + (NOT_NISBA if no_nisba and not NISBA.search(w) else
-                                       r"\w{0,5}") for w in words]
     if as_name and lang in APOSTROPHE_ENDINGS and len(words) == 1:  # `Meksika'nın` only
         parts = [regex.escape(words[0])]
+    else:
+        parts = [regex.escape(_stem(w)) + (NOT_NISBA if no_nisba and not NISBA.search(w) else
+                                           r"\w{0,5}") for w in words]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
     if as_name and form[:1].isupper():
         lead += r"(?=(?-i:\p{Lu}))"
@@ -454,6 +455,8 @@ def unclaimed(pair: Pair, spans: Sequence[tuple[int, int]], mention: Sequence[in
     """Label occurrences but those the aligner links with another occurrence of the English
     name and not with this one: `Republika Severna Makedonija` is the Republic of North
     Macedonia's, not that of the Macedonia named before it (`Makedonija`)."""
+    if not spans:
+        return []
     name = pair.src_text[start:end]
     others = {i for at in _places(pair.src_text, name, True) if at != start
               for i in covered(pair.src, at, at + len(name))}

@@ -506,8 +506,8 @@ def icu_alternates(identifier: str, territories: Iterable[str]) -> dict[str, lis
     them (babel drops every `alt` name): per territory code, those its language says."""
     import icu
 
-    bundle = icu.ResourceBundle("ICUDATA-region", icu.Locale(identifier))
-    language = icu.Locale(identifier).getLanguage()
+    locale = icu.Locale(identifier)
+    bundle, language = icu.ResourceBundle("ICUDATA-region", locale), locale.getLanguage()
     out: dict[str, list[str]] = {}
     for territory in sorted(territories):
         for table in ("Countries%short", "Countries%variant"):
