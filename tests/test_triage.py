@@ -363,15 +363,20 @@ def test_locate_finds_a_name_before_a_korean_particle() -> None:
 
 def test_a_surname_alone_is_accepted_where_the_collection_writes_the_full_name() -> None:
     forms = ["川普", "唐納德·川普"]
-    assert surname_of("川普", "Donald Trump", forms, "美國總統") == "唐納德·川普"
+    assert surname_of("川普", "Donald Trump", "PER", forms, "美國總統") == "唐納德·川普"
     # The given name stands right before it: the projection is only a piece of the name.
-    assert surname_of("川普", "Donald Trump", forms, "美國總統唐納德·") is None
-    assert surname_of("川普", "Donald Trump", ["川普"], "美國總統") is None
+    assert surname_of("川普", "Donald Trump", "PER", forms, "美國總統唐納德·") is None
+    assert surname_of("川普", "Donald Trump", "PER", ["川普"], "美國總統") is None
     # The full form must have a part per English token, ending with the surname.
-    assert surname_of("川普", "Donald John Trump", forms, "") is None
-    assert surname_of("唐納德", "Donald Trump", forms, "") is None
-    assert surname_of("Trump", "Donald Trump", ["Trump", "Donald Trump"], "sagte ") == (
+    assert surname_of("川普", "Donald John Trump", "PER", forms, "") is None
+    assert surname_of("唐納德", "Donald Trump", "PER", forms, "") is None
+    assert surname_of("Trump", "Donald Trump", "PER", ["Trump", "Donald Trump"], "sagte ") == (
         "Donald Trump")
+    # People only: the last word of a club's or a group's name is not that name
+    assert surname_of("Wien", "Rapid Vienna", "ORG", ["Rapid Wien"], "") is None
+    assert surname_of("estadounidenses", "U.S.", "LOC", ["investigadores estadounidenses"],
+                      "") is None
+    assert surname_of("Wien", "Rapid Vienna", "PER", ["Rapid Wien"], "") == "Rapid Wien"
 
 
 CHINESE = [

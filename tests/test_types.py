@@ -487,6 +487,11 @@ def test_labels_are_found_inflected() -> None:
     mexico = "Meksika'nın sınırında Meksikalı bir Amerikan"
     assert [mexico[a:b] for a, b in label_spans(mexico, ["Meksika", "Amerika"], "tur")] == [
         "Meksika'nın"]
+    # nor is `-li` after the apostrophe a case (`ABD'li`, American), but in last resort
+    officials = "ABD'li yetkililer ABD'nin"
+    assert [officials[a:b] for a, b in label_spans(officials, ["ABD"], "tur")] == ["ABD'nin"]
+    assert [officials[a:b] for a, b in label_spans(officials, ["ABD"], "tur", as_name=False)
+            ] == ["ABD'li", "ABD'nin"]
     turkish = "Kuzey Kore'yi ziyaret etti, Kuzey Korelilerle"
     # the ending after the apostrophe is the name's; `Korelilerle` (with North Koreans) is
     # another word
@@ -515,10 +520,44 @@ def test_labels_are_found_inflected() -> None:
     spanish = "la ayuda a EE. UU. que"
     assert [spanish[a:b] for a, b in label_spans(spanish, ["EE. UU."], "spa")] == ["EE. UU."]
     assert capitals_label("S.U.A.") and not capitals_label("Britannia")
+    # an abbreviation with its letters all dotted or none (the KB's Romanian `S.U.A.`)
+    romanian = "teritoriul SUA, în S.U.A. și în U.S.A. sau SUAR"
+    assert [romanian[a:b] for a, b in label_spans(romanian, ["S.U.A.", "USA"], "ron")] == [
+        "SUA", "S.U.A.", "U.S.A."]
     # each part of a hyphened label inflected (Finnish `Iso-Britannia`, in Great Britain)
     finnish = "Isossa-Britanniassa ja Ison-Britannian"
     assert [finnish[a:b] for a, b in label_spans(finnish, ["Iso-Britannia"], "fin")] == [
         "Isossa-Britanniassa", "Ison-Britannian"]
+
+
+def test_where_names_barely_inflect_a_label_takes_no_derivation() -> None:
+    """German, Dutch and the Romance languages write a name with at most a genitive's or
+    plural's ending; the letters a stem takes elsewhere would take the capitalized derivations
+    (`Londoner`, `New Yorker`, `Chinois`, `Europese`), which projection keeps as its last
+    resort and the round trip does not accept."""
+    german = "Die Londoner Polizei und die New Yorker in Londons Mitte und New York"
+    assert [german[a:b] for a, b in label_spans(german, ["London", "New York"], "deu")] == [
+        "Londons", "New York"]
+    assert [german[a:b] for a, b in label_spans(german, ["London"], "deu", as_name=False)
+            ] == ["Londoner", "Londons"]
+    # German's own endings stay, and a label's other words inflect as adjectives
+    text = "in den Niederlanden, des Vereinigten Königreichs, des Bundestages"
+    assert [text[a:b] for a, b in label_spans(
+        text, ["Niederlande", "Vereinigtes Königreich", "Bundestag"], "deu")] == [
+        "Niederlanden", "Vereinigten Königreichs", "Bundestages"]
+    french = "Les Chinois et les Européens de Chine et d'Europe"
+    assert [french[a:b] for a, b in label_spans(french, ["Chine", "Europe"], "fra")] == [
+        "Chine", "Europe"]
+    dutch = "de Europese Unie en Europa's markt"
+    assert [dutch[a:b] for a, b in label_spans(dutch, ["Europa"], "nld")] == ["Europa's"]
+    portuguese = "O Chinês disse que a China e as Filipinas"
+    assert [portuguese[a:b] for a, b in label_spans(
+        portuguese, ["China", "Filipina"], "por")] == ["China", "Filipinas"]
+    # languages that decline a name keep the stem's endings
+    czech = "v Londýně a v Praze"
+    assert [czech[a:b] for a, b in label_spans(czech, ["Londýn"], "ces")] == ["Londýně"]
+    kb = KbEntity("Q84", "London", type="LOC")
+    assert label_round_trip("Londoner", "London", [(kb, ["London"])], "deu") is None
 
 
 def test_a_chinese_label_is_found_in_either_script_and_in_segmented_text() -> None:
@@ -1405,6 +1444,10 @@ def test_the_round_trip_of_a_translated_name_goes_through_the_link_candidates() 
     found = label_round_trip("Europäischen Union", "European Union",
                              [(other, ["Europäische Union"])], "deu")
     assert found is not None and not found[1].accepted
+    # the query's name dotted as news writes the KB's acronym (`U.S.` for the alias `US`)
+    us = KbEntity("Q30", "United States", ("US", "USA"), type="LOC")
+    found = label_round_trip("SUA", "U.S.", [(us, ["S.U.A.", "Statele Unite"])], "ron")
+    assert found is not None and found[1].accepted
     # no candidate writes it: the transliteration round trip decides
     assert label_round_trip("Грузия", "Georgia", [(georgia, ["Georgien"])], "rus") is None
     found = label_round_trip("Грузии", "Georgia", [(state, ["Джорджия"]),

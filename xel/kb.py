@@ -642,11 +642,8 @@ def _write(store: Store, sources: list[Path], entities: Iterable[KbEntity]) -> d
                            if (key := foreign_key(label)) and not ONE_CHARACTER.fullmatch(label)])
         stats.add(entity.popularity)
         count += 1
-        names = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
-        if entity.type != "PER":  # `U.S.` and `U.K.` as news writes `US` and `UK`
-            names += [("alias", dotted(a)) for a in entity.aliases if is_acronym(a)]
         seen: set[str] = set()
-        for kind, form in names:
+        for kind, form in english_forms(entity):
             key = name_key(form)
             if not key or key in seen:
                 continue
@@ -669,6 +666,16 @@ def _write(store: Store, sources: list[Path], entities: Iterable[KbEntity]) -> d
                                                            ("forms", forms)])
     return {"entities": count, "forms": forms, "with_popularity": stats.count,
             "renamed_duplicate_ids": renamed}
+
+
+def english_forms(entity: KbEntity) -> list[tuple[str, str]]:
+    """The English forms an entity is found by, each as `name` or `alias`: its name, its
+    aliases and, but for a person's, its acronyms dotted (`U.S.` and `U.K.` as news writes
+    `US` and `UK`)."""
+    forms = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
+    if entity.type != "PER":
+        forms += [("alias", dotted(a)) for a in entity.aliases if is_acronym(a)]
+    return forms
 
 
 def is_acronym(form: str) -> bool:

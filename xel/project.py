@@ -297,6 +297,12 @@ APOSTROPHE_SUFFIX = r"(?:['\u2019]" + LATIN_LETTER + r"{1,6})?"
 # Languages that write a name's case ending after an apostrophe (Turkish `Meksika'nın`), so
 # that letters against a one-word name make another word (`Meksikalı`, a Mexican; `Amerikan`).
 APOSTROPHE_ENDINGS = frozenset({"tur"})
+# What languages that barely inflect a name write after its last word (a plural's or
+# genitive's `s`; German's `-es`, `-n`): the letters a label's stem takes elsewhere would also
+# take the name's derivations, written capitalized (`Londoner`, `New Yorker`; Dutch
+# `Europese`, European; French `Chinois`, `Européen`; Portuguese `Chinês`).
+NAME_ENDINGS = {"deu": r"(?:e?[sn])?", "ltz": r"(?:e?[sn])?", "nld": "s?", "afr": "s?",
+                "fra": "s?", "spa": "s?", "por": "s?", "ita": "s?", "cat": "s?", "glg": "s?"}
 # The Arabic script's adjective ending (nisba: `امریکی`, American, from `امریکا`; `الأمريكية`):
 # no inflection of a label without it, where the label is read as a name.
 NISBA = regex.compile(r"(?:[يی]|ية|يين|يون)$")
@@ -322,6 +328,9 @@ def label_text(text: str, lang: str) -> str:
     return text.translate(YO_FOLDED) if language(lang).script == "Cyrl" else text
 
 
+# After an apostrophe, Turkic `-li` (of, from) makes a name its people or its adjective
+# (`ABD'li`, American; `Kore'li`), which is no case of the name.
+NOT_LI = r"(?!['\u2019]l[ıiuü])"
 # The ending an abbreviation takes: after an apostrophe or colon (Turkish `ABD'nin`, Finnish
 # `YK:n`, Swedish `FN:s`) or a genitive's letters against it (Danish `USAs`).
 CAPITALS_ENDING = r"(?:[:'\u2019]\p{Ll}{1,6}|\p{Ll}{1,2})?"
@@ -334,6 +343,15 @@ def capitals_label(form: str) -> bool:
     return 2 <= len(letters) <= 6 and letters.isalpha() and letters.isupper()
 
 
+def abbreviation(form: str) -> str:
+    """A pattern of an abbreviation as written, or with its letters all dotted or none
+    (the KB's Romanian `S.U.A.` is written `SUA`; `U.S.` is `US`)."""
+    letters = [regex.escape(ch) for ch in form if ch.isalpha()]
+    written = r"\s*".join(regex.escape(w) for w in form.split())
+    dotted = r"\s?".join(ch + r"\." for ch in letters)
+    return f"(?:{written}|{''.join(letters)}|{dotted})"
+
+
 @functools.lru_cache(maxsize=4096)
 def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[str]:
     """A label as `lang` may write it in a sentence (as `label_text` gives it), in group
@@ -342,14 +360,17 @@ def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[s
     `Iso-Britannia`), the first after clitics where the script has them (left out of
     the name: `والاتحاد`); in an unspaced one, as it is. `as_name`: not as the adjective
     its stem also begins, which a capitalized label's lower case (`британское`, British, for
-    `Британия`), an Arabic-script nisba ending (`امریکی`, American) and, where endings follow
-    an apostrophe, letters against the name (`Meksikalı`) write."""
+    `Британия`), an Arabic-script nisba ending (`امریکی`, American), where endings follow
+    an apostrophe, letters against the name (`Meksikalı`) or `-li` after it (`ABD'li`), and
+    where names barely inflect, letters past the last word's own (`Londoner`, `Chinois`)
+    write."""
     if is_unspaced(lang):  # spaces between its characters where a text is segmented
         written = r"\s?".join(regex.escape(ch) for ch in label_text(form, lang) if ch != " ")
         return regex.compile(f"(?P<name>{written})", regex.IGNORECASE)
+    not_li = NOT_LI if as_name else ""
     if capitals_label(form):  # as written: `UN` is not in `und`, nor `RU` in `rueda`
-        written = r"\s*".join(regex.escape(w) for w in label_text(form, lang).split())
-        return regex.compile(r"(?<!\w)(?P<name>" + written + CAPITALS_ENDING + r")(?!\w)")
+        return regex.compile(r"(?<!\w)(?P<name>" + abbreviation(label_text(form, lang))
+                             + not_li + CAPITALS_ENDING + r")(?!\w)")
     no_nisba = as_name and language(lang).script == "Arab"
     words = [w for w in regex.split(r"[\s\-]+", label_text(form, lang)) if w]
     if as_name and lang in APOSTROPHE_ENDINGS and len(words) == 1:  # `Meksika'nın` only
@@ -357,11 +378,13 @@ def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[s
     else:
         parts = [regex.escape(_stem(w)) + (NOT_NISBA if no_nisba and not NISBA.search(w) else
                                            r"\w{0,5}") for w in words]
+        if as_name and lang in NAME_ENDINGS:  # `Londons`, not `Londoner`
+            parts[-1] = regex.escape(words[-1]) + NAME_ENDINGS[lang]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
     if as_name and form[:1].isupper():
         lead += r"(?=(?-i:\p{Lu}))"
     return regex.compile(r"(?<!\w)" + lead + "(?P<name>" + r"[\s\-]+".join(parts)
-                         + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
+                         + not_li + APOSTROPHE_SUFFIX + r")(?!\w)", regex.IGNORECASE)
 
 
 def label_spans(text: str, forms: Iterable[str], lang: str, as_name: bool = True

@@ -30,7 +30,7 @@ from xel.config import Config, TriageConfig
 from xel.corpus import DDL as CORPUS_DDL
 from xel.corpus import sentence_count, source_language
 from xel.executors import executor, read_ahead
-from xel.kb import KbEntity, KnowledgeBase
+from xel.kb import KbEntity, KnowledgeBase, english_forms
 from xel.languages import is_chinese, is_unspaced, language
 from xel.link import read_candidates
 from xel.names.agree import agreement, cuttings, parts
@@ -176,7 +176,7 @@ def label_round_trip(projection: str, english: str,
                                                for w in written)), None)
         if label is None:
             continue
-        if key in {name_key(n) for n in (entity.name, *entity.aliases)}:
+        if key in {name_key(form) for _, form in english_forms(entity)}:
             return entity.name, Decision(True, 1.0, f"KB: {label!r} is {entity.kb_id} "
                                                     f"({entity.name}), a link candidate")
         found = found or (entity.name, Decision(
@@ -250,13 +250,16 @@ def prepare_round_trip(models: LanguageModels | None, lang: str,
         models.prepare(english=english, parts=pieces)
 
 
-def surname_of(projection: str, english: str, forms: Sequence[str], before: str) -> str | None:
+def surname_of(projection: str, english: str, kind: str, forms: Sequence[str], before: str
+               ) -> str | None:
     """The collection's full writing of the name whose last part the projection is, where
     the sentence writes that part alone (`川普` for Donald Trump where the collection also
     projects `唐納德·川普`; translations name people by surname once introduced): a full form
     has as many parts as the English name has tokens. None where the part before it stands
-    right there (`唐納德·川普` is then the name in the sentence, and `川普` only a piece)."""
-    if len(parts(projection)) != 1:
+    right there (`唐納德·川普` is then the name in the sentence, and `川普` only a piece).
+    People only: the last word of another type's name is not that name (`Wien` of *Rapid
+    Wien*, `estadounidenses` of *investigadores estadounidenses*)."""
+    if kind != "PER" or len(parts(projection)) != 1:
         return None
     tokens = name_key(english).split()
     tail = before.rstrip()
@@ -416,7 +419,8 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
             decision = Decision(False, decision.score, f"the name may run on: `{more}` is "
                                                        "beside it")
         full = None if decision.accepted or config.triage.accept == "exact" else surname_of(
-            text, q["name"], at.ranks.get(q["name_key"], []), at.sentences[seg][:start])
+            text, q["name"], q["type"], at.ranks.get(q["name_key"], []),
+            at.sentences[seg][:start])
         if full:
             decision = Decision(True, 1.0, f"the surname of {full}, which the collection "
                                             "writes for this name")
