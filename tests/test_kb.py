@@ -287,7 +287,8 @@ def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path
     from xel.project import entities_named, translated_labels
 
     records = [
-        '{"id": "Q956", "name": "Beijing", "type": "LOC", "labels": {"de": "Peking"}}',
+        '{"id": "Q956", "name": "Beijing", "type": "LOC", "labels": {"de": "Peking",'
+        ' "ar": "بكين"}}',
         '{"id": "Q1", "name": "Jordan", "type": "LOC", "labels": {"de": "Jordanien"}}',
         '{"id": "Q2", "name": "Jordan", "type": "ORG", "labels": {"de": "Jordan-Team"}}']
     with places_kb(tmp_path, records) as kb:
@@ -296,6 +297,8 @@ def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path
         # where one of the type is, its labels alone
         assert translated_labels(kb, "Jordan", "ORG", "deu") == ("Jordan-Team",)
         assert translated_labels(kb, "Beijing", "PER", "deu") == ()
+        # NTREX's Standard Arabic (`arb`) is labelled `ar`, its macrolanguage's code
+        assert translated_labels(kb, "Beijing", "LOC", "arb") == ("بكين",)
         # the round trip's link candidates keep to the query's type, as the linker's do
         assert entities_named(kb, "Beijing", "ORG") == []
         assert [e.kb_id for e in entities_named(kb, "Beijing", "LOC")] == ["Q956"]

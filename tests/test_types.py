@@ -39,6 +39,7 @@ from xel.project import (
     clause_piece,
     compound_spans,
     formally_named,
+    initials,
     kept_spellings,
     label_spans,
     link_lexicon,
@@ -557,7 +558,8 @@ def test_where_names_barely_inflect_a_label_takes_no_derivation() -> None:
     czech = "v Londýně a v Praze"
     assert [czech[a:b] for a, b in label_spans(czech, ["Londýn"], "ces")] == ["Londýně"]
     kb = KbEntity("Q84", "London", type="LOC")
-    assert label_round_trip("Londoner", "London", [(kb, ["London"])], "deu") is None
+    found = label_round_trip("Londoner", "London", [(kb, ["London"])], "deu")
+    assert found is not None and not found[1].accepted and found[1].final
 
 
 def test_a_chinese_label_is_found_in_either_script_and_in_segmented_text() -> None:
@@ -1448,6 +1450,22 @@ def test_the_round_trip_of_a_translated_name_goes_through_the_link_candidates() 
     us = KbEntity("Q30", "United States", ("US", "USA"), type="LOC")
     found = label_round_trip("SUA", "U.S.", [(us, ["S.U.A.", "Statele Unite"])], "ron")
     assert found is not None and found[1].accepted
+    # a candidate's adjective or derivation is refused for good: transliteration reads
+    # `أوروبي` (European) and `Londoner` as the name
+    europe = KbEntity("Q46", "Europe", type="LOC")
+    found = label_round_trip("أوروبي", "Europe", [(europe, ["أوروبا"])], "arb")
+    assert found is not None and not found[1].accepted and found[1].final
+    assert label_round_trip("أوروبا", "Europe", [(europe, ["أوروبا"])], "arb") is not None
+    # a projection in capitals is also read as a label's initials (`UE`, `ΕΕ`, `OTAN`)
+    assert initials("Organisation du traité de l'Atlantique nord") == {"OTAN", "ODTDLAN"}
+    assert initials("Ευρωπαϊκή Ένωση") == {"ΕΕ"} and initials("Londres") == set()
+    found = label_round_trip("UE", "EU", [(eu, ["Unión Europea"])], "spa")
+    assert found is not None and found[1].accepted
+    assert label_round_trip("UE", "EU", [(eu, ["Unión Europea", "UE"])], "spa") is not None
+    assert label_round_trip("Ue", "EU", [(eu, ["Unión Europea"])], "spa") is None
+    # the English name as a translation keeps it is no derivation (Dutch `Londen`)
+    london = KbEntity("Q84", "London", type="LOC")
+    assert label_round_trip("London", "London", [(london, ["Londen"])], "nld") is None
     # no candidate writes it: the transliteration round trip decides
     assert label_round_trip("Грузия", "Georgia", [(georgia, ["Georgien"])], "rus") is None
     found = label_round_trip("Грузии", "Georgia", [(state, ["Джорджия"]),

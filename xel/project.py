@@ -37,7 +37,7 @@ from xel.config import Config, ProjectConfig
 from xel.corpus import sentence_count, source_language
 from xel.entity_types import Typed, read_types
 from xel.executors import executor, read_ahead
-from xel.kb import KbEntity, KnowledgeBase, is_acronym
+from xel.kb import KbEntity, KnowledgeBase, foreign_key, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
 from xel.names.cyrillic import adjective, finite_verb, lemma, verb_form
@@ -350,6 +350,18 @@ def abbreviation(form: str) -> str:
     written = r"\s*".join(regex.escape(w) for w in form.split())
     dotted = r"\s?".join(ch + r"\." for ch in letters)
     return f"(?:{written}|{''.join(letters)}|{dotted})"
+
+
+def initials(label: str) -> set[str]:
+    """The abbreviations a label of two words or more may be written as: its words' first
+    letters in capitals, with and without its short lower-case words (`Unión Europea`: `UE`;
+    `Европейски съюз`: `ЕС`; `Organização das Nações Unidas`: `ONU`)."""
+    words = regex.findall(r"\w+", label)
+    if len(words) < 2:
+        return set()
+    content = [w for w in words if not (w.islower() and len(w) <= 3)]
+    return {foreign_key("".join(w[0] for w in kept)).upper()  # `ΕΕ`, not `ΕΈ`
+            for kept in (words, content) if len(kept) >= 2}
 
 
 @functools.lru_cache(maxsize=4096)

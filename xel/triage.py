@@ -48,7 +48,14 @@ from xel.names.transliterate import (
 )
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import english_copy, label_pattern, label_text, with_labels
+from xel.project import (
+    capitals_label,
+    english_copy,
+    initials,
+    label_pattern,
+    label_text,
+    with_labels,
+)
 from xel.queries import DDL as QUERIES_DDL
 from xel.queries import declare as declare_queries
 from xel.stages import Work, code_digest, digest_of, versions
@@ -163,17 +170,23 @@ def label_round_trip(projection: str, english: str,
     """The back-translation of a translated name through its link candidates' labels in
     `lang` (`entities`: each candidate with those labels; a Chinese place's name with or
     without its place word, `下加利福尼亞半島`), accepted where the candidate
-    whose label the projection writes has the query's English name as its name or an alias;
-    None where no candidate's label is the projection."""
+    whose label the projection writes (or, for one in capitals, the label's initials: `UE`
+    for `Unión Europea`) has the query's English name as its name or an alias;
+    refused for good where the projection is only a candidate's adjective or derivation
+    (`أوروبي`, European; `Londoner`), which transliteration would read as the name; None where
+    no candidate's label is the projection."""
     key = name_key(english)
     as_said = projection.strip()
     chinese = is_chinese(lang)
     written = {label_text(form, lang) for form in (
         (as_said, without_place_word(as_said)) if chinese else (as_said,))}
     found = None
+    abbreviated = capitals_label(as_said)
     for entity, labels in entities:
-        label = next((f for f in labels if any(label_pattern(f, lang).fullmatch(w)
-                                               for w in written)), None)
+        forms = [*labels, *(a for f in labels for a in sorted(initials(f)))] if abbreviated \
+            else labels
+        label = next((f for f in forms if any(label_pattern(f, lang).fullmatch(w)
+                                              for w in written)), None)
         if label is None:
             continue
         if key in {name_key(form) for _, form in english_forms(entity)}:
@@ -181,7 +194,17 @@ def label_round_trip(projection: str, english: str,
                                                     f"({entity.name}), a link candidate")
         found = found or (entity.name, Decision(
             False, None, f"KB: {label!r} is {entity.kb_id} ({entity.name}), not the name"))
-    return found
+    if found is not None:
+        return found
+    for entity, labels in entities:
+        label = next((f for f in labels if any(label_pattern(f, lang, as_name=False).fullmatch(w)
+                                               for w in written)), None)
+        if label is not None and name_key(as_said) not in {  # `London` for `Londen`
+                name_key(form) for _, form in english_forms(entity)}:
+            return entity.name, Decision(
+                False, None, f"KB: an adjective or derivation of {label!r} ({entity.name}), "
+                             "not the name", final=True)
+    return None
 
 
 @dataclass(frozen=True)
@@ -189,6 +212,7 @@ class Decision:
     accepted: bool
     score: float | None
     why: str
+    final: bool = False  # refused where no other round trip may accept
 
 
 def dictionary_round_trip(projection: str, english: str, lang: str, kind: str
@@ -389,7 +413,7 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
             if (f := located[q["query_id"]])}
     names = sorted({said[q["query_id"]] for q in queries if q["query_id"] in said
                     and q["query_id"] not in by_dictionary
-                    and not (q["query_id"] in by_kb and by_kb[q["query_id"]][1].accepted)})
+                    and not ((k := by_kb.get(q["query_id"])) and (k[1].accepted or k[1].final))})
     answers, backend, fresh = look_up(store, names, lang, config) if names else ({}, "", [])
     models = models_for(lang, config)
     prepare_round_trip(models, lang, [(text, q["name"]) for q in queries
@@ -403,9 +427,10 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
             continue
         text, seg, start, end = found
         known = by_kb.get(q["query_id"])
-        if known is not None and known[1].accepted:
-            rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb", "A1",
-                         "kb-label", known[1].score, known[1].why))
+        if known is not None and (known[1].accepted or known[1].final):
+            rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb",
+                         "A1" if known[1].accepted else "curate", "kb-label", known[1].score,
+                         known[1].why))
             continue
         if (worded := by_dictionary.get(q["query_id"])) is not None:
             rows.append((lang, q["query_id"], text, seg, start, end, q["name"], "cc-cedict",

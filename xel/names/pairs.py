@@ -25,6 +25,7 @@ from xel.names.script import SEPARATORS
 WIKIDATA_CODES = {
     "zho-CN": ("zh-hans", "zh-cn", "zh"), "zho-TW": ("zh-hant", "zh-tw", "zh-hk", "zh"),
     "srp-Latn": ("sr-el", "sr-latn"), "srp-Cyrl": ("sr-ec", "sr-cyrl", "sr"),
+    "arb": ("ar",),  # Standard Arabic, which ISO 639-1 codes as its macrolanguage
 }
 # Scripts whose letters Unicode files under another script name.
 _UNICODE_SCRIPTS = {"Hans": "Han", "Hant": "Han", "Hani": "Han", "Jpan": "Katakana",
