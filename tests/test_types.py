@@ -525,6 +525,12 @@ def test_labels_are_found_inflected() -> None:
     romanian = "teritoriul SUA, în S.U.A. și în U.S.A. sau SUAR"
     assert [romanian[a:b] for a, b in label_spans(romanian, ["S.U.A.", "USA"], "ron")] == [
         "SUA", "S.U.A.", "U.S.A."]
+    # a four-letter label word ending in a vowel changes it (Croatian `Kina`, Czech `Čína`)
+    croatian = "u Kinu i Kini, Kinom i Kinastöd"
+    assert [croatian[a:b] for a, b in label_spans(croatian, ["Kina"], "hrv")] == [
+        "Kinu", "Kini", "Kinom"]
+    czech = "v Číně a s Čínou"
+    assert [czech[a:b] for a, b in label_spans(czech, ["Čína"], "ces")] == ["Číně", "Čínou"]
     # each part of a hyphened label inflected (Finnish `Iso-Britannia`, in Great Britain)
     finnish = "Isossa-Britanniassa ja Ison-Britannian"
     assert [finnish[a:b] for a, b in label_spans(finnish, ["Iso-Britannia"], "fin")] == [

@@ -315,6 +315,20 @@ def _stem(word: str) -> str:
     return word[:-2] if len(word) >= 6 else word[:-1] if len(word) == 5 else word
 
 
+# A vowel of the scripts that decline names: a four-letter label word that ends in one
+# changes it (Croatian `Kina`, China: `Kinu`, `Kine`; Czech `Čína`: `Číně`, `Čínou`;
+# Albanian `Kinë`: `Kina`), where a longer one keeps letters before its ending (`_stem`).
+VOWEL = r"[aeiouyáàâäãåæéèêëěíìîïıóòôöõøœúùûüůýÿăąęėįųəаеёиоуыэюяіїєαεηιουωάέήίόύώ]"
+
+
+def inflected(word: str) -> str:
+    """A pattern of a label word as a case may write it: its stem (`_stem`) and any ending,
+    or a four-letter word's first three letters and a vowel's ending."""
+    if len(word) == 4 and regex.fullmatch(VOWEL, word[-1], regex.IGNORECASE):
+        return regex.escape(word[:-1]) + VOWEL + r"\w{0,2}"
+    return regex.escape(_stem(word)) + r"\w{0,5}"
+
+
 # Russian and Belarusian print `ё` as `е` more often than not (`Соединенного Королевства`
 # for the label `Соединённое Королевство`).
 YO_FOLDED = str.maketrans("ёЁ", "еЕ")
@@ -388,8 +402,8 @@ def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[s
     if as_name and lang in APOSTROPHE_ENDINGS and len(words) == 1:  # `Meksika'nın` only
         parts = [regex.escape(words[0])]
     else:
-        parts = [regex.escape(_stem(w)) + (NOT_NISBA if no_nisba and not NISBA.search(w) else
-                                           r"\w{0,5}") for w in words]
+        parts = [regex.escape(_stem(w)) + NOT_NISBA if no_nisba and not NISBA.search(w)
+                 else inflected(w) for w in words]
         if as_name and lang in NAME_ENDINGS:  # `Londons`, not `Londoner`
             parts[-1] = regex.escape(words[-1]) + NAME_ENDINGS[lang]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""
