@@ -185,11 +185,10 @@ def label_round_trip(projection: str, english: str,
     for entity, labels in entities:
         forms = [*labels, *(a for f in labels for a in sorted(initials(f)))] if abbreviated \
             else labels
-        label = next((f for f in forms if any(label_pattern(f, lang).fullmatch(w)
-                                              for w in written)), None)
+        label = written_label(forms, written, lang)
         if label is None:
             continue
-        if key in {name_key(form) for _, form in english_forms(entity)}:
+        if key in english_keys(entity):
             return entity.name, Decision(True, 1.0, f"KB: {label!r} is {entity.kb_id} "
                                                     f"({entity.name}), a link candidate")
         found = found or (entity.name, Decision(
@@ -197,14 +196,25 @@ def label_round_trip(projection: str, english: str,
     if found is not None:
         return found
     for entity, labels in entities:
-        label = next((f for f in labels if any(label_pattern(f, lang, as_name=False).fullmatch(w)
-                                               for w in written)), None)
-        if label is not None and name_key(as_said) not in {  # `London` for `Londen`
-                name_key(form) for _, form in english_forms(entity)}:
+        label = written_label(labels, written, lang, as_name=False)
+        if label is not None and name_key(as_said) not in english_keys(entity):  # `London`
             return entity.name, Decision(
                 False, None, f"KB: an adjective or derivation of {label!r} ({entity.name}), "
                              "not the name", final=True)
     return None
+
+
+def written_label(labels: Sequence[str], written: Iterable[str], lang: str,
+                  as_name: bool = True) -> str | None:
+    """The first of `labels` that one of the `written` texts is, inflected as `label_pattern`
+    reads a label in `lang`."""
+    return next((f for f in labels if any(label_pattern(f, lang, as_name).fullmatch(w)
+                                          for w in written)), None)
+
+
+def english_keys(entity: KbEntity) -> set[str]:
+    """The keys of the English forms a query finds `entity` by (`U.S.` for the alias `US`)."""
+    return {name_key(form) for _, form in english_forms(entity)}
 
 
 @dataclass(frozen=True)
