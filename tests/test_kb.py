@@ -241,6 +241,17 @@ def test_a_label_of_one_han_character_is_not_looked_for(tmp_path: Path) -> None:
         assert kb.by_foreign_key("广", "zh-hans") == []
 
 
+def test_an_entitys_labels_are_read_in_every_code_asked(tmp_path: Path) -> None:
+    # a Chinese sentence is matched against both scripts' labels, folded: one script's label
+    # may be a slip (Natural Earth's Traditional `巴塘` for Padang, beside `巴东`)
+    path = write(tmp_path / "kb.jsonl", [
+        '{"id": "Q7253", "name": "Padang", "type": "LOC", '
+        '"labels": {"zh-hant": ["巴塘"], "zh-hans": ["巴东", "巴塘"]}}'])
+    build_kb(config_for(tmp_path, path))
+    with KnowledgeBase(tmp_path / "kb.sqlite") as kb:
+        assert kb.foreign_labels("Q7253", ["zh-hant", "zh-hans"]) == ["巴塘", "巴东"]
+
+
 def test_an_unknown_type_names_the_line(tmp_path: Path) -> None:
     path = write(tmp_path / "kb.jsonl", ['{"id": "x1", "name": "Ann Lee"}',
                                          '{"id": "x2", "name": "Sirius", "type": "STAR"}'])

@@ -247,3 +247,23 @@ def test_natural_earth_lakes_regions_and_airports() -> None:
     assert e is not None and e.aliases == []  # `Ahwaz` is the city's name
     assert not build.kept_alias("Grampian Mts.") and not build.kept_alias("GREAT PLAINS")
     assert build.kept_alias("Great Plains") and not build.kept_alias("Superior")
+
+
+def test_natural_earth_names_the_kbs_cities(records: list[dict]) -> None:
+    """Its populated places join the city the KB has by Wikidata or GeoNames id; none added."""
+    kb = build.KB()
+    london = kb.add(build.Entity(key="csc:1", type="LOC", name="London", description="city",
+                                 wikidata="Q84", labels={"es": ["Londres"]}))
+    washington = kb.add(build.Entity(key="geonames:4140963", type="LOC", name="Washington",
+                                     description="city"))
+    rows = [{"WIKIDATAID": "Q84", "GEONAMESID": "2643743.0", "NAME_ES": "Londres",
+             "NAME_IT": "Londra", "NAME_AR": "لندن", "NAME_EN": "London"},
+            {"WIKIDATAID": "Q61", "GEONAMESID": "4140963.0", "NAME_AR": "واشنطن"},
+            {"WIKIDATAID": "Q90", "GEONAMESID": "2988507.0", "NAME_IT": "Parigi"}]
+    assert build.join_ne_places(kb, rows) == 2
+    assert london.labels == {"es": ["Londres"], "it": ["Londra"], "ar": ["لندن"]}
+    assert washington.labels == {"ar": ["واشنطن"]} and "natural-earth" in washington.sources
+    assert "Q90" not in kb.entities  # no city is added
+    by_id = {r["id"]: r for r in records}
+    assert by_id["Q84"]["labels"]["ar"] == ["لندن"] and by_id["Q84"]["labels"]["it"] == ["Londra"]
+    assert by_id["geonames:4140963"]["labels"]["ar"] == ["واشنطن"]

@@ -816,15 +816,15 @@ class KnowledgeBase:
                         type=row["type"])
 
     def foreign_labels(self, kb_id: str, langs: Sequence[str]) -> list[str]:
-        """An entity's labels and aliases in the first of `langs` (label codes: `de`,
-        `zh-hant`) that has any."""
+        """An entity's labels and aliases in `langs` (label codes: `de`; `zh-hant` and then
+        `zh-hans`, which a Chinese sentence is matched against folded: one script's label may
+        be a slip, Natural Earth's `巴塘` for Padang beside `巴东`), in that order, once each."""
+        forms: dict[str, None] = {}
         for lang in langs:
-            rows = self._lookup("SELECT f.form FROM foreign_forms f JOIN entities e USING"
-                                " (entity) WHERE e.kb_id = ? AND f.lang = ? ORDER BY f.form",
-                                (kb_id, lang))
-            if rows:
-                return [r[0] for r in rows]
-        return []
+            forms.update(dict.fromkeys(r[0] for r in self._lookup(
+                "SELECT f.form FROM foreign_forms f JOIN entities e USING (entity)"
+                " WHERE e.kb_id = ? AND f.lang = ? ORDER BY f.form", (kb_id, lang))))
+        return list(forms)
 
     def by_foreign_key(self, form: str, lang: str, type: str | None = None) -> list[KbEntity]:
         """Entities (of `type`, if given) with a label or alias in `lang` equal to `form`
