@@ -306,7 +306,7 @@ NAME_ENDINGS = {"deu": r"(?:e?[sn])?", "ltz": r"(?:e?[sn])?", "nld": "s?", "afr"
 # The Arabic script's adjective ending (nisba: `امریکی`, American, from `امریکا`; `الأمريكية`):
 # no inflection of a label without it, where the label is read as a name.
 NISBA = regex.compile(r"(?:[يی]|ية|يين|يون)$")
-NOT_NISBA = r"\w{0,5}(?<![يی]|ية|يين|يون)"
+NOT_NISBA = r"(?<![يی]|ية|يين|يون)"
 
 
 def _stem(word: str) -> str:
@@ -402,8 +402,8 @@ def label_pattern(form: str, lang: str, as_name: bool = True) -> regex.Pattern[s
     if as_name and lang in APOSTROPHE_ENDINGS and len(words) == 1:  # `Meksika'nın` only
         parts = [regex.escape(words[0])]
     else:
-        parts = [regex.escape(_stem(w)) + NOT_NISBA if no_nisba and not NISBA.search(w)
-                 else inflected(w) for w in words]
+        parts = [inflected(w) + (NOT_NISBA if no_nisba and not NISBA.search(w) else "")
+                 for w in words]
         if as_name and lang in NAME_ENDINGS:  # `Londons`, not `Londoner`
             parts[-1] = regex.escape(words[-1]) + NAME_ENDINGS[lang]
     lead = r"\w{0,2}?" if language(lang).script in PREFIXED_SCRIPTS else ""

@@ -224,6 +224,11 @@ class Decision:
     why: str
     final: bool = False  # refused where no other round trip may accept
 
+    @property
+    def settled(self) -> bool:
+        """No later round trip is asked: accepted, or refused for good."""
+        return self.accepted or self.final
+
 
 def dictionary_round_trip(projection: str, english: str, lang: str, kind: str
                           ) -> Decision | None:
@@ -423,7 +428,7 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
             if (f := located[q["query_id"]])}
     names = sorted({said[q["query_id"]] for q in queries if q["query_id"] in said
                     and q["query_id"] not in by_dictionary
-                    and not ((k := by_kb.get(q["query_id"])) and (k[1].accepted or k[1].final))})
+                    and not ((k := by_kb.get(q["query_id"])) and k[1].settled)})
     answers, backend, fresh = look_up(store, names, lang, config) if names else ({}, "", [])
     models = models_for(lang, config)
     prepare_round_trip(models, lang, [(text, q["name"]) for q in queries
@@ -437,7 +442,7 @@ def decide(store: Store, config: Config, lang: str) -> TriageResult:
             continue
         text, seg, start, end = found
         known = by_kb.get(q["query_id"])
-        if known is not None and (known[1].accepted or known[1].final):
+        if known is not None and known[1].settled:
             rows.append((lang, q["query_id"], text, seg, start, end, known[0], "kb",
                          "A1" if known[1].accepted else "curate", "kb-label", known[1].score,
                          known[1].why))
