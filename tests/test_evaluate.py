@@ -314,6 +314,30 @@ def test_annotated_spans_score_the_collection_projections(tmp_path: Path) -> Non
     assert f"{gold}, line 3: '梅' is not at characters 3-4" in str(result.exception)
 
 
+def test_span_gold_of_several_collections_scores_the_store_languages(tmp_path: Path) -> None:
+    """One gold file may annotate two collections (corpora/wmt22_types: Russian and German):
+    each store is scored on its own languages, and a language it lacks is named."""
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    span_store(tmp_path)
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(SPAN_GOLD + "rus\t0\t0\t5\tWelsh\tУэльс\t0\t5\n", encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "t", "store": "s.sqlite", "corpus": {"path": "."},
+                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    out = tmp_path / "figures.json"
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold),
+                                      "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert {r["lang"] for r in json.loads(out.read_text())["rows"]} == {"zho-TW"}
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold),
+                                      "--lang", "rus"])
+    assert isinstance(result.exception, XelError)
+    assert "no annotated names in rus" in str(result.exception)
+    assert "zho-TW)" in str(result.exception)  # the languages the store holds
+
+
 def test_span_gold_reader_names_the_bad_line(tmp_path: Path) -> None:
     from xel.evaluate import read_span_gold
 

@@ -327,6 +327,38 @@ def test_ntrex_type_gold_offsets_and_rebuild(shared_data: Path, tmp_path: Path, 
     sys.modules.pop("build", None)
 
 
+WMT22 = Path(__file__).parents[1] / "corpora" / "wmt22_types"
+
+
+def test_wmt22_type_gold_counts_and_halves() -> None:
+    """WMT22's Russian and German gold (another source than NTREX and PUD): the drawn
+    mentions in both halves, NOT_ENTITY exactly where the real type is not NER's, halves by
+    document as corpora/wmt22_persons draws them."""
+    halves = gold_halves(WMT22)
+    named = {part: Counter((r.lang, r.type) for r in rows if r.gold not in UNSCORED)
+             for part, rows in halves.items()}
+    assert named == {"tune": {("rus", "ORG"): 35, ("rus", "LOC"): 14, ("deu", "ORG"): 30,
+                              ("deu", "LOC"): 7},
+                     "heldout": {("rus", "ORG"): 33, ("rus", "LOC"): 10, ("deu", "ORG"): 21,
+                                 ("deu", "LOC"): 16}}
+    every = [r for rows in halves.values() for r in rows]
+    assert Counter(r.lang for r in every) == {"rus": 150, "deu": 150}
+    assert all((r.gold == "NOT_ENTITY") == (r.gold_type != r.type) for r in every)
+    sys.path.insert(0, str(WMT22.parent / "wmt22_persons"))
+    try:
+        import build as persons
+    finally:
+        sys.path.remove(str(WMT22.parent / "wmt22_persons"))
+    sys.modules.pop("build", None)
+    for lang in ("rus", "deu"):
+        lines = (WMT22 / f"english-{lang}.tsv").read_text(encoding="utf-8").splitlines()
+        docs = {(int(f[0]), int(f[2])): f[1] for f in (x.split("\t") for x in lines)
+                if f[0].isdigit()}
+        for part, rows in halves.items():
+            assert all(persons.half(docs[(r.seg, r.en_start)]) == part
+                       for r in rows if r.lang == lang)
+
+
 # --- the UNER PUD gold ---------------------------------------------------------------------
 
 def test_pud_types_build_from_the_uner_repositories(tmp_path: Path) -> None:

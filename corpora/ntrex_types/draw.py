@@ -40,8 +40,14 @@ def ntrex_lines(ntrex: Path, code: str) -> list[str]:
 
 
 def mentions(ntrex: Path) -> list[tuple[int, str, int, int, str, str, str]]:
-    english = ntrex_lines(ntrex, "eng")
     docs = (ntrex / "DOCUMENT_IDS.tsv").read_text(encoding="utf-8").split("\n")
+    return ner_mentions(ntrex_lines(ntrex, "eng"), docs)
+
+
+def ner_mentions(english: list[str], docs: list[str]
+                 ) -> list[tuple[int, str, int, int, str, str, str]]:
+    """(seg, doc, start, end, name, coarse type, NER label) of every ORG, GPE, LOC, FAC and
+    EVENT mention NER finds in the English lines, one label at a time."""
     nlp = load_pipeline(MODEL)
     items = [(n, docs[n], text) for n, text in enumerate(english) if text.strip()]
     out = []

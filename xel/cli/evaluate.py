@@ -133,7 +133,8 @@ def _rows(cfg: Config, lang: str | None, conll_en: Path | None, conll_tgt: Path 
     collection = None
     if spans:
         with Store(cfg.resolve(cfg.store)) as store:
-            rows += evaluate_span_gold(store, spans, cfg, with_triage, kinds)
+            rows += evaluate_span_gold(store, spans, cfg, with_triage, kinds,
+                                       canonical(lang) if lang else None)
             collection = projections_digest(store)
     if not spans or any((conll_en, conll_tgt, sentences, links, align_gold)):
         if not any((conll_en, conll_tgt, sentences, links)):
