@@ -315,6 +315,24 @@ def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path
         assert [e.kb_id for e in entities_named(kb, "Beijing", "LOC")] == ["Q956"]
 
 
+def test_british_spellings_are_found_as_american_news_spells_them(tmp_path: Path) -> None:
+    from xel.names.english import american
+    from xel.project import translated_labels
+
+    assert american("Shanghai Cooperation Organisation") == "Shanghai Cooperation Organization"
+    assert american("World Trade Centre") == "World Trade Center"
+    assert american("UN ENVIRONMENT PROGRAMME") == "UN ENVIRONMENT PROGRAM"
+    assert american("Labour Party") == "Labour Party"  # not the Labor Party
+    records = [
+        '{"id": "Q485207", "name": "Shanghai Cooperation Organisation", "type": "ORG",'
+        ' "labels": {"ru": "Шанхайская организация сотрудничества"}}',
+        '{"id": "P9", "name": "Centre Smith", "popularity": 1}']
+    with places_kb(tmp_path, records) as kb:
+        assert translated_labels(kb, "Shanghai Cooperation Organization", "ORG", "rus") == (
+            "Шанхайская организация сотрудничества",)
+        assert kb.by_key("Center Smith", "name") == []  # people keep their own spelling
+
+
 def test_a_natural_features_one_word_name_takes_the_features_labels(tmp_path: Path) -> None:
     from xel.project import translated_labels
 

@@ -374,6 +374,32 @@ def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_acr
     p = pair(src, tgt, [(0, 0), (1, 1), (3, 4), (5, 5)])
     got = project_entity(p, 13, 17, "NATO", (), frozenset(), ProjectConfig(), "rus")
     assert tgt[got.start:got.end] == '"НАТО'
+    # the aligner linked the noun for the body's kind and left the quoted name out: the
+    # quoted words where one reads as a word of the name (WMT22 ru-en, Kazinform)
+    from xel.names.match import NameMatcher
+
+    reads = NameMatcher("rus", None, 0.75)
+    src = "in Kazakhstan , Kazinform International News Agency reports ."
+    tgt = 'в Казахстане , передает МИА "Казинформ" .'
+    p = pair(src, tgt, [(0, 0), (1, 1), (2, 2), (5, 4), (6, 3), (8, 8)], marked(tgt))
+    at = src.index("Kazinform")
+    got = project_entity(p, at, at + 35, "Kazinform International News Agency", (),
+                         frozenset(), ProjectConfig(), "rus", reads, "ORG")
+    assert tgt[got.start:got.end] == "Казинформ"
+    # nor where the span reads as part of the name (21-language build, Texas Tribune Festival)
+    src = "at the Texas Tribune Festival in Austin"
+    tgt = "na Teksaškom festivalu „Tribun” u Ostinu"
+    p = pair(src, tgt, [(0, 0), (2, 1), (4, 2), (5, 6), (6, 7)], marked(tgt))
+    got = project_entity(p, 7, 29, "Texas Tribune Festival", (), frozenset(), ProjectConfig(),
+                         "srp-Latn", NameMatcher("srp-Latn", None, 0.75), "ORG")
+    assert tgt[got.start:got.end] == "Teksaškom festivalu"
+    # not where the quoted words say nothing of the name (a department, then its company)
+    src = "Head of Global Research Department Otkritie said"
+    tgt = 'глава отдела глобальных исследований "Открытие Инвестиции" сообщил'
+    p = pair(src, tgt, [(0, 0), (2, 2), (3, 3), (4, 1)], marked(tgt))
+    got = project_entity(p, 8, 34, "Global Research Department", (), frozenset(),
+                         ProjectConfig(), "rus", reads, "ORG")
+    assert tgt[got.start:got.end] == "отдела глобальных исследований"
     # marks are paired by where they stand: a closing one first in the sentence closes a
     # quotation begun before it
     text = 'на Земле", - рассказал руководитель проекта "Venus Life Finder" Михкель'

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from xel.kb import is_acronym
 from xel.names.english import name_key
 from xel.store import Store
 
@@ -152,7 +153,8 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     after `in`, `near`, ...), PER among them only for a person's `surname` or a name written
     as a person's (`shaped`). A name with more votes for a person than for any other type
     that is neither has no type: it is not asked about rather than asked as another type's
-    (`Seagal` alone); likewise a name read as none of the types (OTHER: `Brexit`) more often
+    (`Seagal` alone), unless it is an acronym (`TASS reports`: the type with most votes
+    after a person's); likewise a name read as none of the types (OTHER: `Brexit`) more often
     than any type has votes."""
     order = list(types)
     votes: dict[str, float] = {t: float(mentioned.get(t, 0)) for t in order}
@@ -181,9 +183,11 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     admitted = surname or shaped
     rest = [t for t in order if votes[t] > 0 and (t != "PER" or admitted)]
     chosen = max(rest, key=lambda t: (votes[t], -order.index(t))) if rest else None
-    if chosen is not None and not admitted and votes.get("PER", 0) > votes[chosen]:
+    if (chosen is not None and not admitted and votes.get("PER", 0) > votes[chosen]
+            and not is_acronym(name.replace(".", ""))):
         return Typed(key, None, found)
     return Typed(key, chosen, found)
+
 
 
 def decide_all(mentions: Iterable[tuple[str, str, str, str, str]],

@@ -32,7 +32,7 @@ import regex
 
 from xel.config import Config
 from xel.errors import XelError
-from xel.names.english import name_key
+from xel.names.english import american, name_key
 from xel.progress import progress
 from xel.registry import kb_readers
 from xel.stages import (
@@ -671,10 +671,13 @@ def _write(store: Store, sources: list[Path], entities: Iterable[KbEntity]) -> d
 def english_forms(entity: KbEntity) -> list[tuple[str, str]]:
     """The English forms an entity is found by, each as `name` or `alias`: its name, its
     aliases and, but for a person's, its acronyms dotted (`U.S.` and `U.K.` as news writes
-    `US` and `UK`)."""
+    `US` and `UK`) and its British spellings as American news spells them (`Shanghai
+    Cooperation Organization`, `World Trade Center`)."""
     forms = [("name", entity.name)] + [("alias", a) for a in entity.aliases]
     if entity.type != "PER":
         forms += [("alias", dotted(a)) for a in entity.aliases if is_acronym(a)]
+        forms += [("alias", spelled) for _, form in forms
+                  if (spelled := american(form)) != form]
     return forms
 
 

@@ -642,6 +642,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
+        if matcher is not None and _cased(pair.tgt_text):
+            first, last = quoted_after(pair, first, last, name_tokens(name), matcher)
         learned = (first, last) if lexicon is None else with_learned_run(
             pair, first, last, mention, lexicon, lang, stops, matcher)
         moved = learned != (first, last)
@@ -1247,6 +1249,32 @@ def quoted_name(text: str, at: int, until: int, aligned: tuple[int, int] | None
         lead = len(inner) - len(inner.lstrip())
         return o + 1 + lead, o + 1 + len(inner.rstrip())
     return at, until
+
+
+def quoted_after(pair: Pair, first: int, last: int, english: Sequence[str],
+                 matcher: NameMatcher) -> tuple[int, int]:
+    """The words between the quotation marks right after a span, where the span is the noun
+    for the name's kind of body the aligner linked and the quoted words are the name: none of
+    the span's words reads as a word of the English name and one of the quoted words does
+    (`МИА "Казинформ"`, Kazinform International News Agency, where the aligner linked `МИА`
+    and left `Казинформ` out; Bulgarian `хотела „Роа-Роа“`; not Serbian `Teksaškom festivalu
+    „Tribun”`, where `Teksaškom` is the name's Texas); not a quotation (more than a name's
+    words)."""
+    opening = last + 1
+    if opening >= len(pair.tgt) or _token(pair, opening) not in QUOTES:
+        return first, last
+    at = pair.tgt[opening][0]
+    closing = next((c for o, c in quoted_runs(pair.tgt_text) if o == at), None)
+    inner = [k for k in range(opening + 1, len(pair.tgt)) if pair.tgt[k][1] <= (closing or 0)]
+    if not inner or len(inner) > QUOTED_NAME_WORDS or not _token(pair, inner[0])[:1].isupper():
+        return first, last
+
+    def reads(k: int) -> set[str]:
+        return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
+
+    if any(reads(k) for k in range(first, last + 1)) or not any(reads(k) for k in inner):
+        return first, last
+    return inner[0], inner[-1]
 
 
 # An abbreviation written with a stop after each part (`I. A.`, `EE. UU.`, `U.S.`).

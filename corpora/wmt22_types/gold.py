@@ -2,6 +2,7 @@
 
     python corpora/wmt22_types/gold.py draw [WORK]
     python corpora/wmt22_types/gold.py build [WORK]
+    python corpora/wmt22_types/gold.py types CONFIG [tune|heldout]
 
 WORK holds the corpora `build.py` writes (default `work`: `wmt22ru/corpus`, `wmt22de/corpus`).
 `draw` runs xel's English NER over each corpus's English, as `corpora/ntrex_types/draw.py`
@@ -14,7 +15,9 @@ its translation: all the annotator reads.
 `annotations/<lang>.tsv` (the name as the translation writes it, `name#k`, `ABSENT` or
 `NOT_ENTITY`) against the corpora and writes `gold-tune.tsv` and `gold-heldout.tsv` beside
 this file, halves by document as `corpora/wmt22_persons/build.py` draws them. The conventions
-are corpora/ntrex_types/README.md's.
+are corpora/ntrex_types/README.md's. `types` prints how many of a half's mentions the
+collection of CONFIG (one of the two corpora with every type, queried) typed right, as
+`corpora/ntrex_types/type_check.py` does for NTREX.
 """
 
 from __future__ import annotations
@@ -136,9 +139,28 @@ def build(work: Path) -> dict[str, Counter[str]]:
     return counts
 
 
+def type_check(config_path: str, part: str) -> None:
+    from xel.config import load_config
+
+    langs = load_config(config_path).corpus.languages
+    mentions = [m for lang in CORPORA if lang in langs
+                for m in NTREX_TYPES.read_tsv(HERE / f"english-{lang}.tsv",
+                                              NTREX_TYPES.ENGLISH_COLUMNS)
+                if PERSONS.half(m["doc"]) == part]
+    if not mentions:
+        raise SystemExit(f"{config_path}: its corpus is neither of {', '.join(CORPORA)}")
+    module(ROOT / "corpora" / "ntrex_types" / "type_check.py").report(config_path, mentions,
+                                                                      part)
+
+
 def main() -> None:
-    if len(sys.argv) < 2 or sys.argv[1] not in ("draw", "build"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("draw", "build", "types"):
         raise SystemExit(__doc__)
+    if sys.argv[1] == "types":
+        if len(sys.argv) < 3:
+            raise SystemExit(__doc__)
+        type_check(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "heldout")
+        return
     work = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "work"
     if sys.argv[1] == "draw":
         draw(work)

@@ -105,6 +105,29 @@ def name_key(name: str) -> str:
     return " ".join(_EDGE.sub("", t) for t in folded.split() if _EDGE.sub("", t))
 
 
+# British spellings in the names of bodies and places that American news spells otherwise
+# (`Shanghai Cooperation Organisation`, `World Trade Centre`, `European Defence Agency`);
+# `Labour` is left alone (the Labour and Labor parties are different parties).
+_BRITISH = re.compile(r"\b(\w+)is(ations?)\b|\b(cent|theat)res?\b|\bdefence\b|"
+                      r"\bprogrammes?\b", re.IGNORECASE)
+_AMERICAN = {"centre": "center", "centres": "centers", "theatre": "theater",
+             "theatres": "theaters", "defence": "defense", "programme": "program",
+             "programmes": "programs"}
+
+
+def american(name: str) -> str:
+    """A name with the British spellings of `_BRITISH` spelled as American English spells
+    them, the case of each word kept (`Organisation` -> `Organization`)."""
+    def swap(found: re.Match[str]) -> str:
+        word = found[0]
+        spelled = f"{found[1]}iz{found[2]}" if found[1] else _AMERICAN[word.lower()]
+        if word.isupper():
+            return spelled.upper()
+        return spelled[0].upper() + spelled[1:] if word[0].isupper() else spelled.lower()
+
+    return _BRITISH.sub(swap, name)
+
+
 def tokens(name: str) -> list[str]:
     """The tokens of a name as `name_key` sees them."""
     return name_key(name).split()
