@@ -138,6 +138,13 @@ def test_a_name_the_person_check_rejects_takes_the_other_votes() -> None:
     # people only: no other type to give it
     assert decide("manchester united", "Manchester United", Counter(PER=3), [], False,
                   ["PER"]).type is None
+    # more votes for a person than for the rest: no type (`Seagal` alone), but for an
+    # acronym, which is a person's only where the person check says so (WMT22's `reports
+    # TASS`, read as a person's six times)
+    tass = Counter(PER=6, ORG=2, LOC=1)
+    assert decide("tass", "TASS", tass, [], False, ["PER", "ORG", "LOC"]).type == "ORG"
+    assert decide("tass", "Tass", tass, [], False, ["PER", "ORG", "LOC"]).type is None
+    assert decide("tass", "TASS", tass, [], False, ["PER"]).type is None
 
 
 def test_a_name_the_typer_reads_as_none_of_the_types_is_not_a_query() -> None:
