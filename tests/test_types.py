@@ -407,6 +407,19 @@ def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_acr
     got = project_entity(p, 8, 34, "Global Research Department", (), frozenset(),
                          ProjectConfig(), "rus", reads, "ORG")
     assert tgt[got.start:got.end] == "отдела глобальных исследований"
+    # a Russian name begins with its body's noun, which the aligner may leave out
+    src = "Head of Global Research Department Otkritie said"
+    tgt = 'глава отдела глобальных исследований сообщил'
+    p = pair(src, tgt, [(0, 0), (2, 2), (3, 3), (5, 4)])
+    got = project_entity(p, 8, 34, "Global Research Department", (), frozenset(),
+                         ProjectConfig(), "rus", reads, "ORG")
+    assert tgt[got.start:got.end] == "отдела глобальных исследований"
+    # a noun for another kind of body stays out, as does a place's
+    tgt = 'глава центра глобальных исследований сообщил'
+    got = project_entity(pair(src, tgt, [(0, 0), (2, 2), (3, 3), (5, 4)]), 8, 34,
+                         "Global Research Department", (), frozenset(), ProjectConfig(),
+                         "rus", reads, "ORG")
+    assert tgt[got.start:got.end] == "глобальных исследований"
     # marks are paired by where they stand: a closing one first in the sentence closes a
     # quotation begun before it
     text = 'на Земле", - рассказал руководитель проекта "Venus Life Finder" Михкель'

@@ -40,7 +40,7 @@ from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, foreign_key, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
-from xel.names.cyrillic import adjective, finite_verb, lemma, verb_form
+from xel.names.cyrillic import adjective, body_noun, finite_verb, lemma, verb_form
 from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -675,6 +675,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     at, until = with_head_noun(pair.tgt_text, at, until, lang, kind, stops)
     at, until = with_of_part(pair.tgt_text, at, until, name, lang)
     at, until = with_field_part(pair.tgt_text, at, until, name, lang, kind)
+    at = with_body_noun(pair.tgt_text, at, until, name, lang, kind)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang), method=method)
@@ -903,6 +904,31 @@ def with_field_part(text: str, start: int, end: int, name: str, lang: str, kind:
     found = regex.match(rf"\s+{connector}(?:\s+\p{{Ll}}[\w-]+){{1,{missing}}}(?!\w)",
                         text[end:])
     return (start, end + found.end()) if found else (start, end)
+
+
+def body_heads(name: str) -> set[str]:
+    """The English words that may say an organization's kind of body: its last word, and
+    its first before `of` (`Ministry of Defense`)."""
+    words = [w.casefold() for w in regex.findall(r"[\w'’.-]+", name)]
+    heads = set(words[-1:])
+    if "of" in words[1:]:
+        heads.add(words[words.index("of") - 1])
+    return heads
+
+
+def with_body_noun(text: str, start: int, end: int, name: str, lang: str, kind: str | None
+                   ) -> int:
+    """The start of an organization's span widened to its body's noun just before it (`по`
+    between), where the English name says that kind of body and no word of the span does
+    (`отдела` + `глобальных исследований`, Global Research Department: the aligner linked
+    `Department` with nothing); Russian only (`BODY_NOUNS`)."""
+    if kind != "ORG" or lang != "rus" or start >= end:
+        return start
+    heads = body_heads(name)
+    if any(body_noun(w, heads, lang) for w in regex.findall(r"\p{L}+", text[start:end])):
+        return start
+    found = regex.search(r"(\p{L}+)(?:\s+по)?\s+$", text[:start])
+    return found.start() if found and body_noun(found[1], heads, lang) else start
 
 
 # Arabic-script proclitics left off a translated name's aligned span where the rest reads

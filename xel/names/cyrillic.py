@@ -187,6 +187,36 @@ def lemma(word: str, lang: str) -> str:
     return str(_likeliest(word).normal_form)
 
 
+# Russian nouns for kinds of body (dictionary forms) and the English head words they
+# translate: a Russian name begins with its body's noun (`отдел глобальных исследований`)
+# where English ends with it (Global Research Department) or begins with it before `of`.
+BODY_NOUNS: dict[str, frozenset[str]] = {
+    "академия": frozenset({"academy"}), "агентство": frozenset({"agency"}),
+    "ассоциация": frozenset({"association"}), "банк": frozenset({"bank"}),
+    "бюро": frozenset({"bureau", "office"}), "департамент": frozenset({"department"}),
+    "институт": frozenset({"institute"}), "комиссия": frozenset({"commission"}),
+    "комитет": frozenset({"committee"}), "компания": frozenset({"company"}),
+    "корпорация": frozenset({"corporation"}),
+    "лаборатория": frozenset({"laboratory", "lab"}),
+    "министерство": frozenset({"ministry", "department"}),
+    "общество": frozenset({"society"}), "организация": frozenset({"organization"}),
+    "отдел": frozenset({"department", "division"}), "палата": frozenset({"chamber"}),
+    "партия": frozenset({"party"}), "служба": frozenset({"service"}),
+    "совет": frozenset({"council", "board"}), "союз": frozenset({"union"}),
+    "суд": frozenset({"court"}), "университет": frozenset({"university"}),
+    "управление": frozenset({"department", "office", "administration"}),
+    "факультет": frozenset({"faculty", "department"}),
+    "фонд": frozenset({"fund", "foundation"}), "центр": frozenset({"center", "centre"}),
+    "школа": frozenset({"school"}),
+}
+
+
+def body_noun(word: str, heads: set[str], lang: str) -> bool:
+    """Whether a Russian word is a noun for one of these English head words' kinds of body
+    (`отдела`: department)."""
+    return lang == "rus" and bool(BODY_NOUNS.get(lemma(word, lang), frozenset()) & heads)
+
+
 def adjective(word: str, lang: str) -> bool:
     """Whether a Russian word, as its likeliest reading, is a full adjective (`зимних`,
     winter's): in a name it agrees with the name's noun (`зимних Олимпийских игр`). Other
