@@ -189,7 +189,6 @@ def decide(key: str, name: str, mentioned: Counter[str], kb_types: Iterable[str]
     return Typed(key, chosen, found)
 
 
-
 def decide_all(mentions: Iterable[tuple[str, str, str, str, str]],
                persons: Mapping[str, bool], kb_types: Callable[[str], Iterable[str]],
                types: Iterable[str], shaped: Callable[[str], bool] = lambda name: False

@@ -1121,16 +1121,16 @@ def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold],
 
 
 def evaluate_span_gold(store: Store, path: Path, config: Config, with_triage: bool,
-                       types: Sequence[str] = ("PER",), lang: str | None = None
+                       types: Sequence[str] = ("PER",), language: str | None = None
                        ) -> list[dict[str, Any]]:
     """Score the collection's paper and name-aware projections against annotated names, per
     language and type (the `type` column; a file without it is people), of the `types`: in
-    `lang`, or in every language of the gold that the store has (one file may annotate
+    `language`, or in every language of the gold that the store has (one file may annotate
     several collections' languages)."""
     held = {r["lang"] for r in store.query("SELECT DISTINCT lang FROM sentences")}
-    every = [r for r in read_span_gold(path) if r.lang in held and lang in (None, r.lang)]
+    every = [r for r in read_span_gold(path) if r.lang in held and language in (None, r.lang)]
     if not every:
-        raise XelError(f"{path}: no annotated names in {lang or 'the languages'} of "
+        raise XelError(f"{path}: no annotated names in {language or 'the languages'} of "
                        f"{store.path} ({', '.join(sorted(held)) or 'none imported'}): is it "
                        "the collection the gold was annotated on?")
     out = []

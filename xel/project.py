@@ -1283,22 +1283,21 @@ def quoted_after(pair: Pair, first: int, last: int, english: Sequence[str],
     for the name's kind of body the aligner linked and the quoted words are the name: none of
     the span's words reads as a word of the English name and one of the quoted words does
     (`МИА "Казинформ"`, Kazinform International News Agency, where the aligner linked `МИА`
-    and left `Казинформ` out; Bulgarian `хотела „Роа-Роа“`; not Serbian `Teksaškom festivalu
-    „Tribun”`, where `Teksaškom` is the name's Texas); not a quotation (more than a name's
-    words)."""
+    and left `Казинформ` out; Albanian `rrjetit farmaceutik “Lloyds”`; not Serbian
+    `Teksaškom festivalu „Tribun”`, whose `festivalu` reads as the name's Festival); not a
+    quotation (more than a name's words)."""
     opening = last + 1
     if opening >= len(pair.tgt) or _token(pair, opening) not in QUOTES:
         return first, last
     at = pair.tgt[opening][0]
     closing = next((c for o, c in quoted_runs(pair.tgt_text) if o == at), None)
-    inner = [k for k in range(opening + 1, len(pair.tgt)) if pair.tgt[k][1] <= (closing or 0)]
+    if closing is None:
+        return first, last
+    inner = [k for k in range(opening + 1, len(pair.tgt)) if pair.tgt[k][1] <= closing]
     if not inner or len(inner) > QUOTED_NAME_WORDS or not _token(pair, inner[0])[:1].isupper():
         return first, last
-
-    def reads(k: int) -> set[str]:
-        return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
-
-    if any(reads(k) for k in range(first, last + 1)) or not any(reads(k) for k in inner):
+    if (any(words_read(pair, k, english, matcher) for k in range(first, last + 1))
+            or not any(words_read(pair, k, english, matcher) for k in inner)):
         return first, last
     return inner[0], inner[-1]
 
@@ -1418,6 +1417,11 @@ def capital_led(pair: Pair, first: int, last: int, name: str, stops: frozenset[s
     return capital
 
 
+def words_read(pair: Pair, k: int, english: Sequence[str], matcher: NameMatcher) -> set[str]:
+    """The words of an English name that the k-th target word reads as."""
+    return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
+
+
 def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[str],
                           matcher: NameMatcher, stops: frozenset[str]) -> tuple[int, int]:
     """An aligned span with the capitalized word beside it (function words between) that
@@ -1427,7 +1431,7 @@ def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[s
     than made more of a name. Not where every noun is capitalized (German `Demokratin im
     Justizausschuss`)."""
     def reads(k: int) -> set[str]:
-        return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
+        return words_read(pair, k, english, matcher)
 
     inside = set().union(*(reads(k) for k in range(first, last + 1)))
     grown = first, last
