@@ -420,6 +420,13 @@ def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_acr
                          "Global Research Department", (), frozenset(), ProjectConfig(),
                          "rus", reads, "ORG")
     assert tgt[got.start:got.end] == "глобальных исследований"
+    # nor does one end with an adjective: the noun it agrees with goes with it
+    src = "the Open Data Institute said"
+    tgt = "заявили в Институте открытых данных ."
+    p = pair(src, tgt, [(1, 3), (3, 2), (4, 0)])  # `Data` linked with nothing
+    got = project_entity(p, 4, 22, "Open Data Institute", (), frozenset(), ProjectConfig(),
+                         "rus", reads, "ORG")
+    assert tgt[got.start:got.end] == "Институте открытых данных"
     # marks are paired by where they stand: a closing one first in the sentence closes a
     # quotation begun before it
     text = 'на Земле", - рассказал руководитель проекта "Venus Life Finder" Михкель'

@@ -40,7 +40,14 @@ from xel.executors import executor, read_ahead
 from xel.kb import KbEntity, KnowledgeBase, foreign_key, is_acronym
 from xel.languages import is_chinese, is_unspaced, language
 from xel.names.agree import agreement
-from xel.names.cyrillic import adjective, body_noun, finite_verb, lemma, verb_form
+from xel.names.cyrillic import (
+    adjective,
+    agreeing_noun,
+    body_noun,
+    finite_verb,
+    lemma,
+    verb_form,
+)
 from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
@@ -676,6 +683,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     at, until = with_of_part(pair.tgt_text, at, until, name, lang)
     at, until = with_field_part(pair.tgt_text, at, until, name, lang, kind)
     at = with_body_noun(pair.tgt_text, at, until, name, lang, kind)
+    until = with_adjectives_noun(pair.tgt_text, at, until, name, lang, kind)
     suffix = regex.match(APOSTROPHE_SUFFIX + r"(?!\w)", pair.tgt_text[until:])
     until += len(suffix.group()) if suffix else 0
     return replace(projected, start=at, end=placed(pair.tgt_text, until, lang), method=method)
@@ -929,6 +937,25 @@ def with_body_noun(text: str, start: int, end: int, name: str, lang: str, kind: 
         return start
     found = regex.search(r"(\p{L}+)(?:\s+по)?\s+$", text[:start])
     return found.start() if found and body_noun(found[1], heads, lang) else start
+
+
+def with_adjectives_noun(text: str, start: int, end: int, name: str, lang: str,
+                         kind: str | None) -> int:
+    """The end of an organization's span of words that ends with an adjective, moved past
+    the noun it agrees with just after it: a Russian name of several words never ends with
+    one (`Института открытых` to `Института открытых данных`, Open Data Institute;
+    `шотландской легкой атлетики`, Scottish Athletics); not where the name is one English
+    word, whose translation may be the adjective alone (`лейбористское правительство`, the
+    Labour government, is not the party; nor `евро-азиатской интеграции` for Euro-Asia);
+    Russian only (pymorphy3)."""
+    if (kind != "ORG" or lang != "rus" or len(content_words(name.replace("-", ""))) < 2
+            or len(text[start:end].split()) < 2):
+        return end
+    last = regex.search(r"(\p{L}+)$", text[start:end])
+    after = regex.match(r"\s+(\p{Ll}+)(?!\w)", text[end:])
+    if last is None or after is None or not agreeing_noun(last[1], after[1], lang):
+        return end
+    return end + after.end()
 
 
 # Arabic-script proclitics left off a translated name's aligned span where the rest reads

@@ -217,6 +217,19 @@ def body_noun(word: str, heads: set[str], lang: str) -> bool:
     return lang == "rus" and bool(BODY_NOUNS.get(lemma(word, lang), frozenset()) & heads)
 
 
+def agreeing_noun(adjective_word: str, noun_word: str, lang: str) -> bool:
+    """Whether a Russian noun is the one an adjective before it agrees with: a noun as its
+    likeliest reading, in a case and number the adjective has a reading in (`открытых
+    данных`, `геномной инженерии`). Other languages: never (no analyser)."""
+    if lang != "rus" or not (adjective_word.isalpha() and noun_word.isalpha()):
+        return False
+    noun = _likeliest(noun_word).tag
+    if noun.POS != "NOUN":
+        return False
+    return any(r.tag.POS == "ADJF" and r.tag.case == noun.case and r.tag.number == noun.number
+               for r in _russian_morphology().parse(adjective_word))
+
+
 def adjective(word: str, lang: str) -> bool:
     """Whether a Russian word, as its likeliest reading, is a full adjective (`зимних`,
     winter's): in a name it agrees with the name's noun (`зимних Олимпийских игр`). Other
