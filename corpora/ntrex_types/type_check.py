@@ -63,6 +63,10 @@ def report(config_path: str, mentions: list[dict[str, str]], part: str) -> None:
         print(f"{kind:6} {right[kind]:3} / {total[kind]:3}")
     n, ok_all = total.total(), right.total()
     print(f"all    {ok_all:3} / {n:3} = {100 * ok_all / max(1, n):.1f}% typed right ({part})")
+    # the mentions of an entity of the collection's types, as gold entity mentions are
+    real = [k for k in total if k in config.types]
+    n, ok_all = sum(total[k] for k in real), sum(right[k] for k in real)
+    print(f"of the collection's types {ok_all} / {n} = {100 * ok_all / max(1, n):.1f}%")
     print("\n".join(wrong))
 
 
