@@ -427,13 +427,15 @@ def test_a_name_between_quotation_marks_is_their_words_where_the_aligner_ran_acr
     got = project_entity(p, 4, 22, "Open Data Institute", (), frozenset(), ProjectConfig(),
                          "rus", reads, "ORG")
     assert tgt[got.start:got.end] == "Институте открытых данных"
-    # a Chinese label without the direction the English name begins with: the direction too
-    from xel.project import with_direction
-
-    text = "北朝鮮的核試驗"
-    assert with_direction(text, 1, "North Korea") == 0
-    assert with_direction("北 朝鮮", 2, "North Korea") == 0  # tokenized text
-    assert with_direction(text, 1, "Korea") == 1 and with_direction("南朝鮮", 1, "North Korea") == 1
+    # a Chinese label without the word the English name begins with that Chinese translates
+    # (the KB's `朝鲜` for North Korea): that word too, where the sentence writes it before
+    src = "North Korea 's nuclear test"
+    for text, name, want in (("北朝鮮 的 核 試驗", "North Korea", "北朝鮮"),
+                             ("南朝鮮 的 核 試驗", "North Korea", "朝鮮")):
+        p = pair(src, text, [(0, 0), (1, 0), (2, 1), (3, 2), (4, 3)])
+        got = project_entity(p, 0, 11, name, ("朝鲜",), frozenset(), ProjectConfig(), "zho-TW",
+                             kind="LOC")
+        assert text[got.start:got.end] == want
     # marks are paired by where they stand: a closing one first in the sentence closes a
     # quotation begun before it
     text = 'на Земле", - рассказал руководитель проекта "Venus Life Finder" Михкель'

@@ -584,7 +584,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
                 and lang not in CAPITALIZED_NOUNS):
             at, until = formally_named(pair, (at, until), targets, stops)
         if method == "label" and is_chinese(lang):
-            at = with_direction(pair.tgt_text, at, name)
+            # `北` + `朝鮮`: the KB's label without the word Chinese translates (North Korea)
+            at = with_translated(pair.tgt_text, at, translated_words(name_tokens(name))[1])
         at, until = with_of_part(pair.tgt_text, at, until, name, lang)
         return Projected(at, placed(pair.tgt_text, until, lang), method, aligned)
 
@@ -958,20 +959,6 @@ def with_adjectives_noun(text: str, start: int, end: int, name: str, lang: str,
     if last is None or after is None or not agreeing_noun(last[1], after[1], lang):
         return end
     return end + after.end()
-
-
-# The characters Chinese writes before a place's name for the English name's first word
-# (`北朝鮮`, North Korea, whose label in the KB is `朝鲜`).
-DIRECTIONS = {"north": "北", "south": "南", "east": "东", "west": "西"}
-
-
-def with_direction(text: str, start: int, name: str) -> int:
-    """The start of a Chinese label found in a sentence, moved back over the direction the
-    English name begins with where the sentence writes it just before (`北` + `朝鮮` for North
-    Korea: the label is the name without it; a space between, as tokenized text writes it)."""
-    first = name.split()[0].casefold() if name.split() else ""
-    found = regex.search(r"(\p{Han})\s?$", text[:start])
-    return found.start() if found and DIRECTIONS.get(first) == folded(found[1]) else start
 
 
 # Arabic-script proclitics left off a translated name's aligned span where the rest reads
