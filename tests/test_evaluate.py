@@ -277,16 +277,24 @@ def span_store(tmp_path: Path) -> Path:
     return tmp_path / "s.sqlite"
 
 
-def test_annotated_spans_score_the_collection_projections(tmp_path: Path) -> None:
-    from xel.cli import _load_commands, app
+def span_collection(tmp_path: Path, gold_text: str) -> tuple[Path, Path]:
+    """`span_store`'s collection and a span gold file: (config, gold)."""
+    from xel.cli import _load_commands
 
     _load_commands()
     span_store(tmp_path)
     gold = tmp_path / "gold.tsv"
-    gold.write_text(SPAN_GOLD, encoding="utf-8")
+    gold.write_text(gold_text, encoding="utf-8")
     config = tmp_path / "c.yaml"
     config.write_text(yaml.safe_dump({"name": "t", "store": "s.sqlite", "corpus": {"path": "."},
                                       "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    return config, gold
+
+
+def test_annotated_spans_score_the_collection_projections(tmp_path: Path) -> None:
+    from xel.cli import app
+
+    config, gold = span_collection(tmp_path, SPAN_GOLD)
     out = tmp_path / "figures.json"
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold),
                                       "--json", str(out)])
@@ -317,15 +325,9 @@ def test_annotated_spans_score_the_collection_projections(tmp_path: Path) -> Non
 def test_span_gold_of_several_collections_scores_the_store_languages(tmp_path: Path) -> None:
     """One gold file may annotate two collections (corpora/wmt22_types: Russian and German):
     each store is scored on its own languages, and a language it lacks is named."""
-    from xel.cli import _load_commands, app
+    from xel.cli import app
 
-    _load_commands()
-    span_store(tmp_path)
-    gold = tmp_path / "gold.tsv"
-    gold.write_text(SPAN_GOLD + "rus\t0\t0\t5\tWelsh\tУэльс\t0\t5\n", encoding="utf-8")
-    config = tmp_path / "c.yaml"
-    config.write_text(yaml.safe_dump({"name": "t", "store": "s.sqlite", "corpus": {"path": "."},
-                                      "kb": {"path": "kb.jsonl"}}), encoding="utf-8")
+    config, gold = span_collection(tmp_path, SPAN_GOLD + "rus\t0\t0\t5\tWelsh\tУэльс\t0\t5\n")
     out = tmp_path / "figures.json"
     result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold),
                                       "--json", str(out)])
