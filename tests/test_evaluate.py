@@ -261,6 +261,9 @@ def span_store(tmp_path: Path) -> Path:
         for ddl in (CORPUS_DDL, NER_DDL, PROJECT_DDL):
             store.declare(ddl)
         with store.transaction() as s:
+            s.executemany("INSERT INTO languages VALUES (?, ?, ?, ?, '', 2, ?)", [
+                ("eng", "source", "Latn", "English", 0),
+                ("zho-TW", "target", "Hant", "Chinese (Taiwan)", 1)])
             s.executemany("INSERT INTO sentences VALUES (?, ?, 'd', ?, 0, ?)", [
                 ("eng", 0, 0, "Welsh PM, Theresa May, spoke"),
                 ("zho-TW", 0, 0, "英國梅首相 (Theresa May) 說"),

@@ -40,7 +40,7 @@ from xel.align import (
     priors_for,
 )
 from xel.config import COARSE_TYPES, Config
-from xel.corpus import read_source
+from xel.corpus import read_source, target_languages
 from xel.errors import XelError
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.families import family
@@ -1127,7 +1127,7 @@ def evaluate_span_gold(store: Store, path: Path, config: Config, with_triage: bo
     language and type (the `type` column; a file without it is people), of the `types`: in
     `language`, or in every language of the gold that the store has (one file may annotate
     several collections' languages)."""
-    held = {r["lang"] for r in store.query("SELECT DISTINCT lang FROM sentences")}
+    held = set(target_languages(store))
     every = [r for r in read_span_gold(path) if r.lang in held and language in (None, r.lang)]
     if not every:
         raise XelError(f"{path}: no annotated names in {language or 'the languages'} of "
