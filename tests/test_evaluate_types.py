@@ -331,18 +331,19 @@ WMT22 = Path(__file__).parents[1] / "corpora" / "wmt22_types"
 
 
 def test_wmt22_type_gold_counts_and_halves() -> None:
-    """WMT22's Russian and German gold (another source than NTREX and PUD): the drawn
+    """WMT22's Russian, German and Chinese gold (another source than NTREX and PUD): the drawn
     mentions in both halves, NOT_ENTITY exactly where the real type is not NER's, halves by
     document as corpora/wmt22_persons draws them."""
     halves = gold_halves(WMT22)
     named = {part: Counter((r.lang, r.type) for r in rows if r.gold not in UNSCORED)
              for part, rows in halves.items()}
     assert named == {"tune": {("rus", "ORG"): 35, ("rus", "LOC"): 14, ("deu", "ORG"): 30,
-                              ("deu", "LOC"): 7},
+                              ("deu", "LOC"): 7, ("zho-CN", "ORG"): 26, ("zho-CN", "LOC"): 12},
                      "heldout": {("rus", "ORG"): 33, ("rus", "LOC"): 10, ("deu", "ORG"): 21,
-                                 ("deu", "LOC"): 16}}
+                                 ("deu", "LOC"): 16, ("zho-CN", "ORG"): 37,
+                                 ("zho-CN", "LOC"): 11}}
     every = [r for rows in halves.values() for r in rows]
-    assert Counter(r.lang for r in every) == {"rus": 150, "deu": 150}
+    assert Counter(r.lang for r in every) == {"rus": 150, "deu": 150, "zho-CN": 150}
     assert all((r.gold == "NOT_ENTITY") == (r.gold_type != r.type) for r in every)
     sys.path.insert(0, str(WMT22.parent / "wmt22_persons"))
     try:
@@ -350,7 +351,7 @@ def test_wmt22_type_gold_counts_and_halves() -> None:
     finally:
         sys.path.remove(str(WMT22.parent / "wmt22_persons"))
     sys.modules.pop("build", None)
-    for lang in ("rus", "deu"):
+    for lang in ("rus", "deu", "zho-CN"):
         lines = (WMT22 / f"english-{lang}.tsv").read_text(encoding="utf-8").splitlines()
         docs = {(int(f[0]), int(f[2])): f[1] for f in (x.split("\t") for x in lines)
                 if f[0].isdigit()}

@@ -1,10 +1,12 @@
-"""Blind ORG and LOC projection gold on WMT22's Russian- and German-original text (issue 36).
+"""Blind ORG and LOC projection gold on WMT22's Russian-, German- and Chinese-original text
+(issue 36).
 
     python corpora/wmt22_types/gold.py draw [WORK]
     python corpora/wmt22_types/gold.py build [WORK]
     python corpora/wmt22_types/gold.py types CONFIG [tune|heldout]
 
-WORK holds the corpora `build.py` writes (default `work`: `wmt22ru/corpus`, `wmt22de/corpus`).
+WORK holds the corpora `build.py` writes (default `work`: `wmt22ru/corpus`, `wmt22de/corpus`)
+and the Chinese one `corpora/wmt22_persons/build.py` writes (`wmt22/corpus`).
 `draw` runs xel's English NER over each corpus's English, as `corpora/ntrex_types/draw.py`
 does, and draws seeded samples stratified by coarse type from every document (`DRAWS`: a
 second draw of organizations, none of the first's, since half of NER's ORG mentions here are
@@ -16,7 +18,7 @@ its translation: all the annotator reads.
 `NOT_ENTITY`) against the corpora and writes `gold-tune.tsv` and `gold-heldout.tsv` beside
 this file, halves by document as `corpora/wmt22_persons/build.py` draws them. The conventions
 are corpora/ntrex_types/README.md's. `types` prints how many of a half's mentions the
-collection of CONFIG (one of the two corpora with every type, queried) typed right, as
+collection of CONFIG (one of the three corpora with every type, queried) typed right, as
 `corpora/ntrex_types/type_check.py` does for NTREX.
 """
 
@@ -36,10 +38,11 @@ sys.path.insert(0, str(ROOT))
 from xel.errors import XelError  # noqa: E402
 from xel.evaluate import TYPED_SPAN_HEADER, UNSCORED, span_gold_row, write_span_gold  # noqa: E402
 
-CORPORA = {"rus": "wmt22ru", "deu": "wmt22de"}
+CORPORA = {"rus": "wmt22ru", "deu": "wmt22de", "zho-CN": "wmt22"}
 # per language, each draw's seed and sizes by coarse type, in the order they were annotated
 DRAWS = {"rus": [(4101, {"ORG": 60, "LOC": 30}), (4111, {"ORG": 60})],
-         "deu": [(4102, {"ORG": 60, "LOC": 30}), (4112, {"ORG": 60})]}
+         "deu": [(4102, {"ORG": 60, "LOC": 30}), (4112, {"ORG": 60})],
+         "zho-CN": [(4103, {"ORG": 60, "LOC": 30}), (4113, {"ORG": 60})]}
 
 
 def module(path: Path) -> ModuleType:
@@ -132,8 +135,8 @@ def build(work: Path) -> dict[str, Counter[str]]:
     for part, rows in gold.items():
         write_span_gold(
             HERE / f"gold-{part}.tsv",
-            f"WMT22 type gold: ORG and LOC names of the Russian- and German-original test sets "
-            f"({part} half, documents drawn as corpora/wmt22_persons/build.py's half), from "
+            f"WMT22 type gold: ORG and LOC names of the Russian-, German- and Chinese-original "
+            f"test sets ({part} half, documents drawn as corpora/wmt22_persons/build.py's half), from "
             "english-<lang>.tsv and annotations/ by corpora/wmt22_types/gold.py",
             rows, TYPED_SPAN_HEADER)
     return counts
