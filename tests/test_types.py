@@ -22,6 +22,7 @@ from xel.names.han import (
     after_particle,
     at_body_word,
     before_particle,
+    before_verb,
     folded,
     glossed_runs,
     listed_words,
@@ -38,6 +39,7 @@ from xel.project import (
     capitals_label,
     clause_piece,
     compound_spans,
+    densest_piece,
     formally_named,
     initials,
     kept_spellings,
@@ -930,6 +932,37 @@ def test_a_chinese_organization_ends_at_its_body_and_begins_after_a_preposition(
     assert after_particle("森寶利超市", 0, 5, ["sainsbury"], bracketed=True) == 0
     fest = "所舉辦的德州論壇節"
     assert after_particle(fest, 0, 9, ["texas", "tribune", "festival"]) == 0
+
+
+def test_a_chinese_name_keeps_its_and_and_its_words_and_ends_before_a_verb() -> None:
+    # WMT22: learned pieces cut `北京协和医院` (Peking Union Medical College Hospital) as
+    # `北京 协 和 医院`; `和` inside a word is no break between pieces, `和` standing alone is
+    tgt = "赛西实验室和北京协和医院眼科专家"
+    cuts = [(0, 1), (1, 2), (2, 4), (4, 5), (5, 6), (6, 8), (8, 9), (9, 10), (10, 12),
+            (12, 13), (13, 14), (14, 16)]
+    hospital = pair("CES Laboratory and Peking Union Medical College Hospital doctors", tgt,
+                    [(1, 3), (3, 5), (4, 6), (4, 7), (7, 8)], cuts)
+    name = "Peking Union Medical College Hospital"
+    first, last = densest_piece(hospital, [3, 4, 5, 6, 7], range(0, 9), name)
+    assert tgt[cuts[first][0]:cuts[last][1]] == "北京协和医院"
+    # `和` is the name's own `and` where tokens on both sides are aligned with it
+    bureau = "北京市人力资源和社会保障局联合召开"
+    cuts = [(0, 3), (3, 7), (7, 8), (8, 10), (10, 13), (13, 15), (15, 17)]
+    held = pair("Beijing Municipal Bureau of Human Resources and Social Security held it",
+                bureau, [(0, 0), (4, 1), (5, 1), (7, 3), (8, 4), (2, 4), (9, 6)], cuts)
+    whole = "Beijing Municipal Bureau of Human Resources and Social Security"
+    assert densest_piece(held, list(range(9)), range(0, 5), whole) == (0, 4)
+    assert densest_piece(held, list(range(9)), range(0, 5), "Beijing Municipal Bureau") == (3, 4)
+    english = ["beijing", "municipal", "bureau", "human", "resources", "social", "security"]
+    assert before_particle(bureau, 0, 13, english, said_and=True) == 13
+    assert bureau[:before_particle(bureau, 0, 13, english)] == "北京市人力资源"
+    # the aligner ran on to the verb after the name (`成立`, was founded; `透漏`, disclosed),
+    # not to a verb that is also a body's noun (`组织`, to organize, an organization)
+    coalition = "亚裔教育联盟成立"
+    assert coalition[:before_verb(coalition, 0, 8, ["asian", "american", "coalition",
+                                                    "education"])] == "亚裔教育联盟"
+    assert before_verb("国民托管组织", 0, 6, ["national", "trust"]) == 6
+    assert before_verb("成立", 0, 2, ["founded"]) == 2  # a verb alone is left as it is
 
 
 def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> None:

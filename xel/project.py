@@ -52,9 +52,11 @@ from xel.names.english import ENGLISH_LINKS
 from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.han import (
+    CONJUNCTIONS,
     after_particle,
     at_body_word,
     before_particle,
+    before_verb,
     body_word,
     folded,
     read_on,
@@ -67,6 +69,7 @@ from xel.names.han import (
     with_translated,
     without_particles,
 )
+from xel.names.mandarin import all_words
 from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.pairs import label_codes
@@ -643,7 +646,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         tokens = covered(pair.tgt, at, until)
         first, last = run_on_edges(pair, mention, tokens, stops, lang, kind, lexicon)
         if is_chinese(lang):
-            first, last = densest_piece(pair, mention, range(first, last + 1))
+            first, last = densest_piece(pair, mention, range(first, last + 1), name)
         elif _cased(pair.tgt_text):
             a, b = clause_piece(pair, mention, first, last, name)
             first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind,
@@ -668,7 +671,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             if glossed != (at, until):
                 (at, until), method = glossed, "glossed"
             at = after_particle(pair.tgt_text, at, until, english, method == "parentheses")
-            until = before_particle(pair.tgt_text, at, until, english)
+            until = before_particle(pair.tgt_text, at, until, english, says_and(name))
+            until = before_verb(pair.tgt_text, at, until, english)
             if kind == "ORG" and at < until:
                 until = with_body_word(pair.tgt_text, at_body_word(pair.tgt_text, at, until,
                                                                    english))
@@ -761,6 +765,13 @@ def content_words(name: str) -> list[str]:
     (`of`, `the`), possessive endings and acronyms' dots."""
     name = regex.sub(r"['’]s\b", "", name.casefold()).replace(".", "")  # `U.N.`: un
     return [w for w in regex.findall(r"\p{L}{2,}", name) if w not in ENGLISH_LINKS]
+
+
+def says_and(name: str) -> bool:
+    """Whether an English name has `and` among its words (`Human Resources and Social
+    Security`), which a translation writes as a conjunction inside the name (not `&`:
+    `Marks & Spencer` is `瑪莎百貨`)."""
+    return "and" in {w.casefold() for w in name.split()}
 
 
 def written_acronym(name: str) -> bool:
@@ -1531,14 +1542,28 @@ def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name
     return (piece[0], piece[-1]) if best > second else (first, last)
 
 
-def densest_piece(pair: Pair, mention: Sequence[int], tokens: range) -> tuple[int, int]:
+def densest_piece(pair: Pair, mention: Sequence[int], tokens: range, name: str
+                  ) -> tuple[int, int]:
     """Chinese: the piece of an aligned span between breaks (`PIECE_BREAKS`) with the most
     tokens aligned with the name, the later on a tie, since Chinese puts a phrase's head
-    last (`同時 對 ... 的 法國 數字 委員會` -> `法國 數字 委員會`)."""
-    pieces = _pieces(tokens, lambda k: folded(_token(pair, k)) in PIECE_BREAKS)
+    last (`同時 對 ... 的 法國 數字 委員會` -> `法國 數字 委員會`). A break is a word of its own
+    in jieba's cut of the sentence (learned pieces cut `协和` of `北京协和医院`, Peking Union
+    Medical College Hospital, and `和平`, peace, as `协 和` and `和 平`), and `和` is no break
+    where the name says `and` and tokens on both sides are aligned with it
+    (`人力资源和社会保障局`, Human Resources and Social Security)."""
+    words = {(at, until) for _, at, until in all_words(folded(pair.tgt_text))}
+    aligned = aligned_tokens(mention, pair.links)
+
+    def breaks(k: int) -> bool:
+        token = folded(_token(pair, k))
+        return (token in PIECE_BREAKS and pair.tgt[k] in words and not (
+            says_and(name) and token in CONJUNCTIONS
+            and any(j in aligned for j in tokens if j < k)
+            and any(j in aligned for j in tokens if j > k)))
+
+    pieces = _pieces(tokens, breaks)
     if len(pieces) < 2:
         return tokens[0], tokens[-1]
-    aligned = aligned_tokens(mention, pair.links)
     best = max(pieces, key=lambda p: (len(aligned.intersection(p)), p[0]))
     return best[0], best[-1]
 

@@ -136,8 +136,8 @@ def build(work: Path) -> dict[str, Counter[str]]:
         write_span_gold(
             HERE / f"gold-{part}.tsv",
             f"WMT22 type gold: ORG and LOC names of the Russian-, German- and Chinese-original "
-            f"test sets ({part} half, documents drawn as corpora/wmt22_persons/build.py's half), from "
-            "english-<lang>.tsv and annotations/ by corpora/wmt22_types/gold.py",
+            f"test sets ({part} half, documents drawn as corpora/wmt22_persons/build.py's "
+            "half), from english-<lang>.tsv and annotations/ by corpora/wmt22_types/gold.py",
             rows, TYPED_SPAN_HEADER)
     return counts
 

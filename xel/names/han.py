@@ -126,6 +126,7 @@ def traditional(text: str) -> str:
 # (at the Senate), `白宮的`.
 LEADING_PARTICLES = frozenset("在於于從从對对向把被給给")
 TRAILING_PARTICLES = frozenset("的了和與与及等")
+CONJUNCTIONS = frozenset("和与及")  # `and` (simplified), which a name may say itself
 
 
 def without_particles(text: str, start: int, end: int) -> tuple[int, int]:
@@ -179,7 +180,7 @@ def with_translated(text: str, start: int, written: str) -> int:
 
 # The last character of the word for a kind of body, which Chinese writes last in its
 # name (`日报`, `公司`, `协会`, `学院`, `集团`, `银行`, `联盟`), in simplified form.
-BODY_ENDINGS = frozenset("报社司会院团行党局署队馆厂盟")
+BODY_ENDINGS = frozenset("报社司会院团行党局署队馆厂盟厅")
 
 
 def body_word(word: str) -> bool:
@@ -355,16 +356,41 @@ def after_particle(text: str, start: int, end: int, english: Sequence[str],
     return start if cut is None else without_particles(text, start + words[cut][2], end)[0]
 
 
-def before_particle(text: str, start: int, end: int, english: Sequence[str]) -> int:
+def before_particle(text: str, start: int, end: int, english: Sequence[str],
+                    said_and: bool = False) -> int:
     """The end of a translated name's span before a particle inside it (`的`, `和`) where
     words before it translate the name and none after it do: the aligner ran on into the
-    clause (`賓州舊的第`, Pennsylvania's old ...)."""
+    clause (`賓州舊的第`, Pennsylvania's old ...). Not at `和` where the name says `and`
+    (`said_and`: `人力资源和社会保障局`)."""
     words = _words(text[start:end])
     said = [_says(w, english) for w, _, _ in words]
     cut = next((k for k, (w, _, _) in enumerate(words)
-                if k > 0 and w in TRAILING_PARTICLES and any(said[:k]) and not any(said[k:])),
+                if k > 0 and w in TRAILING_PARTICLES and not (said_and and w in CONJUNCTIONS)
+                and any(said[:k]) and not any(said[k:])),
                None)
     return end if cut is None else without_particles(text, start, start + words[cut][1])[1]
+
+
+# CC-CEDICT's one-word senses of a verb that is also the noun for a body (`组织`, to organize,
+# an organization: `国民托管组织`, the National Trust).
+BODY_SENSES = frozenset({"organization", "organisation", "association", "union", "league",
+                         "alliance", "federation", "committee", "council", "society"})
+
+
+def before_verb(text: str, start: int, end: int, english: Sequence[str]) -> int:
+    """The end of a translated name's span before a verb it ends with (jieba's, of two
+    characters, saying none of the name and no noun for a body, `BODY_SENSES`) where words
+    before it say some: the aligner ran on to the clause's verb after the name
+    (`亚裔教育联盟成立`, the coalition was founded; `白宮透漏`, the White House disclosed)."""
+    words = _words(text[start:end])
+    if len(words) < 2:
+        return end
+    last = words[-1][0]
+    if (len(last) < 2 or not is_verb(last) or _says(last, english)
+            or any(len(sense) == 1 and sense[0] in BODY_SENSES for sense in senses(last))
+            or not any(_says(w, english) for w, _, _ in words[:-1])):
+        return end
+    return without_particles(text, start, start + words[-1][1])[1]
 
 
 def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int:
