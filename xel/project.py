@@ -1551,6 +1551,8 @@ def densest_piece(pair: Pair, mention: Sequence[int], tokens: range, name: str
     Medical College Hospital, and `和平`, peace, as `协 和` and `和 平`), and `和` is no break
     where the name says `and` and tokens on both sides are aligned with it
     (`人力资源和社会保障局`, Human Resources and Social Security)."""
+    if not any(folded(_token(pair, k)) in PIECE_BREAKS for k in tokens):
+        return tokens[0], tokens[-1]
     words = {(at, until) for _, at, until in all_words(folded(pair.tgt_text))}
     aligned = aligned_tokens(mention, pair.links)
 
