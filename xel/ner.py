@@ -119,6 +119,8 @@ def find_mentions(
                 continue
             if kind == "PER":
                 ent = with_particle(ent)
+            elif kind == "ORG":
+                ent = without_run_on(ent)
             if (ent.start, ent.end) in seen:
                 continue
             seen.add((ent.start, ent.end))
@@ -160,6 +162,21 @@ def with_particle(ent: Any) -> Any:
     if particle(start - 1) and name(start - 2) and name(start):
         start -= 2
     return ent if (start, end) == (ent.start, ent.end) else doc[start:end]
+
+
+# Words that end an organization's name unless a preposition goes on (`Agency for
+# International Development`): capitalized words right after one are not of the name.
+NAME_ENDS = frozenset({"Agency"})
+
+
+def without_run_on(ent: Any) -> Any:
+    """An organization's name without what NER ran it on to after a word that ends such names
+    (`NAME_ENDS`): a dateline's place in news translated from Chinese (`Xinhua News Agency
+    Nanning`), a title (`Central Intelligence Agency Director`)."""
+    doc = ent.doc
+    end = next((k + 1 for k in range(ent.start + 1, ent.end - 1)
+                if doc[k].text in NAME_ENDS and doc[k + 1].text[:1].isupper()), ent.end)
+    return ent if end == ent.end else doc[ent.start:end]
 
 
 # Taken at import, as project's: the code that finds and normalizes the mentions.
