@@ -68,8 +68,8 @@ from xel.names.han import (
     with_place_word,
     with_translated,
     without_particles,
+    word_spans,
 )
-from xel.names.mandarin import all_words
 from xel.names.match import WORDLIKE, NameMatcher, make_matcher
 from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.pairs import label_codes
@@ -1553,13 +1553,14 @@ def densest_piece(pair: Pair, mention: Sequence[int], tokens: range, name: str
     (`人力资源和社会保障局`, Human Resources and Social Security)."""
     if not any(folded(_token(pair, k)) in PIECE_BREAKS for k in tokens):
         return tokens[0], tokens[-1]
-    words = {(at, until) for _, at, until in all_words(folded(pair.tgt_text))}
+    words = word_spans(pair.tgt_text)
     aligned = aligned_tokens(mention, pair.links)
+    said_and = says_and(name)
 
     def breaks(k: int) -> bool:
         token = folded(_token(pair, k))
         return (token in PIECE_BREAKS and pair.tgt[k] in words and not (
-            says_and(name) and token in CONJUNCTIONS
+            said_and and token in CONJUNCTIONS
             and any(j in aligned for j in tokens if j < k)
             and any(j in aligned for j in tokens if j > k)))
 

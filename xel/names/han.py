@@ -261,6 +261,12 @@ def _words(text: str) -> list[tuple[str, int, int]]:
     return [(w, a, b) for w, a, b in all_words(folded(text)) if not w.isspace()]
 
 
+def word_spans(text: str) -> frozenset[tuple[int, int]]:
+    """Where jieba's words of Chinese text begin and end (`_words`): a token that is one of
+    them stands as a word of its own, not a piece of a longer one (`和` of `协和`)."""
+    return frozenset((a, b) for _, a, b in _words(text))
+
+
 def _says(word: str, english: Sequence[str]) -> bool:
     """Whether a word of a span says part of an English name: it translates a word of it,
     or it is Latin letters or digits (not punctuation: the `·` of a person's name after it)."""
