@@ -965,6 +965,28 @@ def test_a_chinese_name_keeps_its_and_and_its_words_and_ends_before_a_verb() -> 
     assert before_verb("成立", 0, 2, ["founded"]) == 2  # a verb alone is left as it is
 
 
+def test_chinese_organizations_end_where_the_sentence_says_other_things() -> None:
+    from xel.names.han import said_elsewhere, with_place_word
+    from xel.names.mandarin import verb_glosses
+
+    # the clause's verb translates a word of the English outside the name (`participate`)
+    assert {"participate", "join"} <= verb_glosses("参加")
+    association = ["china", "cost", "engineering", "association"]
+    text = "参加中价协或各省级和部门管理机构组织的培训"
+    assert said_elsewhere(text, 0, 5, association, ["participate", "in", "training"]) == (2, 5)
+    assert said_elsewhere(text, 0, 5, association, ["attend", "training"]) == (0, 5)
+    published = "尼尔森发布的报告"  # a verb after the name, `issued by Nelson`
+    assert said_elsewhere(published, 0, 5, ["nelson"], ["report", "issued"]) == (0, 3)
+    assert said_elsewhere("参加", 0, 2, association, ["participate"]) == (0, 2)  # alone: kept
+    # an Olympic committee's word is an abbreviation in jieba's dictionary: still a body's
+    committee = "波黑奥委会主席克韦西奇"
+    english = ["herzegovina", "olympic", "committee"]
+    assert committee[:at_body_word(committee, 0, 7, english)] == "波黑奥委会"
+    # `河` ends a place's name (`尼羅河`), not where it begins Hanoi (`河内`) after Xinhua
+    assert with_place_word("新华社河内12月12日电", 3) == 3
+    assert with_place_word("萨拉索塔市的海滩", 4) == 5
+
+
 def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> None:
     from xel.names.han import said_word_for_word
     from xel.triage import dictionary_round_trip

@@ -60,6 +60,7 @@ from xel.names.han import (
     body_word,
     folded,
     read_on,
+    said_elsewhere,
     traditional,
     translated_words,
     whole_words,
@@ -566,8 +567,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     name (`with_glossed_run`: `最高法院` where the aligner linked `職務`; in other spaced
     scripts, given a `lexicon`, words the corpus's links say translate it, `with_learned_run`:
     `ФБР` where the aligner linked `адрес`), begun after a
-    preposition or verb the aligner ran back to (`after_particle`), ended before a particle it
-    ran on to (`before_particle`), and an organization's ended at its body's word
+    preposition or verb the aligner ran back to (`after_particle`), without a verb at an edge
+    that translates a word of the English outside the name (`said_elsewhere`: `参加中价协`,
+    *participate* in ...), ended before a particle it ran on to (`before_particle`), and an
+    organization's ended at its body's word
     (`at_body_word`: `最高法院`, not `最高法院法官`); in Cyrillic, begun at the name's capital
     (`capital_led`: `США`, not `санкциями США`); where the aligner ran across a quotation
     mark, the words between the marks (`quoted_name`). Then the name's
@@ -671,6 +674,8 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             if glossed != (at, until):
                 (at, until), method = glossed, "glossed"
             at = after_particle(pair.tgt_text, at, until, english, method == "parentheses")
+            at, until = said_elsewhere(pair.tgt_text, at, until, english,
+                                       words_outside(pair, mention))
             until = before_particle(pair.tgt_text, at, until, english, says_and(name))
             until = before_verb(pair.tgt_text, at, until, english)
             if kind == "ORG" and at < until:
@@ -1694,6 +1699,13 @@ def _barriers(pair: Pair) -> list[int]:
 def _is_word(pair: Pair, k: int) -> bool:
     s, e = pair.tgt[k]
     return bool(WORDLIKE.search(pair.tgt_text[s:e]))
+
+
+def words_outside(pair: Pair, mention: Sequence[int]) -> list[str]:
+    """The English sentence's words outside a name, case-folded."""
+    inside = set(mention)
+    return [word.casefold() for i in range(len(pair.src))
+            if i not in inside and (word := _source_token(pair, i)).isalpha()]
 
 
 def _token(pair: Pair, k: int) -> str:

@@ -23,6 +23,7 @@ from xel.names.mandarin import (
     dictionary_words,
     glosses,
     heard_runs,
+    is_abbreviation,
     is_noun,
     is_verb,
     is_word,
@@ -33,6 +34,7 @@ from xel.names.mandarin import (
     reads_as,
     same_word,
     senses,
+    verb_glosses,
     vowel_groups,
     widened,
 )
@@ -188,6 +190,12 @@ def body_word(word: str) -> bool:
     return len(word) >= 2 and word[-1] in BODY_ENDINGS
 
 
+def body_noun(word: str) -> bool:
+    """A body's word (`body_word`) that jieba's dictionary tags a noun, an organization's name
+    or an abbreviation (`奥委会`, an Olympic committee), not a verb."""
+    return body_word(word) and (is_noun(word) or is_abbreviation(word))
+
+
 # How many characters a dictionary word may take a span past its edge (`whole_words`).
 WORD_REACH = 2
 # What a body's word ends in beside `BODY_ENDINGS`: an institute, a station, a contest.
@@ -243,7 +251,7 @@ def with_body_word(text: str, end: int) -> int:
     rest = folded(text[end:])
     gap = len(rest) - len(rest.lstrip(" "))  # segmented text: the next word
     word, at, until = next(iter(dictionary_words(rest)), ("", -1, 0))
-    return end + until if at == gap and body_word(word) and is_noun(word) else end
+    return end + until if at == gap and body_noun(word) else end
 
 
 def _glossed(word: str, english: Sequence[str]) -> frozenset[str]:
@@ -383,6 +391,29 @@ BODY_SENSES = frozenset({"organization", "organisation", "association", "union",
                          "alliance", "federation", "committee", "council", "society"})
 
 
+def said_elsewhere(text: str, start: int, end: int, english: Sequence[str],
+                   outside: Sequence[str]) -> tuple[int, int]:
+    """A translated name's span without a verb at either edge (jieba's) that CC-CEDICT
+    translates with a word of the English sentence outside the name (`outside`) and that says
+    none of the name (`english`): the aligner linked the clause's verb with the name
+    (`参加中价协`: *participate* in the China Cost Engineering Association, whose short form
+    CC-CEDICT does not gloss)."""
+
+    def elsewhere(word: str) -> bool:
+        return (len(word) > 1 and is_verb(word) and not _says(word, english)
+                and any(same_word(e, g) for g in verb_glosses(word) for e in outside))
+
+    words = _words(text[start:end])
+    first, last = 0, len(words) - 1
+    while first < last and elsewhere(words[first][0]):
+        first += 1
+    while last > first and elsewhere(words[last][0]):
+        last -= 1
+    if (first, last) == (0, len(words) - 1):
+        return start, end
+    return without_particles(text, start + words[first][1], start + words[last][2])
+
+
 def before_verb(text: str, start: int, end: int, english: Sequence[str]) -> int:
     """The end of a translated name's span before a verb it ends with (jieba's, of two
     characters, saying none of the name and no noun for a body, `BODY_SENSES`) where words
@@ -408,7 +439,7 @@ def at_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int
     words = _words(text[start:end])
     said = [_says(w, english) for w, _, _ in words]
     heads = [k for k, (w, _, _) in enumerate(words)
-             if body_word(w) and is_noun(w) and (_glossed(w, english) or any(said[:k]))]
+             if body_noun(w) and (_glossed(w, english) or any(said[:k]))]
     if not heads or any(said[heads[-1] + 1:]):
         return end
     return start + words[heads[-1]][2]
@@ -461,7 +492,8 @@ def without_place_word(text: str) -> str:
 
 def with_place_word(text: str, end: int) -> int:
     """The end of a place's name with the word for what it is, where one follows (a space
-    between, in segmented text), and does not begin a common word there (`市场`, market)."""
+    between, in segmented text), and does not begin a common word there (`市场`, market) or
+    a longer word of the sentence (`新华社河内`: Xinhua, Hanoi, not a river)."""
     if not end:
         return end
     after_latin = not _HAN.fullmatch(text[end - 1])  # `Záhorie 地區`, not `GOP 州` (states)
@@ -471,7 +503,8 @@ def with_place_word(text: str, end: int) -> int:
         if after_latin and len(word) < 2:
             continue
         if ahead.startswith(word) and not begins_word(text, at + len(word) - 1):
-            return at + len(word)
+            longer = any(a == at and b > at + len(word) for a, b in word_spans(text))
+            return end if longer else at + len(word)
     return end
 
 

