@@ -837,12 +837,17 @@ def test_a_chinese_span_takes_the_dictionary_words_it_cuts() -> None:
 def test_a_chinese_organization_takes_the_noun_for_its_kind_of_body_after_it() -> None:
     # NTREX: Unite, the union; PUD's segmented text: KFC's parent 百勝餐飲集團
     union = "联合工会代表彼得"
-    assert union[:with_body_word(union, 2)] == "联合工会"
+    assert union[:with_body_word(union, 0, 2, ["unite"])] == "联合工会"
     group = "百勝 餐飲 集團 的"
-    assert group[:with_body_word(group, 5)] == "百勝 餐飲 集團"
+    assert group[:with_body_word(group, 0, 5, ["yum", "brands"])] == "百勝 餐飲 集團"
     # a verb that ends as a body's word does is not one (进行, carry out; 开会, meet)
-    assert with_body_word("电视台进行采访", 3) == 3
-    assert with_body_word("委员会开会", 3) == 3
+    assert with_body_word("电视台进行采访", 0, 3, ["cctv"]) == 3
+    assert with_body_word("委员会开会", 0, 3, ["committee"]) == 3
+    # nor a body after one whose word the span ends with (the department's health bureau)
+    bureau = "中央军委后勤保障部卫生局副局长"
+    english = ["logistics", "support", "department"]
+    assert bureau[:with_body_word(bureau, 4, 9, english)] == "中央军委后勤保障部"
+    assert bureau[:with_body_word(bureau, 4, 9, ["logistics"])] == "中央军委后勤保障部卫生局"
     # and the organization's project keeps it (`project_entity`, aligned span)
     p = pair("the Unite union convenor", "联合 工会 代表", [(1, 0), (3, 2)])
     got = project_entity(p, 4, 9, "Unite", (), frozenset(), ProjectConfig(), "zho-CN",
@@ -985,6 +990,29 @@ def test_chinese_organizations_end_where_the_sentence_says_other_things() -> Non
     # `河` ends a place's name (`尼羅河`), not where it begins Hanoi (`河内`) after Xinhua
     assert with_place_word("新华社河内12月12日电", 3) == 3
     assert with_place_word("萨拉索塔市的海滩", 4) == 5
+
+
+def test_a_chinese_organization_takes_in_the_owner_english_names_after_it() -> None:
+    from xel.project import with_owner
+
+    # NER's `Department of Education`, then `of Guangxi Zhuang Autonomous Region`
+    english = "from Department of Education of Guangxi Zhuang Autonomous Region , it"
+    text = "从广西壮族自治区教育厅获悉"
+    cuts = [(0, 1), (1, 3), (3, 4), (4, 5), (5, 8), (8, 10), (10, 11), (11, 13)]
+    # from0 Department1 of2 Education3 of4 Guangxi5 Zhuang6 Autonomous7 Region8
+    links = [(0, 0), (1, 6), (3, 5), (5, 1), (6, 2), (6, 3), (7, 4), (8, 4)]
+    found = pair(english, text, links, cuts)
+    end = english.index(" of Guangxi")
+    assert text[with_owner(found, end, 8):11] == "广西壮族自治区教育厅"
+    # no owner after the name, or one not written right before the span: as it was
+    assert with_owner(found, english.index(" , it"), 8) == 8
+    apart = pair(english, "从广西壮族自治区的教育厅", links[:4] + [(7, 4), (8, 4)],
+                 cuts[:5] + [(8, 9), (9, 11), (11, 12)])
+    assert with_owner(apart, end, 9) == 9
+    # an owner aligned from inside a word begins the span at the word's start (`流动站`)
+    station = pair("Directory of the Research Station", "博士后流动站目录",
+                   [(0, 3), (4, 2)], [(0, 3), (3, 5), (5, 6), (6, 8)])
+    assert with_owner(station, len("Directory"), 6) == 6
 
 
 def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> None:

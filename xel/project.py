@@ -679,8 +679,9 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             until = before_particle(pair.tgt_text, at, until, english, says_and(name))
             until = before_verb(pair.tgt_text, at, until, english)
             if kind == "ORG" and at < until:
-                until = with_body_word(pair.tgt_text, at_body_word(pair.tgt_text, at, until,
-                                                                   english))
+                until = with_body_word(pair.tgt_text, at, at_body_word(
+                    pair.tgt_text, at, until, english), english)
+                at = with_owner(pair, end, at)
             if at >= until:
                 return Projected(None, None, "none", aligned)  # `於` (at) for European Union
     if matcher is not None and config.characters:
@@ -1699,6 +1700,33 @@ def _barriers(pair: Pair) -> list[int]:
 def _is_word(pair: Pair, k: int) -> bool:
     s, e = pair.tgt[k]
     return bool(WORDLIKE.search(pair.tgt_text[s:e]))
+
+
+# The owner English names after a body's name (`of the Central Military Commission`, `of
+# Vietnam`): capitalized words, `of`, `and` and `the` between them.
+OWNER = regex.compile(r"\s*(?:(?<=\bof)|of\s+)(?:the\s+)?(\p{Lu}[\w’'.-]*"
+                      r"(?:\s+(?:(?:of|and)\s+)?(?:the\s+)?\p{Lu}[\w’'.-]*)*)")
+
+
+def with_owner(pair: Pair, end: int, at: int) -> int:
+    """The start of a Chinese organization's span with its owner, where English names the owner
+    after the name (NER's `Department of Education` + `of Guangxi Zhuang Autonomous Region`,
+    `Fire Department of` + `the Ministry of Public Security`) and the words aligned with it
+    stand right before the span: Chinese writes the owner first, as part of the name
+    (`广西壮族自治区教育厅`, `公安部消防局`). It begins at a word's start."""
+    found = OWNER.match(pair.src_text, end)
+    if not found:
+        return at
+    owner = aligned_tokens(covered(pair.src, *found.span(1)), pair.links)
+    before = [k for k, (s, e) in enumerate(pair.tgt) if e <= at]
+    k = len(before)
+    while k and before[k - 1] in owner and pair.tgt[before[k - 1]][1] == (
+            pair.tgt[before[k]][0] if k < len(before) else at):
+        k -= 1
+    if k == len(before):
+        return at
+    start = pair.tgt[before[k]][0]  # not inside a word: `站` of `流动站`, the station
+    return min(next((b for a, b in word_spans(pair.tgt_text) if a < start < b), start), at)
 
 
 def words_outside(pair: Pair, mention: Sequence[int]) -> list[str]:

@@ -244,10 +244,16 @@ def read_on(text: str, start: int, end: int, reading: Callable[[int, int], float
     return start, end
 
 
-def with_body_word(text: str, end: int) -> int:
+def with_body_word(text: str, start: int, end: int, english: Sequence[str]) -> int:
     """The end of an organization's span with the noun for its kind of body written right
     after it (`联合` + `工会`: Unite, the union; `尼乌吉尼` + `航空公司`), not a verb that
-    ends alike (`进行`, `开会`)."""
+    ends alike (`进行`, `开会`), nor where the span ends with a body's word (one in `部`,
+    `处`, `委` too) for the English name's last (`后勤保障部` + `卫生局`: the Logistics
+    Support Department's health bureau)."""
+    words = _words(text[start:end])
+    if words and words[-1][0][-1] in BODY_ENDINGS | set("部处委") and english and (
+            english[-1] in _glossed(words[-1][0], english)):
+        return end
     rest = folded(text[end:])
     gap = len(rest) - len(rest.lstrip(" "))  # segmented text: the next word
     word, at, until = next(iter(dictionary_words(rest)), ("", -1, 0))
