@@ -1012,7 +1012,12 @@ def test_a_chinese_organization_takes_in_the_owner_english_names_after_it() -> N
     # an owner aligned from inside a word begins the span at the word's start (`流动站`)
     station = pair("Directory of the Research Station", "博士后流动站目录",
                    [(0, 3), (4, 2)], [(0, 3), (3, 5), (5, 6), (6, 8)])
-    assert with_owner(station, len("Directory"), 6) == 6
+    assert "博士后流动站目录"[with_owner(station, len("Directory"), 6):] == "流动站目录"
+    # the run the owner's words are aligned in, with a word aligned with nothing inside
+    bureau = pair("Health Bureau of the Logistics Support Department of the Central Military",
+                  "中央军委后勤保障部卫生局", [(4, 4), (5, 5), (6, 6), (9, 0), (10, 1), (10, 2)],
+                  [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 8), (8, 9), (9, 12)])
+    assert with_owner(bureau, len("Health Bureau of"), 9) == 0
 
 
 def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> None:

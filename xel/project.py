@@ -1704,7 +1704,7 @@ def _is_word(pair: Pair, k: int) -> bool:
 
 # The owner English names after a body's name (`of the Central Military Commission`, `of
 # Vietnam`): capitalized words, `of`, `and` and `the` between them.
-OWNER = regex.compile(r"\s*(?:(?<=\bof)|of\s+)(?:the\s+)?(\p{Lu}[\w’'.-]*"
+OWNER = regex.compile(r"(?:(?<=\bof)|\s+of)\s+(?:the\s+)?(\p{Lu}[\w’'.-]*"
                       r"(?:\s+(?:(?:of|and)\s+)?(?:the\s+)?\p{Lu}[\w’'.-]*)*)")
 
 
@@ -1712,21 +1712,19 @@ def with_owner(pair: Pair, end: int, at: int) -> int:
     """The start of a Chinese organization's span with its owner, where English names the owner
     after the name (NER's `Department of Education` + `of Guangxi Zhuang Autonomous Region`,
     `Fire Department of` + `the Ministry of Public Security`) and the words aligned with it
-    stand right before the span: Chinese writes the owner first, as part of the name
-    (`广西壮族自治区教育厅`, `公安部消防局`). It begins at a word's start."""
+    (one other word between) end right before the span: Chinese writes the owner first, as part of the name (`广西壮族自治区教育厅`,
+    `公安部消防局`). It begins at a word's start (`流动站`, not `站`)."""
     found = OWNER.match(pair.src_text, end)
-    if not found:
+    owner = set() if not found else aligned_tokens(covered(pair.src, *found.span(1)),
+                                                   pair.links)
+    last = next((k for k, (_, e) in enumerate(pair.tgt) if e == at), None)
+    if last is None or last not in owner:
         return at
-    owner = aligned_tokens(covered(pair.src, *found.span(1)), pair.links)
-    before = [k for k, (s, e) in enumerate(pair.tgt) if e <= at]
-    k = len(before)
-    while k and before[k - 1] in owner and pair.tgt[before[k - 1]][1] == (
-            pair.tgt[before[k]][0] if k < len(before) else at):
-        k -= 1
-    if k == len(before):
-        return at
-    start = pair.tgt[before[k]][0]  # not inside a word: `站` of `流动站`, the station
-    return min(next((b for a, b in word_spans(pair.tgt_text) if a < start < b), start), at)
+    first = last  # back over the owner's words, one other word between
+    while first > 0 and (first - 1 in owner or first > 1 and first - 2 in owner):
+        first -= 1
+    start = pair.tgt[first][0]
+    return next((a for a, b in word_spans(pair.tgt_text) if a < start < b), start)
 
 
 def words_outside(pair: Pair, mention: Sequence[int]) -> list[str]:
