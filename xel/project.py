@@ -1712,8 +1712,9 @@ def with_owner(pair: Pair, end: int, at: int) -> int:
     """The start of a Chinese organization's span with its owner, where English names the owner
     after the name (NER's `Department of Education` + `of Guangxi Zhuang Autonomous Region`,
     `Fire Department of` + `the Ministry of Public Security`) and the words aligned with it
-    (one other word between) end right before the span: Chinese writes the owner first, as part of the name (`广西壮族自治区教育厅`,
-    `公安部消防局`). It begins at a word's start (`流动站`, not `站`)."""
+    (one other word between) end right before the span: Chinese writes the owner first, as
+    part of the name (`广西壮族自治区教育厅`, `公安部消防局`). It begins at a word's start
+    (`流动站`, not `站`)."""
     found = OWNER.match(pair.src_text, end)
     owner = set() if not found else aligned_tokens(covered(pair.src, *found.span(1)),
                                                    pair.links)
