@@ -1018,6 +1018,15 @@ def test_a_chinese_organization_takes_in_the_owner_english_names_after_it() -> N
                   "中央军委后勤保障部卫生局", [(4, 4), (5, 5), (6, 6), (9, 0), (10, 1), (10, 2)],
                   [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 8), (8, 9), (9, 12)])
     assert with_owner(bureau, len("Health Bureau of"), 9) == 0
+    # an owner after a second body's name it shares, aligned in the token the span begins in
+    shared = pair("Ministry of Education and Ministry of Justice of the US could",
+                  "美国教育部、司法部能够", [(9, 0), (2, 1), (6, 3)],
+                  [(0, 1), (1, 5), (5, 6), (6, 9), (9, 11)])
+    assert with_owner(shared, len("Ministry of Education"), 2) == 0
+    # not across a particle standing as a word (`的`)
+    league = pair("Group G of the Europa League", "歐洲聯盟的G組", [(4, 0), (5, 1), (1, 3)],
+                  [(0, 2), (2, 4), (4, 5), (5, 6), (6, 7)])
+    assert with_owner(league, len("Group G"), 5) == 5
 
 
 def test_a_chinese_name_said_word_for_word_by_the_dictionary_is_accepted() -> None:

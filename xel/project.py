@@ -53,6 +53,7 @@ from xel.names.english import tokens as name_tokens
 from xel.names.families import family
 from xel.names.han import (
     CONJUNCTIONS,
+    FUNCTION_CHARACTERS,
     after_particle,
     at_body_word,
     before_particle,
@@ -1703,8 +1704,10 @@ def _is_word(pair: Pair, k: int) -> bool:
 
 
 # The owner English names after a body's name (`of the Central Military Commission`, `of
-# Vietnam`): capitalized words, `of`, `and` and `the` between them.
-OWNER = regex.compile(r"(?:(?<=\bof)|\s+of)\s+(?:the\s+)?(\p{Lu}[\w’'.-]*"
+# Vietnam`), also after another body's it shares (`Ministry of Education` + `and Ministry of
+# Justice of the US`): capitalized words, `of`, `and` and `the` between them.
+OWNER = regex.compile(r"(?:\s+and\s+(?:the\s+)?\p{Lu}[\w’'.-]*(?:\s+of\s+\p{Lu}[\w’'.-]*)?)?"
+                      r"(?:(?<=\bof)|\s+of)\s+(?:the\s+)?(\p{Lu}[\w’'.-]*"
                       r"(?:\s+(?:(?:of|and)\s+)?(?:the\s+)?\p{Lu}[\w’'.-]*)*)")
 
 
@@ -1712,20 +1715,29 @@ def with_owner(pair: Pair, end: int, at: int) -> int:
     """The start of a Chinese organization's span with its owner, where English names the owner
     after the name (NER's `Department of Education` + `of Guangxi Zhuang Autonomous Region`,
     `Fire Department of` + `the Ministry of Public Security`) and the words aligned with it
-    (one other word between) end right before the span: Chinese writes the owner first, as
-    part of the name (`广西壮族自治区教育厅`, `公安部消防局`). It begins at a word's start
+    (one other word of Han characters between, not a particle) end right before the span, or
+    in the token the span begins in: Chinese writes the owner first, as part of the name
+    (`广西壮族自治区教育厅`, `公安部消防局`, `美国教育部`). It begins at a word's start
     (`流动站`, not `站`)."""
     found = OWNER.match(pair.src_text, end)
     owner = set() if not found else aligned_tokens(covered(pair.src, *found.span(1)),
                                                    pair.links)
-    last = next((k for k, (_, e) in enumerate(pair.tgt) if e == at), None)
-    if last is None or last not in owner:
-        return at
-    first = last  # back over the owner's words, one other word between
-    while first > 0 and (first - 1 in owner or first > 1 and first - 2 in owner):
+    words = word_spans(pair.tgt_text)
+
+    def between(k: int) -> bool:  # Han characters, not a particle standing as a word (`的`)
+        word = _token(pair, k)
+        return bool(regex.fullmatch(r"\p{Han}+", word)) and not (
+            word in FUNCTION_CHARACTERS and pair.tgt[k] in words)
+
+    first = sum(1 for s, _ in pair.tgt if s < at)  # the tokens before the span or begun so
+    while first > 0 and (first - 1 in owner or first > 1 and first - 2 in owner
+                         and between(first - 1)):
         first -= 1
+    if first >= len(pair.tgt) or not any(k in owner for k in range(first, len(pair.tgt))
+                                         if pair.tgt[k][0] < at):
+        return at
     start = pair.tgt[first][0]
-    return next((a for a, b in word_spans(pair.tgt_text) if a < start < b), start)
+    return next((a for a, b in words if a < start < b), start)
 
 
 def words_outside(pair: Pair, mention: Sequence[int]) -> list[str]:
