@@ -338,12 +338,14 @@ def test_wmt22_type_gold_counts_and_halves() -> None:
     named = {part: Counter((r.lang, r.type) for r in rows if r.gold not in UNSCORED)
              for part, rows in halves.items()}
     assert named == {"tune": {("rus", "ORG"): 35, ("rus", "LOC"): 14, ("deu", "ORG"): 30,
-                              ("deu", "LOC"): 7, ("zho-CN", "ORG"): 26, ("zho-CN", "LOC"): 12},
+                              ("deu", "LOC"): 7, ("zho-CN", "ORG"): 72, ("zho-CN", "LOC"): 12},
                      "heldout": {("rus", "ORG"): 33, ("rus", "LOC"): 10, ("deu", "ORG"): 21,
                                  ("deu", "LOC"): 16, ("zho-CN", "ORG"): 37,
                                  ("zho-CN", "LOC"): 11}}
     every = [r for rows in halves.values() for r in rows]
-    assert Counter(r.lang for r in every) == {"rus": 150, "deu": 150, "zho-CN": 150}
+    assert Counter(r.lang for r in every) == {"rus": 150, "deu": 150, "zho-CN": 250}
+    # Chinese's third draw is from tune-half documents only
+    assert Counter(r.lang for r in halves["heldout"]) == {"rus": 71, "deu": 67, "zho-CN": 77}
     assert all((r.gold == "NOT_ENTITY") == (r.gold_type != r.type) for r in every)
     sys.path.insert(0, str(WMT22.parent / "wmt22_persons"))
     try:

@@ -992,6 +992,21 @@ def test_chinese_organizations_end_where_the_sentence_says_other_things() -> Non
     assert with_place_word("萨拉索塔市的海滩", 4) == 5
 
 
+def test_a_one_character_chinese_name_stays_apart_from_a_word_that_says_more() -> None:
+    from xel.names.han import kept_apart
+
+    # `党` of `党史` where the English says the Party's history apart: the Party
+    history = "通过百年党史上第三个历史决议"
+    assert kept_apart(history, (4, 5), (4, 6), ["party"], ["third", "history", "resolution"])
+    assert kept_apart("青年党员", (2, 3), (2, 4), ["party"], ["young", "members"])
+    # not where the sentence says no such word, nor `英` of `英国` (`国`: state, not Britain's)
+    assert not kept_apart(history, (4, 5), (4, 6), ["party"], ["third", "resolution"])
+    assert not kept_apart("英国政府", (0, 1), (0, 2), ["britain"], ["state", "government"])
+    # a span of more than one character, or one that does not say the name, is widened
+    assert not kept_apart("美国国务院", (0, 2), (0, 5), ["us"], ["state", "department"])
+    assert not kept_apart(history, (5, 6), (4, 6), ["party"], ["history"])
+
+
 def test_a_chinese_organization_takes_in_the_owner_english_names_after_it() -> None:
     from xel.project import with_owner
 

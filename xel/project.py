@@ -60,6 +60,7 @@ from xel.names.han import (
     before_verb,
     body_word,
     folded,
+    kept_apart,
     read_on,
     said_elsewhere,
     traditional,
@@ -669,14 +670,16 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
         at = pair.tgt[first][0] if moved or first != tokens[0] else at
         until = pair.tgt[last][1] if moved or last != tokens[-1] else until
         if is_chinese(lang):
-            at, until = without_particles(pair.tgt_text, *whole_words(pair.tgt_text, at, until))
-            english = content_words(name)
+            english, outside = content_words(name), words_outside(pair, mention)
+            wide = whole_words(pair.tgt_text, at, until)
+            if not kept_apart(pair.tgt_text, (at, until), wide, english, outside):
+                at, until = wide
+            at, until = without_particles(pair.tgt_text, at, until)
             glossed = with_glossed_run(pair.tgt_text, at, until, english)
             if glossed != (at, until):
                 (at, until), method = glossed, "glossed"
             at = after_particle(pair.tgt_text, at, until, english, method == "parentheses")
-            at, until = said_elsewhere(pair.tgt_text, at, until, english,
-                                       words_outside(pair, mention))
+            at, until = said_elsewhere(pair.tgt_text, at, until, english, outside)
             until = before_particle(pair.tgt_text, at, until, english, says_and(name))
             until = before_verb(pair.tgt_text, at, until, english)
             if kind == "ORG" and at < until:

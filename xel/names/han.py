@@ -397,6 +397,23 @@ BODY_SENSES = frozenset({"organization", "organisation", "association", "union",
                          "alliance", "federation", "committee", "council", "society"})
 
 
+def kept_apart(text: str, span: tuple[int, int], wide: tuple[int, int], english: Sequence[str],
+               outside: Sequence[str]) -> bool:
+    """Whether a one-character Chinese span that says every word of the English name stays
+    apart from the dictionary word it is written in (`wide`), where the word's other
+    characters say a word of the sentence outside the name (and not in it) that the word says
+    too: `党` of `党史`, the Party's history; `党员`, Party members (not `英` of `英国`: `国`,
+    state, is no sense of `英国`)."""
+    start, end = span
+    if end - start != 1 or wide == span or not english or set(english) - _glossed(
+            text[start:end], english):
+        return False
+    others = [e for e in outside if e not in english]
+    word = folded(text[wide[0]:wide[1]])
+    rest = folded(text[wide[0]:start] + text[end:wide[1]])
+    return any(_glossed(ch, others) & _glossed(word, others) for ch in rest)
+
+
 def said_elsewhere(text: str, start: int, end: int, english: Sequence[str],
                    outside: Sequence[str]) -> tuple[int, int]:
     """A translated name's span without a verb at either edge (jieba's) that CC-CEDICT
