@@ -1725,6 +1725,8 @@ def with_owner(pair: Pair, end: int, at: int) -> int:
     found = OWNER.match(pair.src_text, end)
     owner = set() if not found else aligned_tokens(covered(pair.src, *found.span(1)),
                                                    pair.links)
+    if not owner:
+        return at
     words = word_spans(pair.tgt_text)
 
     def between(k: int) -> bool:  # Han characters, not a particle standing as a word (`的`)
@@ -1736,8 +1738,7 @@ def with_owner(pair: Pair, end: int, at: int) -> int:
     while first > 0 and (first - 1 in owner or first > 1 and first - 2 in owner
                          and between(first - 1)):
         first -= 1
-    if first >= len(pair.tgt) or not any(k in owner for k in range(first, len(pair.tgt))
-                                         if pair.tgt[k][0] < at):
+    if not any(k in owner for k in range(first, len(pair.tgt)) if pair.tgt[k][0] < at):
         return at
     start = pair.tgt[first][0]
     return next((a for a, b in words if a < start < b), start)

@@ -190,6 +190,11 @@ def body_word(word: str) -> bool:
     return len(word) >= 2 and word[-1] in BODY_ENDINGS
 
 
+# What a body's word ends in that may end a name's head (`后勤保障部`, `公安部`): `BODY_ENDINGS`
+# and the endings too common elsewhere to find bodies by (`全部`, all; `到处`, everywhere).
+HEAD_ENDINGS = BODY_ENDINGS | frozenset("部处委")
+
+
 def body_noun(word: str) -> bool:
     """A body's word (`body_word`) that jieba's dictionary tags a noun, an organization's name
     or an abbreviation (`奥委会`, an Olympic committee), not a verb."""
@@ -251,7 +256,7 @@ def with_body_word(text: str, start: int, end: int, english: Sequence[str]) -> i
     `处`, `委` too) for the English name's last (`后勤保障部` + `卫生局`: the Logistics
     Support Department's health bureau)."""
     words = _words(text[start:end])
-    if words and words[-1][0][-1] in BODY_ENDINGS | set("部处委") and english and (
+    if words and words[-1][0][-1] in HEAD_ENDINGS and english and (
             english[-1] in _glossed(words[-1][0], english)):
         return end
     rest = folded(text[end:])
@@ -406,7 +411,7 @@ def kept_apart(text: str, span: tuple[int, int], wide: tuple[int, int], english:
     state, is no sense of `英国`)."""
     start, end = span
     if end - start != 1 or wide == span or not english or set(english) - _glossed(
-            text[start:end], english):
+            folded(text[start:end]), english):
         return False
     others = [e for e in outside if e not in english]
     word = folded(text[wide[0]:wide[1]])
