@@ -343,6 +343,22 @@ def test_span_gold_of_several_collections_scores_the_store_languages(tmp_path: P
     assert "zho-TW)" in str(result.exception)  # the languages the store holds
 
 
+def test_span_gold_on_a_store_never_projected_says_what_to_run(tmp_path: Path) -> None:
+    """A typed store that was queried but never projected: the error names the command, not
+    SQLite's missing table."""
+    import sqlite3
+
+    from xel.cli import app
+
+    config, gold = span_collection(tmp_path, SPAN_GOLD)
+    with sqlite3.connect(tmp_path / "s.sqlite") as conn:
+        conn.execute("DROP TABLE projections")
+    result = CliRunner().invoke(app, ["eval", "projection", str(config), "--spans", str(gold)])
+    assert isinstance(result.exception, XelError), result.output
+    assert "no projections in" in str(result.exception)
+    assert "run `xel project CONFIG` first" in str(result.exception)
+
+
 def test_span_gold_reader_names_the_bad_line(tmp_path: Path) -> None:
     from xel.evaluate import read_span_gold
 

@@ -1084,6 +1084,9 @@ def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold],
     are left out and counted."""
     outcomes: dict[str, list[Outcome]] = {"paper": [], "xel": []}
     left_out = 0
+    if not store.query("SELECT 1 FROM sqlite_master WHERE name = 'projections'"):
+        raise XelError(f"no projections in {store.path} (queried, never projected): run "
+                       "`xel project CONFIG` first")
     for g in rows:
         if g.gold in UNSCORED or g.start is None or g.end is None:
             left_out += 1
