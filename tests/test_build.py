@@ -266,6 +266,22 @@ def test_a_corpus_without_queries_is_an_error_naming_the_filter(tmp_path: Path,
     assert "queries:" in message and not (tmp_path / "work" / "out" / "collection").exists()
 
 
+def test_an_export_before_any_crowd_judgment_says_what_to_run(tmp_path: Path,
+                                                              tiny_config: Any) -> None:
+    """`xel export` runs the automatic stages up to it; with no crowd link at all it names
+    the crowd stage to run, and writes no collection."""
+    from xel.cli import _load_commands, app
+
+    _load_commands()
+    write_corpus(tmp_path)
+    config = tiny_config(tmp_path)
+    result = CliRunner().invoke(app, ["export", str(config_file(config, tmp_path / "c.yaml"))])
+    assert isinstance(result.exception, XelError), result.output
+    assert "nothing to export" in str(result.exception)
+    assert "hits simulate --kind el" in str(result.exception)
+    assert not (tmp_path / "work" / "out" / "collection").exists()
+
+
 def test_build_goes_live_only_with_live_and_a_confirmation(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_config: Any) -> None:
     from xel.cli import _load_commands, app

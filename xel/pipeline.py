@@ -189,9 +189,14 @@ def export(store: Store, config: Config) -> Work:
     ran = recorded(store, config, STAGES["baseline"])
     baselines = ran is not None and parse_signature(ran["signature"]).get("after:export") \
         == own.digest
+    crowd = crowd_results(store, config)
+    if not crowd.links:
+        raise XelError(f"nothing to export from {store.path}: no query has a link the crowd "
+                       f"agreed on yet (stage 'el'): run {STAGES['el'].how('')} first, or "
+                       "`xel build` with the simulated crowd")
     sheet = Datasheet(own.text, provenance(store, config, "export", langs),
                       card_sections(store, config, baselines=baselines))
-    return export_collection(store, config, crowd_results(store, config), sheet)
+    return export_collection(store, config, crowd, sheet)
 
 
 def card(store: Store, config: Config) -> Work:
