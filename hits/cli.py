@@ -39,6 +39,7 @@ from hits.workflow import (
 )
 from xel.config import Config, HitsConfig, load_config
 from xel.errors import XelError
+from xel.queries import read_queries
 from xel.store import Store
 
 app = typer.Typer(help="Crowd tasks (HITs) for entity linking and name curation.",
@@ -53,8 +54,17 @@ SIMULATED = Text("SIMULATED crowd: no person answered these", style="bold magent
 
 
 def _open(config_path: Path) -> tuple[Config, Store]:
+    """The config and its store, which `xel queries` (or `xel build`) has filled: HITs ask
+    about its queries, so an empty or missing store is an error, not "nothing to ask"."""
     config = load_config(config_path)
-    return config, open_tables(Store(config.resolve(config.store)))
+    path = config.resolve(config.store)
+    if not path.exists():
+        raise XelError(f"no collection store at {path}: run `xel queries {config_path}` (or "
+                       f"`xel build {config_path}`) first")
+    store = open_tables(Store(path))
+    if not read_queries(store):
+        raise XelError(f"{path} holds no queries: run `xel queries {config_path}` first")
+    return config, store
 
 
 @app.command()

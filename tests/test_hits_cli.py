@@ -13,6 +13,8 @@ from hits.cli import app
 from hits.store import batches
 from hits.workflow import aggregate_names
 from xel.config import Config
+from xel.errors import XelError
+from xel.store import Store
 
 runner = CliRunner()
 
@@ -71,6 +73,27 @@ def test_simulate_and_curate_round_trip_through_csv(tmp_path: Path, crowd_store:
     assert {r[2] for r in decided} == {"expert:eve"}
     aggregate_names(store, sim_config(tmp_path), "deu")  # expert decisions are kept
     assert store.scalar("SELECT COUNT(*) FROM name_outcomes WHERE outcome = 'E'") == 2
+
+
+def test_hits_before_any_query_say_what_to_run(tmp_path: Path, crowd_store: Any,
+                                               sim_config: Any) -> None:
+    """A config whose store `xel queries` has not filled: an error naming the command, not
+    "nothing to ask", and no store is made."""
+    crowd_store(tmp_path, n_queries=4, n_gold=1)
+    config = sim_config(tmp_path)
+    config.store = tmp_path / "elsewhere" / "xel.sqlite"
+    path = str(write_config(config, tmp_path))
+    for command in (["make", "-c", path], ["simulate", "--kind", "name", "--lang", "deu", "-c",
+                                            path]):
+        result = runner.invoke(app, command)
+        assert isinstance(result.exception, XelError), result.output
+        assert "no collection store at" in str(result.exception)
+        assert f"run `xel queries {path}`" in str(result.exception)
+    assert not (tmp_path / "elsewhere" / "xel.sqlite").exists()
+    (tmp_path / "elsewhere").mkdir()
+    Store(tmp_path / "elsewhere" / "xel.sqlite").close()
+    result = runner.invoke(app, ["make", "-c", path])
+    assert "holds no queries" in str(result.exception)
 
 
 def test_bad_input_is_a_one_line_error(tmp_path: Path, crowd_store: Any, sim_config: Any) -> None:
