@@ -983,6 +983,8 @@ def test_chinese_organizations_end_where_the_sentence_says_other_things() -> Non
     published = "尼尔森发布的报告"  # a verb after the name, `issued by Nelson`
     assert said_elsewhere(published, 0, 5, ["nelson"], ["report", "issued"]) == (0, 3)
     assert said_elsewhere("参加", 0, 2, association, ["participate"]) == (0, 2)  # alone: kept
+    # a verb the name says itself stays (`Participate Association`, however the English has it)
+    assert said_elsewhere(text, 0, 5, ["participate", "association"], ["participate"]) == (0, 5)
     # an Olympic committee's word is an abbreviation in jieba's dictionary: still a body's
     committee = "波黑奥委会主席克韦西奇"
     english = ["herzegovina", "olympic", "committee"]

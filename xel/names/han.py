@@ -423,13 +423,15 @@ def said_elsewhere(text: str, start: int, end: int, english: Sequence[str],
                    outside: Sequence[str]) -> tuple[int, int]:
     """A translated name's span without a verb at either edge (jieba's) that CC-CEDICT
     translates with a word of the English sentence outside the name (`outside`) and that says
-    none of the name (`english`): the aligner linked the clause's verb with the name
-    (`参加中价协`: *participate* in the China Cost Engineering Association, whose short form
-    CC-CEDICT does not gloss)."""
+    none of the name (`english`), as a noun or a verb: the aligner linked the clause's verb
+    with the name (`参加中价协`: *participate* in the China Cost Engineering Association, whose
+    short form CC-CEDICT does not gloss)."""
 
     def elsewhere(word: str) -> bool:
+        verbs = verb_glosses(word)
         return (len(word) > 1 and is_verb(word) and not _says(word, english)
-                and any(same_word(e, g) for g in verb_glosses(word) for e in outside))
+                and not any(same_word(e, g) for g in verbs for e in english)
+                and any(same_word(e, g) for g in verbs for e in outside))
 
     words = _words(text[start:end])
     first, last = 0, len(words) - 1
