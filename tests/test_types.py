@@ -1030,7 +1030,7 @@ def test_a_chinese_organization_takes_in_the_owner_english_names_after_it() -> N
     station = pair("Directory of the Research Station", "博士后流动站目录",
                    [(0, 3), (4, 2)], [(0, 3), (3, 5), (5, 6), (6, 8)])
     assert "博士后流动站目录"[with_owner(station, len("Directory"), 6):] == "流动站目录"
-    # the run the owner's words are aligned in, with a word aligned with nothing inside
+    # the run the owner's words are aligned in, one other word between (`后` of `后勤`)
     bureau = pair("Health Bureau of the Logistics Support Department of the Central Military",
                   "中央军委后勤保障部卫生局", [(4, 4), (5, 5), (6, 6), (9, 0), (10, 1), (10, 2)],
                   [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 8), (8, 9), (9, 12)])
