@@ -63,6 +63,7 @@ def _open(config_path: Path) -> tuple[Config, Store]:
                        f"`xel build {config_path}`) first")
     store = open_tables(Store(path))
     if not read_queries(store):
+        store.close()
         raise XelError(f"{path} holds no queries: run `xel queries {config_path}` first")
     return config, store
 
