@@ -1084,7 +1084,7 @@ def span_outcomes(store: Store, path: Path, rows: Sequence[SpanGold],
     are left out and counted."""
     outcomes: dict[str, list[Outcome]] = {"paper": [], "xel": []}
     left_out = 0
-    if not store.query("SELECT 1 FROM sqlite_master WHERE name = 'projections'"):
+    if not store.has_table("projections"):
         raise XelError(f"no projections in {store.path} (queried, never projected): run "
                        "`xel project CONFIG` first")
     for g in rows:
@@ -1161,7 +1161,7 @@ def stage_triage(store: Store, rows: Sequence[SpanGold], lang: str) -> dict[str,
     decided = store.query(
         "SELECT q.seg AS qseg, q.start AS qstart, q.end AS qend, t.outcome, t.seg, t.start,"
         " t.end FROM queries q JOIN triage t ON t.query_id = q.query_id AND t.lang = ?",
-        (lang,)) if store.query("SELECT name FROM sqlite_master WHERE name = 'triage'") else []
+        (lang,)) if store.has_table("triage") else []
     n = accepted = right = 0
     for g in rows:
         if g.gold in UNSCORED or g.start is None:

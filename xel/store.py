@@ -169,6 +169,11 @@ class Store:
         row = self.conn.execute(sql, params).fetchone()
         return None if row is None else row[0]
 
+    def has_table(self, name: str) -> bool:
+        """Whether a stage has made this table here (evaluation reads a store as it is)."""
+        return self.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                           (name,)) is not None
+
     # --- stage bookkeeping -------------------------------------------------------------
 
     def stage(self, name: str) -> sqlite3.Row | None:
