@@ -280,9 +280,11 @@ def _words(text: str) -> list[tuple[str, int, int]]:
     return [(w, a, b) for w, a, b in all_words(folded(text)) if not w.isspace()]
 
 
+@functools.lru_cache(maxsize=64)
 def word_spans(text: str) -> frozenset[tuple[int, int]]:
     """Where jieba's words of Chinese text begin and end (`_words`): a token that is one of
-    them stands as a word of its own, not a piece of a longer one (`和` of `协和`)."""
+    them stands as a word of its own, not a piece of a longer one (`和` of `协和`). Kept for
+    the last sentences: a mention's projection asks for its sentence's up to three times."""
     return frozenset((a, b) for _, a, b in _words(text))
 
 
