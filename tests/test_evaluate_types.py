@@ -20,6 +20,7 @@ from xel.evaluate import (
     INFLECTED_LABEL,
     TYPED_SPAN_HEADER,
     UNSCORED,
+    ConllSentence,
     GoldMention,
     SpanGold,
     as_named,
@@ -30,6 +31,7 @@ from xel.evaluate import (
     read_conll,
     read_span_gold,
     typed_gold_mentions,
+    unannotated_names,
 )
 from xel.names.match import NameMatcher
 
@@ -153,6 +155,41 @@ def test_conll_gold_pairs_a_name_typed_apart(tmp_path: Path) -> None:
     de.write_text("Die O\nVerkehrspolizei B-ORG\nin O\nShenzhen B-LOC\n\n", encoding="utf-8")
     orgs, left = typed_gold_mentions(read_conll(en), read_conll(de), None)["ORG"]
     assert orgs == [GoldMention(0, 0, 0, (3, 3))] and left == 0
+
+
+def test_a_person_in_english_keeps_its_target_from_other_names(tmp_path: Path) -> None:
+    # PUD: the German annotation types Villeneuve a place and leaves `britischen Inseln`
+    # out; Villeneuve pairs with the English person, so the British Isles have no gold
+    # (they were paired with Villeneuve by order)
+    en, de = tmp_path / "en", tmp_path / "de"
+    en.write_text("The O\nfleet O\nof O\nVilleneuve B-PER\ngave O\nup O\nthe O\n"
+                  "British B-LOC\nIsles I-LOC\n\n", encoding="utf-8")
+    de.write_text("Die O\nFlotte O\nvon O\nVilleneuve B-LOC\ngab O\ndie O\nbritischen O\n"
+                  "Inseln O\nauf O\n\n", encoding="utf-8")
+    typed = typed_gold_mentions(read_conll(en), read_conll(de), None)
+    assert typed["LOC"] == ([], 1) and "PER" not in typed
+
+
+def test_a_name_the_english_writes_unannotated_pairs_by_no_order(tmp_path: Path) -> None:
+    # the English leaves *Treaty of London* unannotated, the German annotates `London`: it is
+    # not the gold of the one English place left (`Balkan`, which German writes in a word)
+    assert unannotated_names(read_conll_text(
+        tmp_path, "The O\nTreaty O\nof O\nLondon O\ngave O\nthe O\nBalkan B-LOC\n"
+                  "allies O\nAlbania B-LOC\n")) == ["Treaty", "London"]
+    kinds = ["LOC", "LOC"]
+    assert pair_entities(["Balkan", "Albania"], ["London", "Albanien"], None,
+                         {"albania": {"albanien"}}, english_types=kinds, target_types=kinds,
+                         unannotated=["Treaty", "London"]) == {1: 1}
+    # without the English sentence's other names, order pairs the two left
+    assert pair_entities(["Balkan", "Albania"], ["London", "Albanien"], None,
+                         {"albania": {"albanien"}}, english_types=kinds,
+                         target_types=kinds) == {1: 1, 0: 0}
+
+
+def read_conll_text(tmp_path: Path, text: str) -> ConllSentence:
+    path = tmp_path / "one.conll"
+    path.write_text(text + "\n", encoding="utf-8")
+    return read_conll(path)[0]
 
 
 def conll_pair(tmp_path: Path) -> tuple[Path, Path]:

@@ -352,24 +352,41 @@ def typed_gold_mentions(english: Sequence[ConllSentence], target: Sequence[Conll
                         labels: Mapping[str, set[str]] | None = None, lang: str | None = None
                         ) -> dict[str, tuple[list[GoldMention], int]]:
     """The English entities of every type but people, each sentence's paired once with the
-    target's (`pair_entities`, over every type at once, since the two annotations may type
-    one name apart), by type: the gold mentions and how many were left without one."""
+    target's (`pair_entities`, over every type at once, people too, since the two
+    annotations may type one name apart: `Villeneuve` a person in English, a place in
+    German), by type: the gold mentions and how many were left without one."""
     found: dict[str, list[GoldMention]] = defaultdict(list)
     unmatched: Counter[str] = Counter()
     for n, (e, t) in enumerate(zip(english, target, strict=True)):
-        src = [s for s in e.entities if s[2] != "PER"]
-        tgt = [s for s in t.entities if s[2] != "PER"]
+        src, tgt = e.entities, t.entities
         pairs = pair_entities([" ".join(e.tokens[a:b + 1]) for a, b, _ in src],
                               [" ".join(t.tokens[a:b + 1]) for a, b, _ in tgt], matcher, labels,
                               [a / len(e.tokens) for a, _, _ in src],
                               [a / len(t.tokens) for a, _, _ in tgt], lang,
-                              [k for _, _, k in src], [k for _, _, k in tgt])
+                              [k for _, _, k in src], [k for _, _, k in tgt],
+                              unannotated_names(e))
         for i, (a, b, kind) in enumerate(src):
+            if kind == "PER":  # paired here only so that no other name takes its target
+                continue
             if i in pairs:
                 found[kind].append(GoldMention(n, a, b, tgt[pairs[i]][:2]))
             else:
                 unmatched[kind] += 1
     return {kind: (found[kind], unmatched[kind]) for kind in {*found, *unmatched}}
+
+
+def unannotated_names(sentence: ConllSentence) -> list[str]:
+    """The runs of capitalized words a sentence has outside its annotated names, its first
+    word aside (`Treaty`, `London` of an unannotated *Treaty of London*): names one
+    annotation may have left out."""
+    inside = {k for a, b, _ in sentence.entities for k in range(a, b + 1)}
+    runs: list[list[str]] = [[]]
+    for k, token in enumerate(sentence.tokens):
+        if k and k not in inside and _capitalized(token):
+            runs[-1].append(token)
+        elif runs[-1]:
+            runs.append([])
+    return [" ".join(run) for run in runs if run]
 
 
 def pair_persons(english: Sequence[ConllSentence], target: Sequence[ConllSentence],
@@ -444,7 +461,8 @@ def pair_entities(english: Sequence[str], target: Sequence[str], matcher: NameMa
                   target_at: Sequence[float] | None = None,
                   lang: str | None = None,
                   english_types: Sequence[str] | None = None,
-                  target_types: Sequence[str] | None = None) -> dict[int, int]:
+                  target_types: Sequence[str] | None = None,
+                  unannotated: Sequence[str] = ()) -> dict[int, int]:
     """Pair the English names of a sentence with the target names (index -> index), so that
     translated names pair, never by a projection:
 
@@ -457,7 +475,10 @@ def pair_entities(english: Sequence[str], target: Sequence[str], matcher: NameMa
        (`Shenzhen 's traffic police` is an organization in English, a place in German);
     2. the names of a type left pair by order of occurrence (the k-th left with the k-th
        left) where as many are left on both sides, which pairs translated names
-       (`Germany`/`Deutschland`);
+       (`Germany`/`Deutschland`); a target name that one of the English sentence's
+       `unannotated` names (`unannotated_names`) spells is that name's, and pairs by no
+       order (German `London` of *Vertrag von London*, where the English leaves *Treaty of
+       London* unannotated);
     3. otherwise the English names left have no gold and are left out.
     """
     src_at = english_at if english_at is not None else range(len(english))
@@ -477,10 +498,12 @@ def pair_entities(english: Sequence[str], target: Sequence[str], matcher: NameMa
     for *_, i, j in sorted(cues, reverse=True):
         if i not in pairs and j not in pairs.values():
             pairs[i] = j
+    spelled = {j for j, t in enumerate(target)
+               if any(name_cue(u, t, matcher, labels, lang) for u in unannotated)}
     for kind in dict.fromkeys(src_type):
         left = [i for i in range(len(english)) if i not in pairs and src_type[i] == kind]
         free = [j for j in range(len(target))
-                if j not in pairs.values() and tgt_type[j] == kind]
+                if j not in pairs.values() and tgt_type[j] == kind and j not in spelled]
         if len(left) == len(free):
             pairs.update(zip(left, free, strict=True))
     return pairs
