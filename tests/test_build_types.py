@@ -9,12 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from conftest import write_parallel
+from typer.testing import CliRunner
 
 from hits.render import render_hit
 from xel.build import build
+from xel.cli import _load_commands, app
 from xel.config import Config
+from xel.errors import XelError
 from xel.pipeline import run
+from xel.queries import export_review, read_review_types
 from xel.store import Store
 
 PEOPLE = {  # name -> (German form, KB id or NIL)
@@ -143,3 +148,57 @@ def test_clel_learns_people_and_translated_names_apart(built: tuple[Path, Config
     answered = {line.split("\t")[0] for line in
                 (folder / "clel.tsv").read_text(encoding="utf-8").splitlines()}
     assert answered == {r["id"] for lang in ("eng", "deu") for r in records(root, lang)}
+
+
+def test_a_reviewer_retypes_names_of_a_typed_collection(tmp_path: Path, make_config: Any
+                                                        ) -> None:
+    write_parallel(tmp_path, PEOPLE, TEMPLATES, KB, documents=6)
+    config = make_config(
+        tmp_path, name="review", store="work/xel.sqlite", output="work/out",
+        corpus={"path": "corpus", "format": "moses", "source": "eng",
+                "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
+        kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
+        types={"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"]},
+        queries={"by_type": {"ORG": {"min_tokens": 1}, "LOC": {"min_tokens": 1}}})
+    review = tmp_path / "names.tsv"
+    with Store(config.resolve(config.store)) as store:
+        run(store, config, ["import", "ner", "kb", "persons"])
+        # every name, one-word places too, with the type check's verdict beside `type`
+        assert export_review(store, review, people_only=False) >= 4
+        rows = {r.split("\t")[0]: r.split("\t") for r in
+                review.read_text(encoding="utf-8").splitlines()}
+        assert rows["name"][4:6] == ["type", "type_check"]
+        assert rows["Brussels"][5].startswith("LOC (") and rows["Brussels"][4] == ""
+        rows["Brussels"][4], rows["Berlin"][4] = "organization", "none"
+        review.write_text("\n".join("\t".join(r) for r in rows.values()) + "\n",
+                          encoding="utf-8")
+        reviewed = config.model_copy(update={"queries": config.queries.model_copy(
+            update={"review": str(review)})})
+        run(store, reviewed, ["queries"])
+        kinds = {r[0]: r[1] for r in store.query("SELECT name, type FROM queries")}
+        steps = {(r[0], r[1]) for r in store.query("SELECT filter, type FROM attrition")}
+    assert kinds["Brussels"] == "ORG" and "Berlin" not in kinds
+    assert kinds["European Union"] == "ORG" and kinds["Angela Merkel"] == "PER"
+    assert ("reviewed as not a place", "LOC") in steps
+    rows["Berlin"][4] = "city"
+    review.write_text("\n".join("\t".join(r) for r in rows.values()) + "\n", encoding="utf-8")
+    with pytest.raises(XelError, match=r"names\.tsv, line \d+: type column is 'city': .* "
+                                       r"\(PER, ORG, LOC\) or none"):
+        read_review_types(review, ["PER", "ORG", "LOC"])
+
+
+def test_kb_search_keeps_to_a_type(built: tuple[Path, Config], tmp_path: Path) -> None:
+    _, config = built
+    _load_commands()
+    cli = CliRunner()
+    path = str(tmp_path / "config.yaml")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config.model_dump(mode="json"),
+                                                                         sort_keys=False),
+                                          encoding="utf-8")
+    every = cli.invoke(app, ["kb", "search", "Berlin", "--config", path])
+    orgs = cli.invoke(app, ["kb", "search", "Berlin", "--config", path, "--type", "org"])
+    assert every.exit_code == 0 and "Q64" in every.output and "Q1" in every.output
+    assert orgs.exit_code == 0 and "Q1" in orgs.output and "Q64" not in orgs.output
+    wrong = cli.invoke(app, ["kb", "search", "Berlin", "--config", path, "--type", "city"])
+    assert isinstance(wrong.exception, XelError)
+    assert "the config's types are PER, ORG, LOC" in str(wrong.exception)

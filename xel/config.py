@@ -99,7 +99,8 @@ class QueriesConfig(Section):
     min_documents: int = Field(2, ge=1, description="drop names seen in fewer documents")
     longest_only: bool = True
     max_per_name: int = Field(10, ge=1)
-    # A reviewed name list (TSV from `xel queries review-export`); rows marked not-a-person go.
+    # A reviewed name list (TSV from `xel queries --export-review`): names marked not a person
+    # go; in a collection of more types, a name's `type` is the reviewer's.
     review: str | None = None
     # Filters of one type that differ from the above (`ORG: {min_tokens: 1}`: `NATO` is a
     # query, though a one-word person name is not).

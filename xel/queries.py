@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from xel.config import Config, QueriesConfig
-from xel.entity_types import Typed, read_types
+from xel.entity_types import Typed, a_noun, noun, read_types
 from xel.errors import XelError
 from xel.link import DDL as LINK_DDL
 from xel.names.english import name_key
@@ -131,10 +131,11 @@ def cap_per_name(max_per_name: int) -> Filter:
 
 
 def filters(config: QueriesConfig, not_persons: set[str],
-            rejected: frozenset[str] = frozenset(), check: str = PERSON_CHECK
-            ) -> list[tuple[str, Filter]]:
+            rejected: frozenset[str] = frozenset(), check: str = PERSON_CHECK,
+            kind: str = "PER") -> list[tuple[str, Filter]]:
     """The configured filters, in the order they apply (`rejected`: names the person check,
-    or the type check (`check`), turned down, which go first)."""
+    or the type check (`check`), turned down, which go first; `not_persons`: names a
+    reviewer said are not of the type, `kind`)."""
     chain: list[tuple[str, Filter]] = []
     if rejected:
         chain.append((check, drop_reviewed(set(rejected))))
@@ -146,7 +147,7 @@ def filters(config: QueriesConfig, not_persons: set[str],
     chain.append((f"names in fewer than {config.min_documents} documents",
                   drop_rare(config.min_documents)))
     if not_persons:
-        chain.append(("reviewed as not a person", drop_reviewed(not_persons)))
+        chain.append((f"reviewed as not {a_noun(kind)}", drop_reviewed(not_persons)))
     chain.append((f"more than {config.max_per_name} queries per name",
                   cap_per_name(config.max_per_name)))
     return chain
@@ -199,10 +200,11 @@ def name_types(mentions: Sequence[Mention], typed: dict[str, Typed], overruled: 
 
 
 def typed_queries(mentions: list[Mention], config: Config, not_persons: set[str],
-                  typed: dict[str, Typed], overruled: set[str]
-                  ) -> tuple[list[Mention], list[Step]]:
+                  typed: dict[str, Typed], overruled: set[str],
+                  untyped: frozenset[str] = frozenset()) -> tuple[list[Mention], list[Step]]:
     """Each type's names through that type's filters, in the config's order of types; the
-    mentions kept come back in corpus order, each with its name's type."""
+    mentions kept come back in corpus order, each with its name's type (`untyped`: names a
+    reviewer said are none of the types)."""
     kinds = name_types(mentions, typed, overruled, list(config.types))
     check = PERSON_CHECK if config.people_only else TYPE_CHECK
     kept: list[Mention] = []
@@ -210,8 +212,8 @@ def typed_queries(mentions: list[Mention], config: Config, not_persons: set[str]
     for kind in config.types:
         ms = [replace(m, type=kind) for m in mentions if kinds[m.name_key][0] == kind]
         rejected = frozenset(k for k, (t, no) in kinds.items() if no and t == kind)
-        chain = filters(config.queries.for_type(kind), not_persons if kind == "PER" else set(),
-                        rejected, check)
+        reviewed = {*(not_persons if kind == "PER" else ()), *untyped}
+        chain = filters(config.queries.for_type(kind), reviewed, rejected, check, kind)
         ms, done = apply_filters(ms, chain, kind)
         kept += ms
         steps += done
@@ -235,8 +237,12 @@ def display_names(mentions: list[Mention]) -> dict[str, str]:
 
 REVIEW_HEADER = ["name", "name_key", "documents", "mentions", "person", "person_check",
                  "example"]
+# A collection of more types than people: a reviewer retypes a name in `type`.
+TYPED_REVIEW_HEADER = ["name", "name_key", "documents", "mentions", "type", "type_check",
+                       "person", "person_check", "example"]
 NOT_PERSON = {"no", "n", "false", "0", "not-a-person", "not a person", "x"}
 IS_PERSON = {"yes", "y", "true", "1", "person"}
+NO_TYPE = {"none", "no", "n", "x", "-", "not an entity"}
 
 
 def read_review(path: Path) -> set[str]:
@@ -244,37 +250,67 @@ def read_review(path: Path) -> set[str]:
     return {key for key, person in read_review_marks(path).items() if not person}
 
 
-def read_review_marks(path: Path) -> dict[str, bool]:
-    """Name key -> what a reviewer said (`person` column: no, or yes to overrule the person
-    check); names left empty are not in it."""
+def review_cells(path: Path, column: str) -> list[tuple[int, str, str]]:
+    """(line number, name key, what the reviewer wrote in `column`) of each row where they
+    wrote something; a file without the column gives none, one without `name` or either of
+    the columns a reviewer fills (`person`, `type`) is an error."""
     rows = list(csv.reader(read_lines(path, "review file (queries.review in the config)"),
                            delimiter="\t"))
-    if not rows or "person" not in rows[0] or "name" not in rows[0]:
+    if not rows or "name" not in rows[0] or not {"person", "type"} & set(rows[0]):
         raise XelError(
-            f"{path}, line 1: expected a header with `name` and `person` columns "
+            f"{path}, line 1: expected a header with `name` and `person` (or `type`) columns "
             "(write one with `xel queries --export-review FILE`)"
         )
     header = rows[0]
-    name_col, person_col = header.index("name"), header.index("person")
+    if column not in header:
+        return []
+    name_col, col = header.index("name"), header.index(column)
     key_col = header.index("name_key") if "name_key" in header else None
-    marks = {}
+    out = []
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
-        if len(row) <= max(name_col, person_col):
+        if len(row) <= max(name_col, col):
             raise XelError(f"{path}, line {number}: too few columns (expected {len(header)})")
-        mark = row[person_col].strip().lower()
         key = row[key_col] if key_col is not None and row[key_col] else name_key(row[name_col])
-        if mark in NOT_PERSON:
+        if row[col].strip():
+            out.append((number, key, row[col].strip()))
+    return out
+
+
+def read_review_marks(path: Path) -> dict[str, bool]:
+    """Name key -> what a reviewer said (`person` column: no, or yes to overrule the person
+    check); names left empty are not in it."""
+    marks = {}
+    for number, key, cell in review_cells(path, "person"):
+        if cell.lower() in NOT_PERSON:
             marks[key] = False
-        elif mark in IS_PERSON:
+        elif cell.lower() in IS_PERSON:
             marks[key] = True
-        elif mark:
+        else:
             raise XelError(
-                f"{path}, line {number}: person column is {row[person_col]!r}: "
+                f"{path}, line {number}: person column is {cell!r}: "
                 "leave it empty, or write yes (a person's name) or no (not a person's)"
             )
     return marks
+
+
+def read_review_types(path: Path, types: Sequence[str]) -> dict[str, str | None]:
+    """Name key -> the type a reviewer gave it in the `type` column, one of the collection's
+    `types` by code or noun (`ORG`, `organization`), or None for `none` (none of them: not
+    asked about); names left empty are not in it."""
+    spelled = {**{t.lower(): t for t in types}, **{noun(t): t for t in types}}
+    found: dict[str, str | None] = {}
+    for number, key, cell in review_cells(path, "type"):
+        if cell.lower() in NO_TYPE:
+            found[key] = None
+        elif cell.lower() in spelled:
+            found[key] = spelled[cell.lower()]
+        else:
+            raise XelError(
+                f"{path}, line {number}: type column is {cell!r}: leave it empty, or write one "
+                f"of the collection's types ({', '.join(types)}) or none (none of them)")
+    return found
 
 
 def write_tsv(path: Path, header: list[str], rows: Iterable[Sequence[object]]) -> None:
@@ -294,22 +330,39 @@ def check_text(check: Check | None) -> str:
     return f"{'person' if check.person else 'NOT a person'} ({check.score:+.1f}: {why})"
 
 
-def export_review(store: Store, path: Path) -> int:
-    """Write the deduplicated multi-token names for a person to check, with the person
-    check's verdict (a `yes` in `person` overrules it); returns how many."""
+def type_text(typed: Typed | None) -> str:
+    """What the type check said of a name, for a reviewer: its type and the votes."""
+    if typed is None:
+        return ""
+    votes = ", ".join(f"{k} {v:g}" for k, v in typed.votes.items()) or "no votes"
+    return f"{typed.type or 'none of the types'} ({votes})"
+
+
+def export_review(store: Store, path: Path, people_only: bool = True) -> int:
+    """Write the deduplicated names for a person to check, with the person check's verdict (a
+    `yes` in `person` overrules it): names of two words or more; in a collection of more types
+    (not `people_only`), every name, with the type check's verdict beside an empty `type` for
+    the reviewer's; returns how many."""
     checks = read_checks(store)
+    typed = {} if people_only else read_types(store)
     store.declare(NER_DDL)
     rows = store.query(
         "SELECT n.name, n.name_key, n.documents, n.mentions, s.text FROM"
         " (SELECT name_key, name, COUNT(*) AS mentions, COUNT(DISTINCT doc_id) AS documents,"
-        "  MIN(mention_id) AS first FROM mentions WHERE tokens >= 2 GROUP BY name_key) n"
+        "  MIN(mention_id) AS first FROM mentions WHERE tokens >= ? GROUP BY name_key) n"
         " JOIN mentions m ON m.mention_id = n.first"
         " JOIN sentences s ON s.seg = m.seg"
         "  AND s.lang = (SELECT code FROM languages WHERE role = 'source')"
-        " ORDER BY n.documents DESC, n.name_key"
+        " ORDER BY n.documents DESC, n.name_key", (2 if people_only else 1,)
     )
-    write_tsv(path, REVIEW_HEADER, ([r[0], r[1], r[2], r[3], "", check_text(checks.get(r[1])),
-                                     " ".join(r[4].split())[:300]] for r in rows))
+    if people_only:
+        write_tsv(path, REVIEW_HEADER, (
+            [r[0], r[1], r[2], r[3], "", check_text(checks.get(r[1])),
+             " ".join(r[4].split())[:300]] for r in rows))
+    else:
+        write_tsv(path, TYPED_REVIEW_HEADER, (
+            [r[0], r[1], r[2], r[3], "", type_text(typed.get(r[1])), "",
+             check_text(checks.get(r[1])), " ".join(r[4].split())[:300]] for r in rows))
     return len(rows)
 
 
@@ -335,12 +388,17 @@ def run_queries(store: Store, config: Config) -> Work:
     not_persons = {key for key, person in marks.items() if not person}
     overruled = {key for key, person in marks.items() if person}
     typed = read_types(store)
+    retyped = (read_review_types(review, list(config.types))
+               if review and not config.people_only else {})
+    typed.update({key: Typed(key, kind, {"review": 1.0}) for key, kind in retyped.items()
+                  if kind is not None})
+    untyped = frozenset(key for key, kind in retyped.items() if kind is None)
 
     def work(s: Store) -> dict[str, Any]:
         rows = s.query("SELECT mention_id, doc_id, seg, start, end, name, name_key, type"
                        " FROM mentions ORDER BY seg, start")
         mentions = [Mention(*tuple(r)) for r in rows]
-        kept, steps = typed_queries(mentions, config, not_persons, typed, overruled)
+        kept, steps = typed_queries(mentions, config, not_persons, typed, overruled, untyped)
         s.execute("DELETE FROM queries")
         s.execute("DELETE FROM attrition")
         s.executemany(

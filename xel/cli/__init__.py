@@ -18,7 +18,8 @@ from rich.text import Text
 from xel.errors import XelError
 
 app = typer.Typer(
-    help="Build cross-language person-entity-linking test collections.",
+    help="Build cross-language entity-linking test collections: people, as Lawrie et al.'s, "
+         "or every type a config names.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,

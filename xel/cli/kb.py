@@ -7,6 +7,7 @@ from rich.table import Table
 
 from xel.cli import DEFAULT_CONFIG, app, console, out
 from xel.config import load_config
+from xel.errors import XelError
 from xel.kb import KnowledgeBase, build_kb, index_path
 from xel.link import shortlist
 
@@ -30,23 +31,30 @@ def build_command(
 
 @kb_app.command("search")
 def search_command(
-    name: str = typer.Argument(..., help="a person's name, as a query would give it"),
+    name: str = typer.Argument(..., help="a name, as a query would give it"),
     config: str = typer.Option(DEFAULT_CONFIG, help="collection config (YAML)"),
     limit: int = typer.Option(10, min=1, help="candidates to show"),
+    kind: str | None = typer.Option(None, "--type",
+                                    help="only entities of this type (PER, ORG, LOC, EVENT), as "
+                                    "a query of that type is linked; default: every type"),
 ) -> None:
     """Candidates for NAME by name similarity and popularity (no document context), with why."""
     cfg = load_config(config)
+    if kind is not None and kind.upper() not in cfg.types:
+        raise XelError(f"--type {kind}: the config's types are {', '.join(cfg.types)}")
     with KnowledgeBase.open(cfg) as kb:
-        candidates = shortlist(kb, name, max(limit, cfg.link.max_candidates))[:limit]
+        candidates = shortlist(kb, name, max(limit, cfg.link.max_candidates),
+                               kind.upper() if kind else None)[:limit]
     if not candidates:
-        console.print(f"no candidates for {name!r}")
+        console.print(f"no candidates for {name!r}" + (f" of type {kind.upper()}" if kind else ""))
         return
-    table = Table("kb id", "name", "name score", "prior", "why", title=f"candidates for {name!r}")
+    table = Table("kb id", "name", "type", "name score", "prior", "why",
+                  title=f"candidates for {name!r}")
     for c in candidates:
         why = "; ".join(
             f"{reason['via']}: " + ", ".join(str(v) for k, v in reason.items() if k != "via")
             for reason in c.found.why
         )
-        table.add_row(c.found.entity.kb_id, c.found.entity.name, f"{c.name_score:.3f}",
-                      f"{c.prior_score:.3f}", why)
+        table.add_row(c.found.entity.kb_id, c.found.entity.name, c.found.entity.type,
+                      f"{c.name_score:.3f}", f"{c.prior_score:.3f}", why)
     out.print(table)

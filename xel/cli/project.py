@@ -32,7 +32,7 @@ def project_command(
     lang: list[str] = typer.Option([], "--lang", help="only these languages (repeatable)"),
     force: bool = typer.Option(False, help="realign and reproject even if nothing changed"),
 ) -> None:
-    """Word-align each language with English and project every English person mention.
+    """Word-align each language with English and project every English name mention.
 
     Each language is its own stage (`align:<lang>`, `project:<lang>`), so an interrupted run
     resumes language by language; the corpus import and NER run first if they have not.

@@ -36,7 +36,8 @@ def queries_command(
     ),
     force: bool = typer.Option(False, help="rerun every stage even if nothing changed"),
 ) -> None:
-    """Find English person names, filter them into queries and link them to the KB.
+    """Find English names of the config's types, filter them into queries and link them to
+    the KB.
 
     Runs the link stage and what it needs (import, ner, kb, persons, queries); stages whose
     inputs and settings are unchanged are skipped. The queries and their candidates go to the
@@ -50,10 +51,13 @@ def queries_command(
         say(make(store, cfg, ["import", "ner", "kb", "persons"] if force else ["persons"],
                  force=force), said)
         if export_review_to is not None:
-            n = export_review(store, export_review_to)
-            console.print(f"wrote {n} names for review to {export_review_to}: mark `person` "
-                          "no for names that are not people (yes for a person the person check "
-                          "rejected), then rerun with --apply-review")
+            n = export_review(store, export_review_to, cfg.people_only)
+            what = ("mark `person` no for names that are not people (yes for a person the "
+                    "person check rejected)" if cfg.people_only else
+                    f"write a type ({', '.join(cfg.types)}) in `type` for a name the type "
+                    "check typed wrong, or none for a name that is none of them")
+            console.print(f"wrote {n} names for review to {export_review_to}: {what}, then "
+                          "rerun with --apply-review")
         say(make(store, cfg, ["queries", "link"] if force else ["link"], force=force),
             said)
         out = cfg.resolve(cfg.output) / "queries.tsv"
