@@ -202,3 +202,21 @@ def test_kb_search_keeps_to_a_type(built: tuple[Path, Config], tmp_path: Path) -
     wrong = cli.invoke(app, ["kb", "search", "Berlin", "--config", path, "--type", "city"])
     assert isinstance(wrong.exception, XelError)
     assert "the config's types are PER, ORG, LOC" in str(wrong.exception)
+
+
+def test_no_queries_of_any_type_names_each_types_last_filter(tmp_path: Path, make_config: Any
+                                                             ) -> None:
+    write_parallel(tmp_path, PEOPLE, TEMPLATES, KB, documents=2)
+    config = make_config(
+        tmp_path, name="none", store="work/xel.sqlite", output="work/out",
+        corpus={"path": "corpus", "format": "moses", "source": "eng",
+                "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
+        kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
+        types={"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"]},
+        queries={"min_documents": 100, "by_type": {"ORG": {"min_tokens": 1},
+                                                    "LOC": {"min_tokens": 1}}})
+    with Store(config.resolve(config.store)) as store, pytest.raises(XelError) as error:
+        build(store, config, crowd="simulated", say=lambda _: None)
+    message = str(error.value)
+    for kind in ("person", "organization", "place"):
+        assert f"{kind} mentions, and the filter 'names in fewer than 100 documents'" in message

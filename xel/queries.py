@@ -455,22 +455,28 @@ def read_queries(store: Store, query_id: str | None = None) -> list[Query]:
 
 def no_queries(store: Store) -> str:
     """Why there are no queries, from the queries stage's attrition: which filter removed the
-    last person mentions (or that NER found none)."""
+    last mentions of each type (or that NER found none)."""
     store.declare(DDL)
-    steps = store.query("SELECT filter, mentions_before, mentions_after, names_before FROM "
-                        "attrition ORDER BY step")
-    found = steps[0]["mentions_before"] if steps else 0
-    if not found:
-        return ("no queries: NER found no person mentions in the English side of the corpus "
+    steps = store.query("SELECT filter, mentions_before, mentions_after, names_before, type "
+                        "FROM attrition ORDER BY step")
+    kinds = list(dict.fromkeys(s["type"] for s in steps))
+    found = {k: next(s["mentions_before"] for s in steps if s["type"] == k) for k in kinds}
+    named = "person" if kinds in ([], ["PER"]) else "named-entity"
+    if not sum(found.values()):
+        return (f"no queries: NER found no {named} mentions in the English side of the corpus "
                 "(check corpus.source and that the English files hold English text)")
-    last = next((s for s in steps if s["mentions_after"] == 0), steps[-1])
-    trail = "; ".join(f"{s['filter']}: {s['mentions_before']} -> {s['mentions_after']}"
-                      for s in steps)
-    return (f"no queries: NER found {found} person mentions, and the filter "
-            f"'{last['filter']}' removed the last {last['mentions_before']} (mentions left after "
-            f"each filter: {trail}). Loosen that filter in the config's `queries:` section "
-            "(min_tokens, min_documents, longest_only, max_per_name, review) or use a larger "
-            "corpus")
+    why = []
+    for kind in (k for k in kinds if found[k]):
+        own = [s for s in steps if s["type"] == kind]
+        last = next((s for s in own if s["mentions_after"] == 0), own[-1])
+        trail = "; ".join(f"{s['filter']}: {s['mentions_before']} -> {s['mentions_after']}"
+                          for s in own)
+        why.append(f"NER found {found[kind]} {noun(kind)} mentions, and the filter "
+                   f"'{last['filter']}' removed the last {last['mentions_before']} "
+                   f"(mentions left after each filter: {trail})")
+    return (f"no queries: {'. '.join(why)}. Loosen that filter in the config's `queries:` "
+            "section (min_tokens, min_documents, longest_only, max_per_name, review; "
+            "`queries.by_type` for one type) or use a larger corpus")
 
 
 def write_queries_file(store: Store, path: Path) -> int:
