@@ -464,6 +464,32 @@ def test_uner_ewt_builds_from_the_repository(tmp_path: Path) -> None:
     assert kinds["ORG"] > 224 and kinds["LOC"] < 399 and kinds["OTHER"] > 0
 
 
+def test_wnut17_posts_become_documents_with_coarse_types() -> None:
+    build = load_script(ROOT / "corpora" / "wnut17" / "build.py", "wnut17_build")
+    posts = ("@Ada\tO\nSoulja\tB-person\nBoy\tI-person\nin\tO\nATL\tB-location\n\n"
+             "my\tO\niPhone\tB-product\nfrom\tO\nApple\tB-corporation\n")
+    lines, counts = build.conll(posts, "posts.conll")
+    assert lines == ["-DOCSTART-", "", "@Ada\tO", "Soulja\tB-PER", "Boy\tI-PER", "in\tO",
+                     "ATL\tB-LOC", "", "-DOCSTART-", "", "my\tO", "iPhone\tB-MISC",
+                     "from\tO", "Apple\tB-ORG", ""]
+    assert counts == {"PER": 1, "LOC": 1, "OTHER": 1, "ORG": 1}
+    with pytest.raises(SystemExit, match=r"posts\.conll, line 1: tag 'B-city'"):
+        build.conll("Paris\tB-city\n", "posts.conll")
+
+
+def test_wnut17_builds_its_halves_from_the_repository(tmp_path: Path) -> None:
+    if not (MIRROR / "leondz+emerging_entities_17").is_dir():
+        pytest.skip(f"needs github.com/leondz/emerging_entities_17 fetched under {MIRROR} "
+                    "(absent here); see corpora/wnut17/README.md")
+    run = subprocess.run([sys.executable, str(ROOT / "corpora" / "wnut17" / "build.py"),
+                          str(MIRROR), str(tmp_path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    tune, heldout = (read_conll(tmp_path / f"en-{h}.conll") for h in ("tune", "heldout"))
+    assert len({s.doc for s in tune}) == 3394 and len({s.doc for s in heldout}) == 2296
+    assert Counter(k for s in heldout for _, _, k in s.entities) == {
+        "PER": 899, "ORG": 304, "LOC": 224, "OTHER": 488}
+
+
 TYPED_CONLL = """-DOCSTART-
 
 Angela\tB-PER
