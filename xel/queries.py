@@ -111,9 +111,9 @@ PERSON_CHECK = "not a person (person check)"
 TYPE_CHECK = "none of the collection's types (type check)"
 
 
-def drop_reviewed(not_persons: set[str]) -> Filter:
-    """Names a reviewer (or the person check) found not to be a person's."""
-    return lambda ms: [m for m in ms if m.name_key not in not_persons]
+def drop_reviewed(names: set[str]) -> Filter:
+    """Names a reviewer (or the person or type check) found not to be of the type."""
+    return lambda ms: [m for m in ms if m.name_key not in names]
 
 
 def cap_per_name(max_per_name: int) -> Filter:
@@ -130,12 +130,12 @@ def cap_per_name(max_per_name: int) -> Filter:
     return keep
 
 
-def filters(config: QueriesConfig, not_persons: set[str],
+def filters(config: QueriesConfig, reviewed: set[str],
             rejected: frozenset[str] = frozenset(), check: str = PERSON_CHECK,
             kind: str = "PER") -> list[tuple[str, Filter]]:
     """The configured filters, in the order they apply (`rejected`: names the person check,
-    or the type check (`check`), turned down, which go first; `not_persons`: names a
-    reviewer said are not of the type, `kind`)."""
+    or the type check (`check`), turned down, which go first; `reviewed`: names a reviewer
+    said are not of the type, `kind`)."""
     chain: list[tuple[str, Filter]] = []
     if rejected:
         chain.append((check, drop_reviewed(set(rejected))))
@@ -146,8 +146,8 @@ def filters(config: QueriesConfig, not_persons: set[str],
         chain.append(("shorter name inside a longer one in the same document", longest_only))
     chain.append((f"names in fewer than {config.min_documents} documents",
                   drop_rare(config.min_documents)))
-    if not_persons:
-        chain.append((f"reviewed as not {a_noun(kind)}", drop_reviewed(not_persons)))
+    if reviewed:
+        chain.append((f"reviewed as not {a_noun(kind)}", drop_reviewed(reviewed)))
     chain.append((f"more than {config.max_per_name} queries per name",
                   cap_per_name(config.max_per_name)))
     return chain
