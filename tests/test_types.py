@@ -42,6 +42,7 @@ from xel.project import (
     compound_spans,
     densest_piece,
     formally_named,
+    gap_piece,
     initials,
     kept_spellings,
     label_spans,
@@ -823,6 +824,31 @@ def test_a_translated_name_does_not_run_across_a_clause_break() -> None:
               "YK:n yleiskokouksessa", [(0, 2), (2, 3), (3, 4), (5, 21)],
               {(1, 0), (2, 3), (3, 3)})
     assert clause_piece(yk, [1, 2, 3], 0, 3, "UN General Assembly") == (0, 3)
+
+
+def test_a_translated_name_does_not_run_on_to_another_mentions_words() -> None:
+    # NTREX German: the aligner linked the police's `Newport` with the town's too, many words
+    # later; the words between it linked with other English words
+    p = pair("said the Newport Police Department , thieves stole a wallet in Newport .",
+             "laut der Polizei von Newport stahlen Diebe eine Brieftasche in Newport .",
+             [(0, 0), (1, 1), (2, 4), (2, 10), (3, 2), (6, 6), (7, 5), (8, 7), (9, 8),
+              (10, 9), (11, 10), (12, 11)])
+    assert gap_piece(p, [2, 3, 4], 2, 10, "Newport Police Department") == (2, 4)
+    got = project_entity(p, 9, 34, "Newport Police Department", (), frozenset({"der", "von"}),
+                         ProjectConfig(), "deu", kind="ORG")
+    assert p.tgt_text[got.start:got.end] == "Polizei von Newport"
+    # such words at an edge, where trimming took the far link off, go too
+    assert gap_piece(p, [2, 3, 4], 2, 9, "Newport Police Department") == (2, 4)
+    # words the aligner linked with nothing part nothing (PUD Russian: `совет по вопросам`)
+    council = pair("The French Digital Council said", "Французский совет по вопросам "
+                   "цифровых технологий заявил", [(1, 0), (2, 4), (3, 5), (4, 6)])
+    assert gap_piece(council, [1, 2, 3], 0, 5, "French Digital Council") == (0, 5)
+    # nor is a piece cut before a capital, where the name may go on (NTREX Turkish: the
+    # aligner linked `Fakültesi` with `professor`, and `School` with `profesörü`)
+    school = pair("a Harvard Medical School sleep medicine professor",
+                  "Harvard Tıp Fakültesi uyku tedavisi profesörü",
+                  [(1, 0), (2, 1), (6, 2), (4, 3), (5, 4), (3, 5)])
+    assert gap_piece(school, [1, 2, 3], 0, 5, "Harvard Medical School") == (0, 5)
 
 
 def test_a_chinese_span_takes_the_dictionary_words_it_cuts() -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import itertools
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -654,6 +655,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             first, last = densest_piece(pair, mention, range(first, last + 1), name)
         elif _cased(pair.tgt_text):
             a, b = clause_piece(pair, mention, first, last, name)
+            a, b = gap_piece(pair, mention, a, b, name)
             first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind,
                                        lexicon)
             first = capital_led(pair, first, last, name, stops, lang, lexicon)
@@ -1531,9 +1533,63 @@ def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name
         return (_token(pair, k) in CLAUSE_BREAKS and _token(pair, k) not in name
                 and pair.tgt_text[after:after + 1].isspace())
 
-    pieces = _pieces(range(first, last + 1), parts)
-    if len(pieces) < 2:
+    piece = _best_piece(pair, mention, _pieces(range(first, last + 1), parts), name)
+    return (first, last) if piece is None else (piece[0], piece[-1])
+
+
+# Tokens between two of a span's words that the aligner linked with words of the sentence
+# outside the name (none with the name): so many, and the span has run on to another
+# mention's words (a name said twice, a word linked amiss).
+GAP = 3
+
+
+def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str
+              ) -> tuple[int, int]:
+    """Cased scripts: a span's tokens the aligner linked with the name, in pieces parted by
+    `GAP` or more tokens it linked with other English words (tokens it linked with nothing
+    part nothing: `Французский совет по вопросам цифровых технологий`, whose `совет по
+    вопросам` it did not link, stays whole); the piece `clause_piece` would choose, and with
+    it no such run at the span's edges (`Polizei von Newport stahlen am Freitagmorgen in
+    Newport on the Levee Diebe ... Geldautomaten` -> `Polizei von Newport`: the aligner
+    linked `US` of `US-Dollar` after it, which trimming took off); not where the word beside
+    the piece is capitalized, as a name's next word is (Turkish `Harvard Tıp Fakültesi`,
+    whose `Fakültesi` the aligner linked with another word)."""
+    aligned = aligned_tokens(mention, pair.links)
+    inside = set(mention)
+    elsewhere = {j for i, j in pair.links if i not in inside} - aligned
+    linked = [k for k in range(first, last + 1) if k in aligned]
+    if not linked:
         return first, last
+
+    def parted(a: int, b: int) -> bool:  # tokens a..b-1 are a gap
+        return len(elsewhere.intersection(range(a, b))) >= GAP
+
+    pieces = [[linked[0]]]
+    for before, k in itertools.pairwise(linked):
+        if parted(before + 1, k):
+            pieces.append([])
+        pieces[-1].append(k)
+    piece = pieces[0] if len(pieces) == 1 else _best_piece(pair, mention, pieces, name)
+    if piece is None:
+        return first, last
+
+    def goes_on(k: int) -> bool:  # a capital beside the piece: the name may go on there
+        return first <= k <= last and _token(pair, k)[:1].isupper()
+
+    start = first if (piece is pieces[0] and not parted(first, piece[0])
+                      or goes_on(piece[0] - 1)) else piece[0]
+    end = last if (piece is pieces[-1] and not parted(piece[-1] + 1, last + 1)
+                   or goes_on(piece[-1] + 1)) else piece[-1]
+    return start, end
+
+
+def _best_piece(pair: Pair, mention: Sequence[int], pieces: list[list[int]], name: str
+                ) -> list[int] | None:
+    """Of two pieces or more, the one that alone has a capital inside the sentence or an
+    acronym, else the most tokens aligned with the name, else alone spells a word of it;
+    None where there is one piece or none of these decides."""
+    if len(pieces) < 2:
+        return None
     aligned = aligned_tokens(mention, pair.links)
     words = set(name_tokens(name))  # case-folded already
 
@@ -1549,7 +1605,7 @@ def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name
 
     ranked = sorted((evidence(p), p) for p in pieces)
     (best, piece), (second, _) = ranked[-1], ranked[-2]
-    return (piece[0], piece[-1]) if best > second else (first, last)
+    return piece if best > second else None
 
 
 def densest_piece(pair: Pair, mention: Sequence[int], tokens: range, name: str
