@@ -843,6 +843,12 @@ def test_a_translated_name_does_not_run_on_to_another_mentions_words() -> None:
     council = pair("The French Digital Council said", "Французский совет по вопросам "
                    "цифровых технологий заявил", [(1, 0), (2, 4), (3, 5), (4, 6)])
     assert gap_piece(council, [1, 2, 3], 0, 5, "French Digital Council") == (0, 5)
+    # nor do words the aligner linked with punctuation or function words (WMT22 Russian:
+    # `по` with a comma, `в` with `the`, `безопасности` amiss with `stated`)
+    agency = pair("Earlier , the UK Health Safety Agency stated :",
+                  "Ранее Агентство по безопасности в области здравоохранения Великобритании :",
+                  [(0, 0), (6, 1), (1, 2), (7, 3), (2, 4), (5, 5), (4, 6), (3, 7), (8, 8)])
+    assert gap_piece(agency, [3, 4, 5, 6], 1, 7, "UK Health Safety Agency") == (1, 7)
     # nor is a piece cut before a capital, where the name may go on (NTREX Turkish: the
     # aligner linked `Fakültesi` with `professor`, and `School` with `profesörü`)
     school = pair("a Harvard Medical School sleep medicine professor",

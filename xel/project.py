@@ -1537,26 +1537,33 @@ def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name
     return (first, last) if piece is None else (piece[0], piece[-1])
 
 
-# Tokens between two of a span's words that the aligner linked with words of the sentence
-# outside the name (none with the name): so many, and the span has run on to another
-# mention's words (a name said twice, a word linked amiss).
-GAP = 3
+# Tokens between two of a span's words that the aligner linked with content words of the
+# sentence outside the name (none with the name): so many, and the span has run on to
+# another mention's words (a name said twice, a word linked amiss).
+GAP = 2
 
 
 def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str
               ) -> tuple[int, int]:
     """Cased scripts: a span's tokens the aligner linked with the name, in pieces parted by
-    `GAP` or more tokens it linked with other English words (tokens it linked with nothing
-    part nothing: `Французский совет по вопросам цифровых технологий`, whose `совет по
-    вопросам` it did not link, stays whole); the piece `clause_piece` would choose, and with
+    `GAP` or more tokens it linked with other English content words (tokens it linked with
+    nothing, punctuation or function words part nothing: `Французский совет по вопросам
+    цифровых технологий`, whose `совет по вопросам` it did not link, stays whole, and so does
+    `Агентство по безопасности в области ...`, whose `по` and `в` it linked with a comma and
+    `the`); the piece `clause_piece` would choose, and with
     it no such run at the span's edges (`Polizei von Newport stahlen am Freitagmorgen in
     Newport on the Levee Diebe ... Geldautomaten` -> `Polizei von Newport`: the aligner
     linked `US` of `US-Dollar` after it, which trimming took off); not where the word beside
     the piece is capitalized, as a name's next word is (Turkish `Harvard Tıp Fakültesi`,
     whose `Fakültesi` the aligner linked with another word)."""
     aligned = aligned_tokens(mention, pair.links)
-    inside = set(mention)
-    elsewhere = {j for i, j in pair.links if i not in inside} - aligned
+    inside, english = set(mention), function_words("eng")
+
+    def content(i: int) -> bool:  # links of punctuation and function words say little
+        word = pair.src_text[slice(*pair.src[i])]
+        return any(ch.isalpha() for ch in word) and word.casefold() not in english
+
+    elsewhere = {j for i, j in pair.links if i not in inside and content(i)} - aligned
     linked = [k for k in range(first, last + 1) if k in aligned]
     if not linked:
         return first, last
