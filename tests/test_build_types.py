@@ -50,17 +50,25 @@ KB = [
 ]
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory, make_config: Any) -> tuple[Path, Config]:
-    root = tmp_path_factory.mktemp("types")
-    write_parallel(root, PEOPLE, TEMPLATES, KB, documents=6)
-    config = make_config(
-        root, name="types", store="work/xel.sqlite", output="work/out",
+def typed_config(make_config: Any, root: Path, documents: int, name: str,
+                 **queries: Any) -> Config:
+    """The synthetic English-German corpus and KB written under `root`, and a config of
+    people, organizations and places over them (one-word organizations and places kept)."""
+    write_parallel(root, PEOPLE, TEMPLATES, KB, documents=documents)
+    by_type = {"ORG": {"min_tokens": 1}, "LOC": {"min_tokens": 1}}
+    return make_config(
+        root, name=name, store="work/xel.sqlite", output="work/out",
         corpus={"path": "corpus", "format": "moses", "source": "eng",
                 "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
         kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
         types={"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"]},
-        queries={"by_type": {"ORG": {"min_tokens": 1}, "LOC": {"min_tokens": 1}}})
+        queries={**queries, "by_type": by_type})
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, make_config: Any) -> tuple[Path, Config]:
+    root = tmp_path_factory.mktemp("types")
+    config = typed_config(make_config, root, 6, "types")
     with Store(config.resolve(config.store)) as store:
         result = build(store, config, crowd="simulated", say=lambda _: None)
     assert result.pending == [] and result.collection is not None
@@ -152,14 +160,7 @@ def test_clel_learns_people_and_translated_names_apart(built: tuple[Path, Config
 
 def test_a_reviewer_retypes_names_of_a_typed_collection(tmp_path: Path, make_config: Any
                                                         ) -> None:
-    write_parallel(tmp_path, PEOPLE, TEMPLATES, KB, documents=6)
-    config = make_config(
-        tmp_path, name="review", store="work/xel.sqlite", output="work/out",
-        corpus={"path": "corpus", "format": "moses", "source": "eng",
-                "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
-        kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
-        types={"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"]},
-        queries={"by_type": {"ORG": {"min_tokens": 1}, "LOC": {"min_tokens": 1}}})
+    config = typed_config(make_config, tmp_path, 6, "review")
     review = tmp_path / "names.tsv"
     with Store(config.resolve(config.store)) as store:
         run(store, config, ["import", "ner", "kb", "persons"])
@@ -206,15 +207,7 @@ def test_kb_search_keeps_to_a_type(built: tuple[Path, Config], tmp_path: Path) -
 
 def test_no_queries_of_any_type_names_each_types_last_filter(tmp_path: Path, make_config: Any
                                                              ) -> None:
-    write_parallel(tmp_path, PEOPLE, TEMPLATES, KB, documents=2)
-    config = make_config(
-        tmp_path, name="none", store="work/xel.sqlite", output="work/out",
-        corpus={"path": "corpus", "format": "moses", "source": "eng",
-                "files": {"eng": "c.en", "deu": "c.de"}, "doc_ids": "docs"},
-        kb={"path": "kb.jsonl", "index": "work/kb.sqlite"},
-        types={"PER": ["PERSON"], "ORG": ["ORG"], "LOC": ["GPE", "LOC", "FAC"]},
-        queries={"min_documents": 100, "by_type": {"ORG": {"min_tokens": 1},
-                                                    "LOC": {"min_tokens": 1}}})
+    config = typed_config(make_config, tmp_path, 2, "none", min_documents=100)
     with Store(config.resolve(config.store)) as store, pytest.raises(XelError) as error:
         build(store, config, crowd="simulated", say=lambda _: None)
     message = str(error.value)

@@ -161,12 +161,11 @@ def test_a_person_in_english_keeps_its_target_from_other_names(tmp_path: Path) -
     # PUD: the German annotation types Villeneuve a place and leaves `britischen Inseln`
     # out; Villeneuve pairs with the English person, so the British Isles have no gold
     # (they were paired with Villeneuve by order)
-    en, de = tmp_path / "en", tmp_path / "de"
-    en.write_text("The O\nfleet O\nof O\nVilleneuve B-PER\ngave O\nup O\nthe O\n"
-                  "British B-LOC\nIsles I-LOC\n\n", encoding="utf-8")
-    de.write_text("Die O\nFlotte O\nvon O\nVilleneuve B-LOC\ngab O\ndie O\nbritischen O\n"
-                  "Inseln O\nauf O\n\n", encoding="utf-8")
-    typed = typed_gold_mentions(read_conll(en), read_conll(de), None)
+    english = read_conll_text(tmp_path, "The O\nfleet O\nof O\nVilleneuve B-PER\ngave O\n"
+                              "up O\nthe O\nBritish B-LOC\nIsles I-LOC\n")
+    german = read_conll_text(tmp_path, "Die O\nFlotte O\nvon O\nVilleneuve B-LOC\ngab O\n"
+                             "die O\nbritischen O\nInseln O\nauf O\n")
+    typed = typed_gold_mentions([english], [german], None)
     assert typed["LOC"] == ([], 1) and "PER" not in typed
 
 
@@ -447,13 +446,19 @@ def test_uner_ewt_conll_keeps_documents_and_types() -> None:
     assert build.hansel_lines(lines, "test", hansel, set()) == lines  # keyed by part
 
 
-def test_uner_ewt_builds_from_the_repository(tmp_path: Path) -> None:
-    if not (MIRROR / "UniversalNER+UNER_English-EWT").is_dir():
-        pytest.skip(f"needs the UNER English EWT repository fetched under {MIRROR} (absent "
-                    "here); see corpora/uner_ewt/README.md")
-    run = subprocess.run([sys.executable, str(ROOT / "corpora" / "uner_ewt" / "build.py"),
-                          str(MIRROR), str(tmp_path)], capture_output=True, text=True)
+def build_from_mirror(corpus: str, repository: str, out: Path) -> None:
+    """Run `corpora/<corpus>/build.py` on the fetched `repository` (owner+name under
+    `MIRROR`), writing to `out`; skip where it was not fetched."""
+    if not (MIRROR / repository).is_dir():
+        pytest.skip(f"needs {repository.replace('+', '/')} fetched under {MIRROR} (absent "
+                    f"here); see corpora/{corpus}/README.md")
+    run = subprocess.run([sys.executable, str(ROOT / "corpora" / corpus / "build.py"),
+                          str(MIRROR), str(out)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_uner_ewt_builds_from_the_repository(tmp_path: Path) -> None:
+    build_from_mirror("uner_ewt", "UniversalNER+UNER_English-EWT", tmp_path)
     dev = read_conll(tmp_path / "en-dev.conll")
     assert len({s.doc for s in dev}) == 318
     assert Counter(k for s in dev for _, _, k in s.entities) == {"PER": 343, "ORG": 224,
@@ -478,12 +483,7 @@ def test_wnut17_posts_become_documents_with_coarse_types() -> None:
 
 
 def test_wnut17_builds_its_halves_from_the_repository(tmp_path: Path) -> None:
-    if not (MIRROR / "leondz+emerging_entities_17").is_dir():
-        pytest.skip(f"needs github.com/leondz/emerging_entities_17 fetched under {MIRROR} "
-                    "(absent here); see corpora/wnut17/README.md")
-    run = subprocess.run([sys.executable, str(ROOT / "corpora" / "wnut17" / "build.py"),
-                          str(MIRROR), str(tmp_path)], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
+    build_from_mirror("wnut17", "leondz+emerging_entities_17", tmp_path)
     tune, heldout = (read_conll(tmp_path / f"en-{h}.conll") for h in ("tune", "heldout"))
     assert len({s.doc for s in tune}) == 3394 and len({s.doc for s in heldout}) == 2296
     assert Counter(k for s in heldout for _, _, k in s.entities) == {
