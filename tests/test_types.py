@@ -843,6 +843,13 @@ def test_a_translated_name_does_not_run_on_to_another_mentions_words() -> None:
     council = pair("The French Digital Council said", "Французский совет по вопросам "
                    "цифровых технологий заявил", [(1, 0), (2, 4), (3, 5), (4, 6)])
     assert gap_piece(council, [1, 2, 3], 0, 5, "French Digital Council") == (0, 5)
+    # in scripts without capitals too (NTREX Arabic: `Assembly` linked amiss with `الدولية`)
+    assembly = pair("the General Assembly held every year by the organization",
+                    "الجمعية العامة التي تعقد سنويا للمنظمة الدولية",
+                    [(2, 0), (1, 1), (3, 3), (5, 4), (8, 5), (2, 6)])
+    got = project_entity(assembly, 4, 20, "General Assembly", (), frozenset({"التي"}),
+                         ProjectConfig(), "arb", kind="ORG")
+    assert assembly.tgt_text[got.start:got.end] == "الجمعية العامة"
     # nor do words the aligner linked with punctuation or function words (WMT22 Russian:
     # `по` with a comma, `в` with `the`, `безопасности` amiss with `stated`)
     agency = pair("Earlier , the UK Health Safety Agency stated :",

@@ -659,6 +659,10 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind,
                                        lexicon)
             first = capital_led(pair, first, last, name, stops, lang, lexicon)
+        elif not is_unspaced(lang):
+            a, b = gap_piece(pair, mention, first, last, name)
+            first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind,
+                                       lexicon)
         if matcher is not None and _cased(pair.tgt_text) and lang not in CAPITALIZED_NOUNS:
             first, last = _with_read_neighbours(pair, first, last, name_tokens(name), matcher,
                                                 stops)
@@ -1545,7 +1549,7 @@ GAP = 2
 
 def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str
               ) -> tuple[int, int]:
-    """Cased scripts: a span's tokens the aligner linked with the name, in pieces parted by
+    """Spaced scripts: a span's tokens the aligner linked with the name, in pieces parted by
     `GAP` or more tokens it linked with other English content words (tokens it linked with
     nothing, punctuation or function words part nothing: `Французский совет по вопросам
     цифровых технологий`, whose `совет по вопросам` it did not link, stays whole, and so does
@@ -1553,9 +1557,10 @@ def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: s
     `the`); the piece `clause_piece` would choose, and with
     it no such run at the span's edges (`Polizei von Newport stahlen am Freitagmorgen in
     Newport on the Levee Diebe ... Geldautomaten` -> `Polizei von Newport`: the aligner
-    linked `US` of `US-Dollar` after it, which trimming took off); not where the word beside
-    the piece is capitalized, as a name's next word is (Turkish `Harvard Tıp Fakültesi`,
-    whose `Fakültesi` the aligner linked with another word)."""
+    linked `US` of `US-Dollar` after it, which trimming took off; Arabic `الجمعية العامة التي
+    تعقد سنويا ...`); not where the word beside the piece is capitalized, as a name's next
+    word is (Turkish `Harvard Tıp Fakültesi`, whose `Fakültesi` the aligner linked with
+    another word)."""
     aligned = aligned_tokens(mention, pair.links)
     inside, english = set(mention), function_words("eng")
 
