@@ -1550,17 +1550,16 @@ GAP = 2
 def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str
               ) -> tuple[int, int]:
     """Spaced scripts: a span's tokens the aligner linked with the name, in pieces parted by
-    `GAP` or more tokens it linked with other English content words (tokens it linked with
-    nothing, punctuation or function words part nothing: `Французский совет по вопросам
-    цифровых технологий`, whose `совет по вопросам` it did not link, stays whole, and so does
+    `GAP` or more tokens it linked with other English content words, and of them the piece
+    `clause_piece` would choose, with no such run left at the span's edges: `Polizei von
+    Newport stahlen am Freitagmorgen in Newport on the Levee Diebe ... Geldautomaten` ->
+    `Polizei von Newport` (the aligner linked `US` of `US-Dollar` after it, which trimming
+    took off), Arabic `الجمعية العامة التي تعقد سنويا ...` -> `الجمعية العامة`. Tokens it linked
+    with nothing, punctuation or function words part nothing (`Французский совет по вопросам
+    цифровых технологий`, whose `совет по вопросам` it did not link, stays whole; so does
     `Агентство по безопасности в области ...`, whose `по` and `в` it linked with a comma and
-    `the`); the piece `clause_piece` would choose, and with
-    it no such run at the span's edges (`Polizei von Newport stahlen am Freitagmorgen in
-    Newport on the Levee Diebe ... Geldautomaten` -> `Polizei von Newport`: the aligner
-    linked `US` of `US-Dollar` after it, which trimming took off; Arabic `الجمعية العامة التي
-    تعقد سنويا ...`); not where the word beside the piece is capitalized, as a name's next
-    word is (Turkish `Harvard Tıp Fakültesi`, whose `Fakültesi` the aligner linked with
-    another word)."""
+    `the`), nor is a piece cut before a capital, where a name's next word may be (Turkish
+    `Harvard Tıp Fakültesi`, whose `Fakültesi` it linked with another word)."""
     aligned = aligned_tokens(mention, pair.links)
     inside, english = set(mention), function_words("eng")
 
