@@ -18,31 +18,16 @@ as `corpora/pud_types` does for PUD.
 
 from __future__ import annotations
 
-import functools
-import importlib.util
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
+from corpora.pud_types.build import read, read_hansel, retyped  # noqa: E402
 from xel.evaluate import entity_spans  # noqa: E402
-
-
-@functools.cache
-def _pud_build() -> ModuleType:
-    """corpora/pud_types/build.py, whose `git_dir` finds a clone the same way."""
-    spec = importlib.util.spec_from_file_location("pud_types_build",
-                                                  ROOT / "corpora" / "pud_types" / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 REPO = "UniversalNER/UNER_English-EWT"
 COMMIT = "8ed072de2fd24022cc62458997fe96a8fe191ea4"
@@ -76,7 +61,6 @@ def hansel_lines(lines: list[str], part: str, hansel: dict[tuple[str, str, str],
                  used: set[tuple[str, str, str]]) -> list[str]:
     """CoNLL lines with each sentence's entities typed as Hansel types them (`retyped` of
     corpora/pud_types, keyed by part, UNER's type and the name's tokens)."""
-    retyped = _pud_build().retyped
     out: list[str] = []
     sentence: list[list[str]] = []
     for line in lines:
@@ -98,13 +82,10 @@ def main() -> None:
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "work" / "ewt"
     out.mkdir(parents=True, exist_ok=True)
     found = {}
-    hansel = _pud_build().read_hansel(HERE / "hansel-types.tsv")
+    hansel = read_hansel(HERE / "hansel-types.tsv")
     used: set[tuple[str, str, str]] = set()
     for part, name in PARTS.items():
-        git = _pud_build().git_dir(Path(sys.argv[1]), REPO)
-        text = subprocess.run(["git", "--git-dir", str(git), "show",
-                               f"{COMMIT}:{name}"], capture_output=True, text=True,
-                              check=True).stdout
+        text = read(Path(sys.argv[1]), (REPO, COMMIT, name))
         lines, counts = conll(text)
         (out / f"en-{part}.conll").write_text("\n".join(lines) + "\n", encoding="utf-8")
         (out / f"en-{part}-hansel.conll").write_text(

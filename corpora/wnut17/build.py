@@ -17,7 +17,6 @@ entities a build must give, per half.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -26,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
+from corpora.pud_types.build import read  # noqa: E402  (finds a clone, reads a file of it)
 from xel.evaluate import entity_spans  # noqa: E402
 
 REPO = "leondz/emerging_entities_17"
@@ -37,17 +37,6 @@ HALVES = {"tune": ("wnut17train.conll",),
 # (a film, a song) are no person, organization or place.
 TYPES = {"person": "PER", "location": "LOC", "corporation": "ORG", "group": "ORG",
          "product": "MISC", "creative-work": "MISC"}
-
-
-def git_dir(sources: Path) -> Path:
-    name = REPO.split("/")[1]
-    for folder in (sources / name, sources / REPO.replace("/", "+") / "repo"):
-        if (folder / ".git").exists():
-            return folder / ".git"
-        if (folder / "HEAD").is_file():
-            return folder
-    raise SystemExit(f"{REPO}: no clone under {sources} (expected {name}/ or "
-                     f"{REPO.replace('/', '+')}/repo)")
 
 
 def conll(text: str, source: str) -> tuple[list[str], Counter[str]]:
@@ -80,7 +69,6 @@ def main() -> None:
         raise SystemExit(__doc__)
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "work" / "wnut17"
     out.mkdir(parents=True, exist_ok=True)
-    git = git_dir(Path(sys.argv[1]))
     want = {(half, kind): int(n) for half, kind, n in (
         line.split("\t") for line in
         (HERE / "counts.tsv").read_text(encoding="utf-8").splitlines()[1:])}
@@ -88,8 +76,7 @@ def main() -> None:
         lines: list[str] = []
         found: Counter[str] = Counter()
         for name in files:
-            text = subprocess.run(["git", "--git-dir", str(git), "show", f"{COMMIT}:{name}"],
-                                  capture_output=True, text=True, check=True).stdout
+            text = read(Path(sys.argv[1]), (REPO, COMMIT, name))
             part, counts = conll(text, name)
             lines += part
             found += counts
