@@ -42,11 +42,11 @@ def search_command(
     cfg = load_config(config)
     if kind is not None and kind.upper() not in cfg.types:
         raise XelError(f"--type {kind}: the config's types are {', '.join(cfg.types)}")
+    kind = kind.upper() if kind else None
     with KnowledgeBase.open(cfg) as kb:
-        candidates = shortlist(kb, name, max(limit, cfg.link.max_candidates),
-                               kind.upper() if kind else None)[:limit]
+        candidates = shortlist(kb, name, max(limit, cfg.link.max_candidates), kind)[:limit]
     if not candidates:
-        console.print(f"no candidates for {name!r}" + (f" of type {kind.upper()}" if kind else ""))
+        console.print(f"no candidates for {name!r}" + (f" of type {kind}" if kind else ""))
         return
     table = Table("kb id", "name", "type", "name score", "prior", "why",
                   title=f"candidates for {name!r}")
