@@ -5,6 +5,7 @@ the KB's labels, typed exports, the per-type report and card, and HITs that name
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,13 @@ from hits.render import render_hit
 from xel.build import build
 from xel.cli import _load_commands, app
 from xel.config import Config
+from xel.entity_types import Typed, write_types
 from xel.errors import XelError
+from xel.export import CrowdResults, collection_records
+from xel.persons import DDL as PERSONS_DDL
 from xel.pipeline import run
-from xel.queries import export_review, read_review_types
+from xel.queries import export_review, read_queries, read_review_types
+from xel.report import crowd_results, person_rejections
 from xel.store import Store
 
 PEOPLE = {  # name -> (German form, KB id or NIL)
@@ -116,6 +121,54 @@ def test_exports_report_and_card_carry_the_types(built: tuple[Path, Config]) -> 
     assert "## Queries by type" in card and "## Outcomes per type" in card
     report = (root / "work/out/report.html").read_text(encoding="utf-8")
     assert "Outcomes per type" in report and "organization mentions found by NER" in report
+    # what the Hub and Croissant say the collection holds: named entities, not person names
+    header = yaml.safe_load(card.split("---\n")[1])
+    assert "named-entities" in header["tags"] and "person-names" not in header["tags"]
+    croissant = json.loads((collection / "croissant.json").read_text(encoding="utf-8"))
+    assert "named entities" in croissant["keywords"]
+    assert "person-entity" not in croissant["description"]
+    assert "`nil:not-an-organization`: a crowd worker said" in card
+
+
+def test_a_name_the_crowd_said_is_not_of_its_type_is_left_out_and_sliced_by_type(
+        built: tuple[Path, Config]) -> None:
+    _, config = built
+    with Store(config.resolve(config.store)) as store:
+        queries = read_queries(store)
+        links = crowd_results(store, config).links
+        org = next(q for q in queries if q.type == "ORG")
+        place = next(q for q in queries if q.type == "LOC")
+        said = {org.query_id: replace(links[org.query_id], label="NOT_PERSON", kb_id=None),
+                place.query_id: replace(links[place.query_id], label="NIL", kb_id=None)}
+        votes = {place.query_id: {"NIL": 2, "NOT_PERSON": 1}}
+        crowd = CrowdResults({**links, **said}, [], votes)
+        kept, left_out = collection_records(store, config, crowd)
+    assert left_out["eng: crowd said not an organization"] == 1
+    assert not any(reason.endswith("NOT_PERSON") for reason in left_out)
+    assert org.query_id not in {r.query_id for r in kept}
+    nil_place = next(r for r in kept if r.query_id == place.query_id)
+    assert nil_place.nil_type == "not-a-place" and nil_place.type == "LOC"
+
+
+def test_the_reports_person_rejections_give_the_type_each_name_got_instead(tmp_path: Path
+                                                                          ) -> None:
+    with Store(tmp_path / "xel.sqlite") as store:
+        store.declare(PERSONS_DDL)
+        store.executemany("INSERT INTO person_check VALUES (?, ?, ?, ?, ?)", [
+            ("cromwell", "Cromwell", -2.5, 0, json.dumps({"place context": -2.0})),
+            ("brexit", "Brexit", -3.0, 0, json.dumps({"never written as a person": -1.5})),
+            ("theresa may", "Theresa May", 2.0, 1, "{}")])
+        write_types(store, [Typed("cromwell", "ORG", {"ORG": 3.0}),
+                            Typed("brexit", None, {"OTHER": 2}),
+                            Typed("theresa may", "PER", {"PER": 4.0})])
+        typed = person_rejections(store, people_only=False)
+        plain = person_rejections(store)
+    assert typed.to_dict("records") == [
+        {"name": "Brexit", "score": -3.0, "evidence": "never written as a person -1.5",
+         "type": "none"},
+        {"name": "Cromwell", "score": -2.5, "evidence": "place context -2.0", "type": "ORG"}]
+    assert list(plain.columns) == ["name", "score", "evidence"]
+    assert list(plain["name"]) == ["Brexit", "Cromwell"]
 
 
 def test_hits_name_the_type_of_each_query(built: tuple[Path, Config]) -> None:

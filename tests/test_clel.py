@@ -42,7 +42,7 @@ from xel.clel import (
 )
 from xel.config import Config, CorpusConfig, KbConfig
 from xel.errors import XelError
-from xel.export import Slices, query_slices
+from xel.export import NIL_TYPES, Slices, nil_types, query_slices
 from xel.kb import Found, KbEntity, KnowledgeBase, build_kb
 from xel.names.english import name_key
 from xel.names.transliterate import MODELS, best_first, language_models
@@ -340,6 +340,18 @@ def test_query_slices_type_nil_queries_and_rank_the_prior(collection: tuple[Path
     assert found["q3"] == Slices(None, False, "no-kb-name")
     assert found["q4"] == Slices(None, False, "kb-namesake")
     assert found["q5"] == Slices(None, False, None)  # Olaf Schultz is not named Olaf Scholz
+    # in a collection of more types, a NIL query doubted as not of its type says which
+    place = replace(queries[2], type="LOC")
+    with KnowledgeBase.open(config) as kb:
+        assert query_slices([place], gold, parts, votes, kb)["q2"].nil_type == "not-a-place"
+
+
+def test_nil_slices_are_named_for_the_collections_types() -> None:
+    assert nil_types(["PER"]) == NIL_TYPES  # people-only collections: as before
+    typed = nil_types(["PER", "ORG", "LOC", "EVENT"])
+    assert list(typed) == ["not-a-person", "not-an-organization", "not-a-place",
+                           "not-an-event", "no-kb-name", "kb-namesake"]
+    assert "this person" not in typed["kb-namesake"]
 
 
 def test_build_runs_both_baselines_and_the_report_shows_table6(

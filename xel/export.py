@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -41,12 +42,12 @@ import yaml
 from xel import __version__, hub
 from xel.config import Config
 from xel.corpus import document_text, source_language
-from xel.entity_types import noun
+from xel.entity_types import a_noun, noun
 from xel.kb import KnowledgeBase
 from xel.link import read_kb_entries
 from xel.partition import read_partitions
 from xel.queries import Query, read_queries
-from xel.stages import Work, digest_of, versions
+from xel.stages import Work, code_digest, digest_of, versions
 from xel.store import Store
 from xel.triage import read_triage
 
@@ -110,6 +111,22 @@ NIL_TYPES = {
 }
 
 
+def not_of_type(kind: str) -> str:
+    """The NIL slice of a query a crowd worker said is not of its type: `not-a-person` (the
+    people-only collections' only one), `not-an-organization`, `not-a-place`, ..."""
+    return f"not-{a_noun(kind)}".replace(" ", "-")
+
+
+def nil_types(kinds: Sequence[str]) -> dict[str, str]:
+    """What each NIL slice of a collection of `kinds` means (`NIL_TYPES` for people)."""
+    if list(kinds) == ["PER"]:
+        return NIL_TYPES
+    said = {not_of_type(k): f"a crowd worker said the name does not name {a_noun(k)}"
+            for k in kinds}
+    return {**said, "no-kb-name": NIL_TYPES["no-kb-name"],
+            "kb-namesake": "KB entities have the name, but none is this entity"}
+
+
 @dataclass(frozen=True)
 class Slices:
     prior_rank: int | None
@@ -157,7 +174,7 @@ def query_slices(queries: Sequence[Query], gold: Mapping[str, str], parts: Mappi
         prior = alias_prior(kb, q.name)
         nil_type = None
         if kb_id == NIL:
-            nil_type = ("not-a-person" if votes.get(q.query_id, {}).get(NOT_A_PERSON)
+            nil_type = (not_of_type(q.type) if votes.get(q.query_id, {}).get(NOT_A_PERSON)
                         else "kb-namesake" if prior else "no-kb-name")
         rank = prior.index(kb_id) + 1 if kb_id in prior else None
         found[q.query_id] = Slices(rank, seen, nil_type)
@@ -222,7 +239,9 @@ def collection_records(store: Store, config: Config,
             left_out["eng: no crowd agreement"] += 1
             continue
         if link.label not in (NIL,) and link.kb_id is None:
-            left_out[f"eng: crowd said {link.label}"] += 1
+            said = (f"not {a_noun(q.type)}" if link.label == NOT_A_PERSON
+                    and not config.people_only else link.label)
+            left_out[f"eng: crowd said {said}"] += 1
             continue
         english[q.query_id] = (q, link)
         beg, end = doc_offsets(store, source, q.seg, q.start, q.end)
@@ -383,7 +402,7 @@ def datasheet(config: Config, store: Store, records: list[Record], left_out: Cou
         lines += types_section(records, list(config.types), source)
     for section in sheet.sections:
         lines += ["", section.rstrip("\n")]
-    lines += slices_section(records, source)
+    lines += slices_section(records, source, list(config.types))
     lines += ["", "## Left out", "", "| reason | queries |", "|---|---|"]
     lines += [f"| {reason} | {n} |" for reason, n in sorted(left_out.items())]
     lines += ["", "## Files and definitions", "",
@@ -413,12 +432,13 @@ def dataset_card(config: Config, store: Store, records: list[Record], left_out: 
                  sheet: Datasheet, files: hub.HubFiles) -> str:
     """The collection's README.md: the Hub's YAML metadata over the datasheet."""
     header = hub.card_header(config.name, files, config.export.license,
-                             source_language(store))
+                             source_language(store), config.people_only)
     return ("---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True, width=1000)
             + "---\n\n" + datasheet(config, store, records, left_out, sheet))
 
 
-def slices_section(records: Sequence[Record], source: str) -> list[str]:
+def slices_section(records: Sequence[Record], source: str, kinds: Sequence[str]
+                   ) -> list[str]:
     """The datasheet's count of queries per slice and language."""
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
@@ -430,7 +450,7 @@ def slices_section(records: Sequence[Record], source: str) -> list[str]:
              "ranks the gold entity first, `prior:lower` when lower, `prior:none` when it "
              "misses it; `train:seen` when another train query has the same entity or English "
              "name, else `train:new`; NIL queries by type:", ""]
-    lines += [f"- `nil:{t}`: {meaning}" for t, meaning in NIL_TYPES.items()]
+    lines += [f"- `nil:{t}`: {meaning}" for t, meaning in nil_types(kinds).items()]
     lines += ["", "| language | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for lang in sorted(counts, key=lambda c: (c != source, c)):
         lines.append(f"| {lang} | " + " | ".join(str(counts[lang][n]) for n in names) + " |")
@@ -439,9 +459,10 @@ def slices_section(records: Sequence[Record], source: str) -> list[str]:
 
 def export_signature(store: Store, config: Config) -> dict[str, str]:
     return {"config": digest_of({"policy": config.hits.policy, "export": config.export}),
-            **versions()}
+            "code": EXPORT_CODE, **versions()}
 
 
+EXPORT_CODE = code_digest(sys.modules[__name__], hub)
 NEW_PREFIX, OLD_PREFIX = ".collection-new-", ".collection-old-"
 
 
@@ -502,10 +523,11 @@ def write_collection(out: Path, config: Config, store: Store, records: list[Reco
     rows = [asdict(r) for r in records]
     files = hub.write_hub_files(out, rows, {row["id"]: slice_labels(row) for row in rows},
                                 documents)
+    what = "person-entity" if config.people_only else "entity"
     hub.write_croissant(out, hub.croissant(
-        config.name, f"{config.name}: a cross-language person-entity-linking test collection "
+        config.name, f"{config.name}: a cross-language {what}-linking test collection "
         "built by xel (queries linked to a knowledge base, with the documents they occur in).",
-        config.export.license, files, config.export.url, __version__))
+        config.export.license, files, config.export.url, __version__, config.people_only))
     write_card(out, dataset_card(config, store, records, left_out, sheet, files))
 
 

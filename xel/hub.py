@@ -53,7 +53,8 @@ QUERY_FIELDS: list[tuple[str, pa.DataType, str]] = [
     ("simulated", pa.bool_(), "whether the crowd decisions are simulated, not people's"),
     ("prior_rank", pa.int32(), "the gold entity's rank under the alias prior alone"),
     ("seen_in_train", pa.bool_(), "another train query has the same entity or English name"),
-    ("nil_type", pa.string(), "for NIL queries: not-a-person, no-kb-name or kb-namesake"),
+    ("nil_type", pa.string(), "for NIL queries: not-a-person (not-an-organization, not-a-place,"
+                              " ... in collections of more types), no-kb-name or kb-namesake"),
     ("slices", pa.list_(pa.string()), "the query's slices (prior:*, train:*, nil:*)"),
 ]
 QUERY_SCHEMA = pa.schema([(name, kind) for name, kind, _ in QUERY_FIELDS])
@@ -64,6 +65,10 @@ DOCUMENT_FIELDS: list[tuple[str, pa.DataType, str]] = [
                           " count its characters)"),
 ]
 DOCUMENT_SCHEMA = pa.schema([(name, kind) for name, kind, _ in DOCUMENT_FIELDS])
+
+
+# What the names of a people-only collection (True) or of one of more types (False) are.
+KEYWORD = {True: "person names", False: "named entities"}
 
 
 def split_name(partition: str) -> str:
@@ -164,7 +169,8 @@ def hf_language(lang: str) -> str:
     return lang.split("-")[0].lower()
 
 
-def card_header(name: str, files: HubFiles, licenses: Sequence[str], source: str) -> dict[str, Any]:
+def card_header(name: str, files: HubFiles, licenses: Sequence[str], source: str,
+                people_only: bool = True) -> dict[str, Any]:
     """The card's YAML metadata: a config per language (the source language first, then the
     others in order) with a split per partition, and a `documents` config."""
     order = sorted(files.queries, key=lambda lang: (lang != source, lang))
@@ -186,7 +192,8 @@ def card_header(name: str, files: HubFiles, licenses: Sequence[str], source: str
         "license": list(licenses) or ["other"],
         "task_categories": ["token-classification", "text-retrieval"],
         "task_ids": ["entity-linking-retrieval"],
-        "tags": ["entity-linking", "cross-language", "person-names", "xel"],
+        "tags": ["entity-linking", "cross-language", KEYWORD[people_only].replace(" ", "-"),
+                 "xel"],
         "size_categories": [size_category(total)],
         "configs": configs,
     }
@@ -241,7 +248,7 @@ def _fields(record_set: str, file_id: str, fields: Sequence[tuple[str, pa.DataTy
 
 
 def croissant(name: str, description: str, licenses: Sequence[str], files: HubFiles,
-              url: str, version: str) -> dict[str, Any]:
+              url: str, version: str, people_only: bool = True) -> dict[str, Any]:
     """Croissant 1.0 metadata for `data/`: a file set and a record set per split (`train`,
     `validation`, `test`: every language's queries of that split) and one for the documents;
     paths are relative to the folder `croissant.json` is in."""
@@ -266,7 +273,7 @@ def croissant(name: str, description: str, licenses: Sequence[str], files: HubFi
         "conformsTo": "http://mlcommons.org/croissant/1.0",
         "name": name, "description": description, "url": url, "version": version,
         "license": [license_url(lic) for lic in licenses] or ["other"],
-        "citeAs": CITATION, "keywords": ["entity linking", "cross-language", "person names"],
+        "citeAs": CITATION, "keywords": ["entity linking", "cross-language", KEYWORD[people_only]],
         "distribution": distribution, "recordSet": record_sets,
     }
 

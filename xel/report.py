@@ -29,7 +29,7 @@ from hits.cost import CENT, per_assignment  # noqa: E402
 from hits.report import gold_checks  # noqa: E402
 from xel.clel import SYSTEMS, baselines_folder  # noqa: E402
 from xel.config import Config  # noqa: E402
-from xel.entity_types import a_noun, noun  # noqa: E402
+from xel.entity_types import Typed, a_noun, noun, read_types  # noqa: E402
 from xel.export import (  # noqa: E402
     CrowdResults,
     Record,
@@ -118,13 +118,22 @@ def attrition_rows(steps: pd.DataFrame, queries: Sequence[Query],
     return rows
 
 
-def person_rejections(store: Store) -> pd.DataFrame:
-    """The names the person check rejected, the surest first, with their evidence."""
+def person_rejections(store: Store, people_only: bool = True) -> pd.DataFrame:
+    """The names the person check rejected, the surest first, with their evidence; in a
+    collection of more types, with the type the type check gave each instead (`none`: no
+    type, not asked about)."""
     rows = sorted((c for c in read_checks(store).values() if not c.person),
                   key=lambda c: (c.score, c.name_key))
+    typed = {} if people_only else read_types(store)
+    columns = ["name", "score", "evidence", *([] if people_only else ["type"])]
     return pd.DataFrame([{"name": c.name, "score": c.score,
-                          "evidence": ", ".join(f"{k} {v:+.1f}" for k, v in c.evidence.items())}
-                         for c in rows], columns=["name", "score", "evidence"])
+                          "evidence": ", ".join(f"{k} {v:+.1f}" for k, v in c.evidence.items()),
+                          **({} if people_only else {"type": _type_of(typed.get(c.name_key))})}
+                         for c in rows], columns=columns)
+
+
+def _type_of(typed: Typed | None) -> str:
+    return typed.type if typed is not None and typed.type else "none"
 
 
 def language_outcomes(store: Store) -> pd.DataFrame:
@@ -415,11 +424,14 @@ def sections(store: Store, config: Config) -> list[Section]:
             html_table(by_type.reset_index().rename(columns={"index": "type"}))
             if len(by_type) else None,
             stacked(by_type[OUTCOMES], "outcomes per type") if len(by_type) else None))
-    not_people = person_rejections(store)
+    not_people = person_rejections(store, config.people_only)
     out.append(Section(
         "Names the person check rejected",
-        f"{len(not_people)} names NER called people's were not made queries: the evidence "
-        "(log-odds) that moved each score, under the threshold "
+        (f"{len(not_people)} names NER called people's were not made queries: "
+         if config.people_only else
+         f"{len(not_people)} names NER called people's were not made people's queries (`type`:"
+         " the type the type check gave each instead; `none`: not asked about): ")
+        + "the evidence (log-odds) that moved each score, under the threshold "
         f"{config.persons.threshold:+.1f} (`persons.threshold`). A `yes` in the review list "
         "(`xel queries --export-review`, then `queries.review`) brings one back.",
         html_table(not_people.head(50)) if len(not_people) else None))
