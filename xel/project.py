@@ -179,7 +179,7 @@ def function_words(lang: str) -> frozenset[str]:
 
 # Methods that found a span by the name's spelling or reading, not by alignment alone.
 SPELLED = ("name-match", "reading", "parentheses")
-_LETTER = regex.compile(r"\p{L}")
+LETTER = regex.compile(r"\p{L}")
 
 
 @dataclass(frozen=True)
@@ -219,7 +219,7 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
     base = paper_span(targets)
-    aligned = _chars(pair.tgt, base)
+    aligned = token_chars(pair.tgt, base)
     if not config.name_aware:
         if aligned is None:
             return Projected(None, None, "none", None)
@@ -236,11 +236,11 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
     matched: tuple[int, int] | None = None
     count = 0
     if config.name_match and matcher is not None and english:
-        barriers = _barriers(pair)
-        found = _best_cluster(matcher.heard(english, pair.tgt_text, pair.tgt, matcher.matches(
+        barriers = bracket_tokens(pair)
+        found = best_cluster(matcher.heard(english, pair.tgt_text, pair.tgt, matcher.matches(
             english, pair.tgt_text, pair.tgt)), targets, len(english), barriers)
         if found is None or found[1] < len(english):
-            found = _nearest(matcher.whole(english, pair.tgt_text, pair.tgt), targets) or found
+            found = nearest_whole(matcher.whole(english, pair.tgt_text, pair.tgt), targets) or found
         if found:
             matched, count = found
     method = "name-match" if matched else "aligned"
@@ -271,7 +271,7 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
             span, method = moved, "parentheses"
     if span is None:
         return Projected(None, None, "none", aligned)
-    chars = _chars(pair.tgt, span)
+    chars = token_chars(pair.tgt, span)
     assert chars is not None
     start, end = chars
     if matcher is not None:
@@ -287,7 +287,7 @@ def project_mention(pair: Pair, start: int, end: int, name: str, matcher: NameMa
         start, end = without_digits(pair.tgt_text, start, end)
     if matcher is not None and matcher.family.by_sound and config.name_match:
         start, end = whole_by_sound(pair, start, end, name, matcher)
-    if not _LETTER.search(pair.tgt_text[start:end]):
+    if not LETTER.search(pair.tgt_text[start:end]):
         return Projected(None, None, "none", aligned)  # numbers or punctuation: no name
     start, end = in_turn(pair, at, until, start, end,
                          matcher is not None and matcher.family.unspaced)
@@ -521,7 +521,7 @@ def unclaimed(pair: Pair, spans: Sequence[tuple[int, int]], mention: Sequence[in
     if not spans:
         return []
     name = pair.src_text[start:end]
-    others = {i for at in _places(pair.src_text, name, True) if at != start
+    others = {i for at in word_starts(pair.src_text, name, True) if at != start
               for i in covered(pair.src, at, at + len(name))}
     if not others:
         return list(spans)
@@ -583,7 +583,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
     (`with_body_word`). The person rules (surnames, given names) do not apply."""
     mention = covered(pair.src, start, end)
     targets = aligned_tokens(mention, pair.links)
-    aligned = _chars(pair.tgt, paper_span(targets))
+    aligned = token_chars(pair.tgt, paper_span(targets))
     stops = as_written(pair, stops, lang)
 
     def nearest(found: Sequence[tuple[int, int]], method: str) -> Projected:
@@ -726,10 +726,10 @@ def as_written(pair: Pair, stops: frozenset[str], lang: str) -> frozenset[str]:
     capital: set[str] = set()
     lower: set[str] = set()
     for k in range(len(pair.tgt)):
-        word = _token(pair, k)
+        word = tgt_token(pair, k)
         if word.casefold() not in stops:
             continue
-        initial = k == 0 or _token(pair, k - 1) in SENTENCE_ENDS
+        initial = k == 0 or tgt_token(pair, k - 1) in SENTENCE_ENDS
         (capital if word[:1].isupper() and not initial else lower).add(word.casefold())
     return stops - (capital - lower)
 
@@ -747,8 +747,8 @@ def formally_named(pair: Pair, span: tuple[int, int], targets: set[int],
     for step in (-1, 1):
         k = (first if step < 0 else last) + step
         while 0 <= k < len(pair.tgt):
-            if _token(pair, k).casefold() not in stops:
-                if k not in targets or not _token(pair, k)[:1].isupper():
+            if tgt_token(pair, k).casefold() not in stops:
+                if k not in targets or not tgt_token(pair, k)[:1].isupper():
                     break
                 first, last = (k, last) if step < 0 else (first, k)
             k += step
@@ -1017,7 +1017,7 @@ def link_lexicon(pairs: Iterable[Pair], lang: str) -> dict[str, Counter[str]]:
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for pair in pairs:
         for i, j in pair.links:
-            e, f = _source_token(pair, i).casefold(), _token(pair, j)
+            e, f = src_token(pair, i).casefold(), tgt_token(pair, j)
             if _counted(e) and f[:1].isalnum():
                 counts[lemma(f, lang)][e] += 1
     return counts
@@ -1026,7 +1026,7 @@ def link_lexicon(pairs: Iterable[Pair], lang: str) -> dict[str, Counter[str]]:
 def lexicon_words(pair: Pair, mention: Sequence[int]) -> set[str]:
     """The English name's words as the lexicon counts them, but for `of`, `the` and the
     other links, which no translation need say."""
-    return {w for i in mention if _counted(w := _source_token(pair, i).casefold())
+    return {w for i in mention if _counted(w := src_token(pair, i).casefold())
             } - ENGLISH_LINKS
 
 
@@ -1067,7 +1067,7 @@ def said_runs(pair: Pair, said: Sequence[set[str]], stops: frozenset[str]) -> li
             continue
         a = b = j = k
         words = set(said[k])
-        while j + 1 < len(said) and (said[j + 1] or _token(pair, j + 1).casefold() in stops):
+        while j + 1 < len(said) and (said[j + 1] or tgt_token(pair, j + 1).casefold() in stops):
             j += 1
             if said[j]:
                 b, words = j, words | said[j]
@@ -1092,17 +1092,17 @@ def with_learned_run(pair: Pair, first: int, last: int, mention: Sequence[int],
         learned = learned_translations(lexicon, lemma(word, lang), RUN_SHARE)
         return set(learned | {word.casefold()}) & english
 
-    said = [says(_token(pair, k)) for k in range(len(pair.tgt))]
+    said = [says(tgt_token(pair, k)) for k in range(len(pair.tgt))]
     inside = set().union(*said[first:last + 1]) if first <= last else set()
     if matcher is not None:
         inside |= {e for e in english for k in range(first, last + 1)
-                   if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
+                   if matcher.score(e, tgt_token(pair, k)) >= matcher.min_similarity}
     # A run apart from the span replaces it only where the span says none of the name and is
     # not the run's words inflected (`korkeimmassa oikeudessa`, `korkeimman oikeuden`): a
     # name said twice in a sentence is not moved to its other place.
     def stems(a: int, b: int) -> set[str]:
-        return {_token(pair, k).casefold()[:5] for k in range(a, b + 1)
-                if len(_token(pair, k)) >= 5}
+        return {tgt_token(pair, k).casefold()[:5] for k in range(a, b + 1)
+                if len(tgt_token(pair, k)) >= 5}
 
     def apart(r: Run) -> bool:
         return r[1] < first or last < r[0]
@@ -1143,7 +1143,7 @@ def read_translated(pair: Pair, targets: set[int], name: str, matcher: NameMatch
         return None
     found = _read_all(pair, targets, english, matcher, matcher.matches(
         english, pair.tgt_text, pair.tgt))
-    if (found is None or not _token(pair, found[0])[:1].isupper()
+    if (found is None or not tgt_token(pair, found[0])[:1].isupper()
             or _misread(pair, found[0], english, stops)
             or _misread(pair, found[1], english, stops)):
         return None
@@ -1156,10 +1156,10 @@ def _misread(pair: Pair, k: int, english: Sequence[str], stops: frozenset[str]) 
     first in its sentence (`На`, on, as New; `su` as the S of U.S.); not `Los` of Los
     Angeles, nor Italian `Stato` (State; `stato`, been) capitalized inside a sentence, nor
     the `И` of `Ф.Б.И` (F.B.I.; `и`, and) after a stop written against it."""
-    word = _token(pair, k)
+    word = tgt_token(pair, k)
     start = pair.tgt[k][0]
-    first = k == 0 or (_token(pair, k - 1) in SENTENCE_ENDS
-                       and (_token(pair, k - 1) != "." or pair.tgt_text[start - 1].isspace()))
+    first = k == 0 or (tgt_token(pair, k - 1) in SENTENCE_ENDS
+                       and (tgt_token(pair, k - 1) != "." or pair.tgt_text[start - 1].isspace()))
     return (word.casefold() in stops and word.casefold() not in english
             and (first or not word[:1].isupper()))
 
@@ -1203,7 +1203,7 @@ def _read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher
     (`巴吞鲁日 (Baton Rouge)`), nor particles read as its sounds (`馬其頓 及`, ma-qi-dun-ji).
     Where only the first words read, what follows up to the word for the kind of body
     (`諾丁漢 日報`, Nottingham Journal; `迪卡 唱片 公司`, Decca Records)."""
-    matches = [[m for m in ms if not any(is_latin(_token(pair, k))
+    matches = [[m for m in ms if not any(is_latin(tgt_token(pair, k))
                                          for k in range(m[0], m[1] + 1))]
                for ms in matcher.matches(list(english), pair.tgt_text, pair.tgt)]
     found = _read_all(pair, targets, english, matcher, matches)
@@ -1212,9 +1212,9 @@ def _read_chinese(pair: Pair, targets: set[int], english: Sequence[str], matcher
     if found is None:
         return None
     first, last = found
-    while last > first and folded(_token(pair, last)) in stops:
+    while last > first and folded(tgt_token(pair, last)) in stops:
         last -= 1
-    while first < last and folded(_token(pair, first)) in stops:
+    while first < last and folded(tgt_token(pair, first)) in stops:
         first += 1
     start, end = pair.tgt[first][0], pair.tgt[last][1]
     return matcher.family.edges(pair.tgt_text, start, end, english, matcher)
@@ -1224,10 +1224,10 @@ def _read_all(pair: Pair, targets: set[int], english: Sequence[str], matcher: Na
               matches: list[list[tuple[int, int, float]]]) -> tuple[int, int] | None:
     """The first and last token of the words that read as every word of the name, or as the
     whole name, nearest the alignment."""
-    barriers = _barriers(pair)
-    found = _best_cluster(matches, targets, len(english), barriers)
+    barriers = bracket_tokens(pair)
+    found = best_cluster(matches, targets, len(english), barriers)
     if found is None or found[1] < len(english):
-        found = _nearest(matcher.whole(list(english), pair.tgt_text, pair.tgt)
+        found = nearest_whole(matcher.whole(list(english), pair.tgt_text, pair.tgt)
                          + _read_joined(pair, english, matcher), targets)
     return None if found is None else found[0]
 
@@ -1237,15 +1237,15 @@ def _read_with_head(pair: Pair, targets: set[int], english: Sequence[str],
                     ) -> tuple[int, int] | None:
     """Chinese: the name's first words read, then at most one token more than the English
     words left, up to one that ends in the word for a kind of body (`報`, `公司`)."""
-    barriers = _barriers(pair)
+    barriers = bracket_tokens(pair)
     for read in range(len(english) - 1, 0, -1):
-        found = _best_cluster(matches[:read], targets, read, barriers)
+        found = best_cluster(matches[:read], targets, read, barriers)
         if found is None or found[1] < read:
             continue
         first, last = found[0]
         for k in range(last + 1, min(len(pair.tgt), last + 2 + len(english) - read)):
-            word = folded(_token(pair, k))
-            if word in stops or word in PIECE_BREAKS or not _is_word(pair, k):
+            word = folded(tgt_token(pair, k))
+            if word in stops or word in PIECE_BREAKS or not is_word_token(pair, k):
                 break
             if body_word(word):
                 return first, k
@@ -1266,8 +1266,8 @@ def _read_joined(pair: Pair, english: Sequence[str], matcher: NameMatcher
     joined = joined_words(english)
     found = []
     for k in range(len(pair.tgt)):
-        word = _token(pair, k)
-        whole = matcher.score(joined, word) if _is_word(pair, k) else 0.0
+        word = tgt_token(pair, k)
+        whole = matcher.score(joined, word) if is_word_token(pair, k) else 0.0
         if whole >= max(matcher.min_similarity, JOINED) and whole > JOINED_MARGIN + max(
                 matcher.score(e, word) for e in english):
             found.append((k, k, whole))
@@ -1344,14 +1344,14 @@ def quoted_after(pair: Pair, first: int, last: int, english: Sequence[str],
     `Teksaškom festivalu „Tribun”`, whose `festivalu` reads as the name's Festival); not a
     quotation (more than a name's words)."""
     opening = last + 1
-    if opening >= len(pair.tgt) or _token(pair, opening) not in QUOTES:
+    if opening >= len(pair.tgt) or tgt_token(pair, opening) not in QUOTES:
         return first, last
     at = pair.tgt[opening][0]
     closing = next((c for o, c in quoted_runs(pair.tgt_text) if o == at), None)
     if closing is None:
         return first, last
     inner = [k for k in range(opening + 1, len(pair.tgt)) if pair.tgt[k][1] <= closing]
-    if not inner or len(inner) > QUOTED_NAME_WORDS or not _token(pair, inner[0])[:1].isupper():
+    if not inner or len(inner) > QUOTED_NAME_WORDS or not tgt_token(pair, inner[0])[:1].isupper():
         return first, last
     if (any(words_read(pair, k, english, matcher) for k in range(first, last + 1))
             or not any(words_read(pair, k, english, matcher) for k in inner)):
@@ -1409,25 +1409,25 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
             elsewhere.add(j)
 
     capital_first = (language(lang).script in CAPITAL_FIRST_SCRIPTS and bool(mention)
-                     and _source_token(pair, mention[0])[:1].isupper())
+                     and src_token(pair, mention[0])[:1].isupper())
     name_words = lexicon_words(pair, mention)
     # An acronym's letters say nothing of what its words translate to (`округ Колумбия`, D.C.).
     spelled_out = not all(word.replace(".", "").isupper() for i in mention
-                          if WORDLIKE.search(word := _source_token(pair, i)))
+                          if WORDLIKE.search(word := src_token(pair, i)))
 
     def ran_on(k: int, rest: range, inner: int, leading: bool) -> bool:
-        if not _token(pair, k)[:1].islower() or not any(
-                _token(pair, o)[:1].isupper() for o in rest):
+        if not tgt_token(pair, k)[:1].islower() or not any(
+                tgt_token(pair, o)[:1].isupper() for o in rest):
             return False
-        if verb_form(_token(pair, k), lang):
+        if verb_form(tgt_token(pair, k), lang):
             return True  # `Министерство обороны США создало`, the Defense Department created
         if leading and capital_first and spelled_out and lexicon is not None and says_other(
-                lexicon, lemma(_token(pair, k), lang), name_words):
+                lexicon, lemma(tgt_token(pair, k), lang), name_words):
             return True  # `клиенты Банка Шотландии`, customers of the Bank of Scotland
         others = {i for o in rest for i in named[o]}  # name words the rest stands for
         if (lang in CAPITALIZED_NOUNS and leading and kind == "ORG"
-                and _token(pair, k + 1)[:1].isupper()
-                and any(_source_token(pair, i)[:1].isupper() for i in named[k] - others)):
+                and tgt_token(pair, k + 1)[:1].isupper()
+                and any(src_token(pair, i)[:1].isupper() for i in named[k] - others)):
             return False  # `britische Regierung`, UK Government
         if lang in CAPITALIZED_NOUNS or not named[k] or (
                 leading and capital_first and k in elsewhere):
@@ -1435,8 +1435,8 @@ def run_on_edges(pair: Pair, mention: Sequence[int], tokens: Sequence[int],
         return not named[inner] and named[k] <= others
 
     def droppable(k: int, rest: range, inner: int, leading: bool) -> bool:
-        return (ran_on(k, rest, inner, leading) or _token(pair, k).casefold() in stops
-                or not _is_word(pair, k) or finite_verb(_token(pair, k), lang))
+        return (ran_on(k, rest, inner, leading) or tgt_token(pair, k).casefold() in stops
+                or not is_word_token(pair, k) or finite_verb(tgt_token(pair, k), lang))
 
     while first < last and droppable(first, range(first + 1, last + 1), first + 1, True):
         first += 1
@@ -1459,24 +1459,24 @@ def capital_led(pair: Pair, first: int, last: int, name: str, stops: frozenset[s
     (`США`, not `санкциями США`) or stays (`округ Колумбия` for D.C.)."""
     if language(lang).script not in CAPITAL_FIRST_SCRIPTS or not name[:1].isupper():
         return first
-    capital = next((k for k in range(first, last + 1) if _token(pair, k)[:1].isupper()), first)
+    capital = next((k for k in range(first, last + 1) if tgt_token(pair, k)[:1].isupper()), first)
     if name.replace(".", "").isupper() and " " not in name:
-        return capital if capital == last and _token(pair, last).isupper() else first
-    words = sum(bool(_LETTER.search(_token(pair, k))) and _token(pair, k).casefold() not in stops
-                for k in range(capital, last + 1))
+        return capital if capital == last and tgt_token(pair, last).isupper() else first
+    words = sum(bool(LETTER.search(tgt_token(pair, k)))
+                and tgt_token(pair, k).casefold() not in stops for k in range(capital, last + 1))
     english = content_words(name)
     if words < len(english) or lexicon is not None and any(
-            learned_translations(lexicon, lemma(_token(pair, k), lang)).intersection(english)
+            learned_translations(lexicon, lemma(tgt_token(pair, k), lang)).intersection(english)
             for k in range(first, capital)):
         return first
-    while capital > first and adjective(_token(pair, capital - 1), lang):
+    while capital > first and adjective(tgt_token(pair, capital - 1), lang):
         capital -= 1
     return capital
 
 
 def words_read(pair: Pair, k: int, english: Sequence[str], matcher: NameMatcher) -> set[str]:
     """The words of an English name that the k-th target word reads as."""
-    return {e for e in english if matcher.score(e, _token(pair, k)) >= matcher.min_similarity}
+    return {e for e in english if matcher.score(e, tgt_token(pair, k)) >= matcher.min_similarity}
 
 
 def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[str],
@@ -1494,11 +1494,11 @@ def _with_read_neighbours(pair: Pair, first: int, last: int, english: Sequence[s
     grown = first, last
     for step in (-1, 1):
         k = (first if step < 0 else last) + step
-        while 0 <= k < len(pair.tgt) and _token(pair, k).casefold() in stops:
+        while 0 <= k < len(pair.tgt) and tgt_token(pair, k).casefold() in stops:
             k += step
-        if 0 <= k < len(pair.tgt) and _token(pair, k)[:1].isupper() and reads(k) - inside:
+        if 0 <= k < len(pair.tgt) and tgt_token(pair, k)[:1].isupper() and reads(k) - inside:
             grown = (k, grown[1]) if step < 0 else (grown[0], k)
-    if all(_token(pair, k)[:1].isupper() for k in grown):
+    if all(tgt_token(pair, k)[:1].isupper() for k in grown):
         return grown
     return first, last
 
@@ -1534,7 +1534,7 @@ def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name
     for North Korea); the span as it is where none of these decides."""
     def parts(k: int) -> bool:
         after = pair.tgt[k][1]
-        return (_token(pair, k) in CLAUSE_BREAKS and _token(pair, k) not in name
+        return (tgt_token(pair, k) in CLAUSE_BREAKS and tgt_token(pair, k) not in name
                 and pair.tgt_text[after:after + 1].isspace())
 
     piece = _best_piece(pair, mention, _pieces(range(first, last + 1), parts), name)
@@ -1585,7 +1585,7 @@ def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: s
         return first, last
 
     def goes_on(k: int) -> bool:  # a capital beside the piece: the name may go on there
-        return first <= k <= last and _token(pair, k)[:1].isupper()
+        return first <= k <= last and tgt_token(pair, k)[:1].isupper()
 
     start = first if (piece is pieces[0] and not parted(first, piece[0])
                       or goes_on(piece[0] - 1)) else piece[0]
@@ -1605,14 +1605,15 @@ def _best_piece(pair: Pair, mention: Sequence[int], pieces: list[list[int]], nam
     words = set(name_tokens(name))  # case-folded already
 
     def capital(k: int) -> bool:  # an acronym anywhere, a capital not a sentence's first
-        word = _token(pair, k)
+        word = tgt_token(pair, k)
         return word[:1].isupper() and (
-            word.isupper() and len(word) > 1 or k > 0 and _token(pair, k - 1) not in SENTENCE_ENDS)
+            word.isupper() and len(word) > 1
+            or k > 0 and tgt_token(pair, k - 1) not in SENTENCE_ENDS)
 
     def evidence(piece: list[int]) -> tuple[bool, int, bool]:
         return (any(capital(k) for k in piece),
                 len(aligned.intersection(piece)),
-                any(_token(pair, k).casefold() in words for k in piece))
+                any(tgt_token(pair, k).casefold() in words for k in piece))
 
     ranked = sorted((evidence(p), p) for p in pieces)
     (best, piece), (second, _) = ranked[-1], ranked[-2]
@@ -1628,14 +1629,14 @@ def densest_piece(pair: Pair, mention: Sequence[int], tokens: range, name: str
     Medical College Hospital, and `和平`, peace, as `协 和` and `和 平`), and `和` is no break
     where the name says `and` and tokens on both sides are aligned with it
     (`人力资源和社会保障局`, Human Resources and Social Security)."""
-    if not any(folded(_token(pair, k)) in PIECE_BREAKS for k in tokens):
+    if not any(folded(tgt_token(pair, k)) in PIECE_BREAKS for k in tokens):
         return tokens[0], tokens[-1]
     words = word_spans(pair.tgt_text)
     aligned = aligned_tokens(mention, pair.links)
     said_and = says_and(name)
 
     def breaks(k: int) -> bool:
-        token = folded(_token(pair, k))
+        token = folded(tgt_token(pair, k))
         return (token in PIECE_BREAKS and pair.tgt[k] in words and not (
             said_and and token in CONJUNCTIONS
             and any(j in aligned for j in tokens if j < k)
@@ -1656,7 +1657,7 @@ def claimed_characters(pair: Pair, mention: Sequence[int], start: int, end: int
     Un` and a later `Kim`)."""
     inside = set(mention)
     common = {j for i, j in pair.links if i not in inside
-              and _source_token(pair, i)[:1].islower()}
+              and src_token(pair, i)[:1].islower()}
     return frozenset(k for j in common if pair.tgt[j][1] <= start or pair.tgt[j][0] >= end
                      for k in range(*pair.tgt[j]))
 
@@ -1669,15 +1670,15 @@ def in_turn(pair: Pair, at: int, until: int, start: int, end: int, unspaced: boo
     name = pair.src_text[at:until]
     if pair.src_text.count(name) < 2:  # written once (most mentions): nothing to choose
         return start, end
-    english = _places(pair.src_text, name, True)
-    target = _places(pair.tgt_text, pair.tgt_text[start:end], not unspaced)
+    english = word_starts(pair.src_text, name, True)
+    target = word_starts(pair.tgt_text, pair.tgt_text[start:end], not unspaced)
     if len(english) < 2 or len(english) != len(target) or at not in english:
         return start, end
     k = target[english.index(at)]
     return k, k + end - start
 
 
-def _places(text: str, word: str, whole: bool) -> list[int]:
+def word_starts(text: str, word: str, whole: bool) -> list[int]:
     """Where `word` occurs in `text` (as a whole word with `whole`)."""
     return [m.start() for m in _occurrences(word, whole).finditer(text)]
 
@@ -1701,15 +1702,15 @@ def without_digits(text: str, start: int, end: int) -> tuple[int, int]:
     (`川口顺子29日` is `川口顺子`: a date was aligned too)."""
     pieces = [(start + m.start(), start + m.end())
               for m in regex.finditer(rf"(?:[^\d]|{LETTER_DIGITS})+", text[start:end])]
-    named = [p for p in pieces if _LETTER.search(text[p[0]:p[1]])]
+    named = [p for p in pieces if LETTER.search(text[p[0]:p[1]])]
     return max(named, key=lambda p: p[1] - p[0]) if named else (start, end)
 
 
-def _chars(spans: Sequence[Span], tokens: tuple[int, int] | None) -> tuple[int, int] | None:
+def token_chars(spans: Sequence[Span], tokens: tuple[int, int] | None) -> tuple[int, int] | None:
     return (spans[tokens[0]][0], spans[tokens[1]][1]) if tokens else None
 
 
-def _best_cluster(found: list[list[tuple[int, int, float]]], targets: set[int],
+def best_cluster(found: list[list[tuple[int, int, float]]], targets: set[int],
                   n_english: int, barriers: Sequence[int] = ()
                   ) -> tuple[tuple[int, int], int] | None:
     """The tightest group of matches covering the most English tokens, near the alignment.
@@ -1748,7 +1749,7 @@ def _best_cluster(found: list[list[tuple[int, int, float]]], targets: set[int],
     return best[1], n_found
 
 
-def _nearest(wholes: list[tuple[int, int, float]], targets: set[int],
+def nearest_whole(wholes: list[tuple[int, int, float]], targets: set[int],
              ) -> tuple[tuple[int, int], int] | None:
     """Of the token runs read as the whole name, the best read, then nearest the alignment."""
     if not wholes:
@@ -1763,12 +1764,12 @@ def _nearest(wholes: list[tuple[int, int, float]], targets: set[int],
     return (a, b), b - a + 1
 
 
-def _barriers(pair: Pair) -> list[int]:
+def bracket_tokens(pair: Pair) -> list[int]:
     """The target's bracket tokens, which no name's words are gathered across."""
-    return [k for k in range(len(pair.tgt)) if _token(pair, k) in _BRACKET_CHARS]
+    return [k for k in range(len(pair.tgt)) if tgt_token(pair, k) in _BRACKET_CHARS]
 
 
-def _is_word(pair: Pair, k: int) -> bool:
+def is_word_token(pair: Pair, k: int) -> bool:
     s, e = pair.tgt[k]
     return bool(WORDLIKE.search(pair.tgt_text[s:e]))
 
@@ -1797,7 +1798,7 @@ def with_owner(pair: Pair, end: int, at: int) -> int:
     words = word_spans(pair.tgt_text)
 
     def between(k: int) -> bool:  # Han characters, not a particle standing as a word (`的`)
-        word = _token(pair, k)
+        word = tgt_token(pair, k)
         return bool(regex.fullmatch(r"\p{Han}+", word)) and not (
             word in FUNCTION_CHARACTERS and pair.tgt[k] in words)
 
@@ -1815,15 +1816,15 @@ def words_outside(pair: Pair, mention: Sequence[int]) -> list[str]:
     """The English sentence's words outside a name, case-folded."""
     inside = set(mention)
     return [word.casefold() for i in range(len(pair.src))
-            if i not in inside and (word := _source_token(pair, i)).isalpha()]
+            if i not in inside and (word := src_token(pair, i)).isalpha()]
 
 
-def _token(pair: Pair, k: int) -> str:
+def tgt_token(pair: Pair, k: int) -> str:
     s, e = pair.tgt[k]
     return pair.tgt_text[s:e]
 
 
-def _source_token(pair: Pair, i: int) -> str:
+def src_token(pair: Pair, i: int) -> str:
     s, e = pair.src[i]
     return pair.src_text[s:e]
 
@@ -1843,13 +1844,13 @@ def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[i
         for step in (-1, 1):
             k = first + step if step < 0 else last + 1
             while 0 <= k < len(pair.tgt):
-                tok = _token(pair, k)
+                tok = tgt_token(pair, k)
                 nxt = k + step
-                if tok in _JOINERS and 0 <= nxt < len(pair.tgt) and _is_word(pair, nxt) \
-                        and matcher.name_like(_token(pair, nxt)):
+                if tok in _JOINERS and 0 <= nxt < len(pair.tgt) and is_word_token(pair, nxt) \
+                        and matcher.name_like(tgt_token(pair, nxt)):
                     k = nxt
                     continue
-                if not (_is_word(pair, k) and matcher.name_like(tok) and not is_latin(tok)):
+                if not (is_word_token(pair, k) and matcher.name_like(tok) and not is_latin(tok)):
                     break
                 new_first, new_last = min(first, k), max(last, k)
                 if pair.tgt[new_last][1] - pair.tgt[new_first][0] > limit:
@@ -1863,7 +1864,7 @@ def _extend(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[i
         grown = False
         for k in (first - 1, last + 1):
             if (0 <= k < len(pair.tgt) and k in targets and k not in outside
-                    and _is_word(pair, k) and _token(pair, k).casefold() not in stops):
+                    and is_word_token(pair, k) and tgt_token(pair, k).casefold() not in stops):
                 first, last = min(first, k), max(last, k)
                 grown = True
                 break
@@ -1905,9 +1906,9 @@ def whole_by_sound(pair: Pair, start: int, end: int, name: str, matcher: NameMat
             if agreed.score > 0 and not agreed.forgiven:
                 return s, e  # the aligner ran the span on past the name
     lefts = [first - d for d in range(limit) if first - d >= 0
-             and all(_is_word(pair, k) for k in range(first - d, first))]
+             and all(is_word_token(pair, k) for k in range(first - d, first))]
     rights = [last + d for d in range(limit) if last + d < len(pair.tgt)
-              and all(_is_word(pair, k) for k in range(last + 1, last + d + 1))]
+              and all(is_word_token(pair, k) for k in range(last + 1, last + d + 1))]
     for a, b in sorted(((a, b) for a in lefts for b in rights if (a, b) != (first, last)
                         and b - a < limit), key=lambda ab: (first - ab[0] + ab[1] - last, -ab[0])):
         s = start if a == first else pair.tgt[a][0]
@@ -1953,10 +1954,10 @@ def _fill_to_alignment(pair: Pair, span: tuple[int, int], targets: set[int],
     before, after = sides
     for k in sorted(targets):
         if before and k < first and last - k < limit and all(
-                _is_word(pair, j) for j in range(k, first)):
+                is_word_token(pair, j) for j in range(k, first)):
             first = k
         if after and k > last and k - first < limit and all(
-                _is_word(pair, j) for j in range(last + 1, k + 1)):
+                is_word_token(pair, j) for j in range(last + 1, k + 1)):
             last = k
     return first, last
 
@@ -1970,9 +1971,9 @@ def _trim(pair: Pair, span: tuple[int, int], targets: set[int], outside: set[int
     keep = set(range(protect[0], protect[1] + 1)) if protect else set()
 
     def droppable(k: int) -> bool:
-        if k in keep or is_name(_token(pair, k)):
+        if k in keep or is_name(tgt_token(pair, k)):
             return False
-        if not _is_word(pair, k) or _token(pair, k).casefold() in stops:
+        if not is_word_token(pair, k) or tgt_token(pair, k).casefold() in stops:
             return True
         return k in outside and k not in targets
 
@@ -2002,20 +2003,20 @@ def _outside_parentheses(pair: Pair, span: tuple[int, int], targets: set[int], n
     if not is_latin(inside):
         return span
     open_k = first - 1  # the bracket, before the span or before Latin words (`(George W. Bush`)
-    while open_k >= 0 and first - open_k <= 6 and _token(pair, open_k) not in "(（" and (
-            is_latin(_token(pair, open_k)) or _token(pair, open_k) in ".-'"):
+    while open_k >= 0 and first - open_k <= 6 and tgt_token(pair, open_k) not in "(（" and (
+            is_latin(tgt_token(pair, open_k)) or tgt_token(pair, open_k) in ".-'"):
         open_k -= 1
-    if open_k <= 0 or _token(pair, open_k) not in "(（":
+    if open_k <= 0 or tgt_token(pair, open_k) not in "(（":
         return span
     unspaced = matcher is not None and matcher.max_ngram > 1
     run: list[int] = []
     words = 0
     k = open_k - 1
     while k >= 0:
-        tok = _token(pair, k)
+        tok = tgt_token(pair, k)
         if by_characters and unspaced and pair.tgt[open_k][0] - pair.tgt[k][0] > 12:
             break
-        if _is_word(pair, k):
+        if is_word_token(pair, k):
             if is_latin(tok) or (unspaced and matcher is not None and not by_characters
                                  and not matcher.name_like(tok)):
                 break
@@ -2027,7 +2028,7 @@ def _outside_parentheses(pair: Pair, span: tuple[int, int], targets: set[int], n
             if words >= n_english:
                 break
         k -= 1
-    while run and not _is_word(pair, run[0]):
+    while run and not is_word_token(pair, run[0]):
         run.pop(0)
     if not run:
         return span
@@ -2047,7 +2048,7 @@ def _balance(pair: Pair, span: tuple[int, int], latin_target: bool) -> tuple[int
     first, last = span
     opened: list[int] = []
     for k in range(first, last + 1):
-        tok = _token(pair, k)
+        tok = tgt_token(pair, k)
         if tok in _BRACKETS:
             opened.append(k)
         elif tok in _BRACKETS.values() and opened:
@@ -2060,8 +2061,8 @@ def _balance(pair: Pair, span: tuple[int, int], latin_target: bool) -> tuple[int
     parts = [p for p in ((first, cut - 1), (cut + 1, last)) if p[0] <= p[1]]
 
     def score(part: tuple[int, int]) -> tuple[int, int]:
-        words = [k for k in range(part[0], part[1] + 1) if _is_word(pair, k)]
-        native = sum(is_latin(_token(pair, k)) == latin_target for k in words)
+        words = [k for k in range(part[0], part[1] + 1) if is_word_token(pair, k)]
+        native = sum(is_latin(tgt_token(pair, k)) == latin_target for k in words)
         return native, len(words)
 
     parts = [p for p in parts if score(p)[1]]
@@ -2074,11 +2075,11 @@ def _trim_unnamelike(pair: Pair, span: tuple[int, int], matcher: NameMatcher,
     names (`美國總統川普` -> `川普`), unless nothing name-like would remain."""
     first, last = span
     keep = set(range(protect[0], protect[1] + 1)) if protect else set()
-    if not any(matcher.name_like(_token(pair, k)) for k in range(first, last + 1)):
+    if not any(matcher.name_like(tgt_token(pair, k)) for k in range(first, last + 1)):
         return span
-    while first < last and first not in keep and not matcher.name_like(_token(pair, first)):
+    while first < last and first not in keep and not matcher.name_like(tgt_token(pair, first)):
         first += 1
-    while last > first and last not in keep and not matcher.name_like(_token(pair, last)):
+    while last > first and last not in keep and not matcher.name_like(tgt_token(pair, last)):
         last -= 1
     return first, last
 
