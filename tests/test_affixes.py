@@ -10,7 +10,7 @@ from test_project import MODELS, pair, project
 
 from xel.names.agree import agreement
 from xel.names.families import family
-from xel.project import make_matcher
+from xel.names.match import make_matcher
 from xel.triage import locate
 
 

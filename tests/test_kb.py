@@ -295,7 +295,7 @@ def test_candidates_of_one_type_from_several_files(tmp_path: Path) -> None:
 
 
 def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path) -> None:
-    from xel.project import entities_named, translated_labels
+    from xel.translated import entities_named, translated_labels
 
     records = [
         '{"id": "Q956", "name": "Beijing", "type": "LOC", "labels": {"de": "Peking",'
@@ -317,7 +317,7 @@ def test_a_place_named_for_its_government_takes_the_places_labels(tmp_path: Path
 
 def test_british_spellings_are_found_as_american_news_spells_them(tmp_path: Path) -> None:
     from xel.names.english import american
-    from xel.project import translated_labels
+    from xel.translated import translated_labels
 
     assert american("Shanghai Cooperation Organisation") == "Shanghai Cooperation Organization"
     assert american("World Trade Centre") == "World Trade Center"
@@ -334,7 +334,7 @@ def test_british_spellings_are_found_as_american_news_spells_them(tmp_path: Path
 
 
 def test_a_natural_features_one_word_name_takes_the_features_labels(tmp_path: Path) -> None:
-    from xel.project import translated_labels
+    from xel.translated import translated_labels
 
     records = [
         '{"id": "Q3392", "name": "Nile River", "type": "LOC", "labels": {"de": "Nil"}}',
@@ -359,7 +359,7 @@ def test_a_natural_features_one_word_name_takes_the_features_labels(tmp_path: Pa
 
 def test_a_places_formal_name_takes_the_labels_of_the_name_it_is_formally_called(
         tmp_path: Path) -> None:
-    from xel.project import translated_labels
+    from xel.translated import translated_labels
 
     records = [
         '{"id": "Q90", "name": "France", "type": "LOC", "labels": {"zh-hant": "法國"}}',

@@ -9,7 +9,7 @@ import pytest
 from test_project import MODELS, pair, project
 
 from xel.names.families import family
-from xel.project import make_matcher
+from xel.names.match import make_matcher
 
 GEORGE_W_BUSH = (
     "George W. Bush has been picking up the phone to call Senators, lobbying them to support "

@@ -12,18 +12,12 @@ import yaml
 from xel.config import Config, ProjectConfig, load_config
 from xel.errors import XelError
 from xel.names.mandarin import heard_runs, reads_as
-from xel.names.match import NameMatcher
+from xel.names.match import NameMatcher, make_matcher
 from xel.names.script import orthographic, whole_characters
 from xel.ner import DDL as NER_DDL
 from xel.pipeline import STAGES, languages, run, signature
-from xel.project import (
-    Pair,
-    cut_between_words,
-    function_words,
-    make_matcher,
-    project_mention,
-    rank_projections,
-)
+from xel.project import rank_projections
+from xel.spans import Pair, cut_between_words, function_words, project_mention
 from xel.stages import StageRun
 from xel.store import Store
 from xel.tokenizers import word_spans
@@ -482,7 +476,7 @@ def test_a_single_kana_is_not_a_romanized_name() -> None:
 
 
 def test_a_name_without_numbers_has_none_in_its_span() -> None:
-    from xel.project import without_digits
+    from xel.spans import without_digits
 
     text = "日本外相川口顺子29日宣布"
     s, e = without_digits(text, 4, 11)  # a date was aligned with the name too
@@ -528,7 +522,7 @@ def test_a_span_of_numbers_is_no_name() -> None:
 
 
 def test_characters_aligned_with_common_english_words_are_claimed() -> None:
-    from xel.project import Pair, claimed_characters
+    from xel.spans import Pair, claimed_characters
 
     src = "the author Ki no Yoshimochi and Kim said"
     tgt = "作者紀淑望と金正恩"

@@ -34,8 +34,11 @@ from xel.names.han import (
 from xel.names.mandarin import glosses
 from xel.names.pairs import label_codes
 from xel.ner import check_labels
-from xel.project import (
-    Pair,
+from xel.project import rank_projections
+from xel.queries import TYPE_CHECK, Mention, typed_queries
+from xel.spans import Pair
+from xel.tokenizers import Span
+from xel.translated import (
     as_written,
     capitals_label,
     clause_piece,
@@ -50,15 +53,12 @@ from xel.project import (
     names_read,
     project_entity,
     quoted_runs,
-    rank_projections,
     shortened_spans,
     unclaimed,
     whole_abbreviation,
     with_field_part,
     within_written,
 )
-from xel.queries import TYPE_CHECK, Mention, typed_queries
-from xel.tokenizers import Span
 from xel.triage import label_round_trip, round_trip_text
 
 REPO = Path(__file__).resolve().parents[1]
@@ -1068,7 +1068,7 @@ def test_a_one_character_chinese_name_stays_apart_from_a_word_that_says_more() -
 
 
 def test_a_chinese_organization_takes_in_the_owner_english_names_after_it() -> None:
-    from xel.project import with_owner
+    from xel.translated import with_owner
 
     # NER's `Department of Education`, then `of Guangxi Zhuang Autonomous Region`
     english = "from Department of Education of Guangxi Zhuang Autonomous Region , it"
@@ -1148,7 +1148,7 @@ def test_a_russian_verb_the_aligner_ran_on_is_no_part_of_a_name() -> None:
 
 
 def test_the_corpus_says_what_a_word_translates() -> None:
-    from xel.project import learned_translations, says_other
+    from xel.translated import learned_translations, says_other
 
     # each target word's links across the corpus, `of`/`the` aside; too few say nothing
     county = [pair("in the district", "в округе", [(2, 1)])] * 9 + [
@@ -1204,7 +1204,7 @@ def test_a_cyrillic_first_word_the_corpus_says_is_another_is_left_out() -> None:
 
 
 def test_a_name_said_twice_is_not_moved_to_its_other_place() -> None:
-    from xel.project import with_learned_run
+    from xel.translated import with_learned_run
 
     # NTREX (fin): the span `korkeimmassa oikeudessa` is the Supreme Court inflected; the
     # corpus knows the genitive written elsewhere in the sentence, not this case
@@ -1569,7 +1569,7 @@ def test_a_transliterated_place_is_read_in_chinese() -> None:
 
 def test_chinese_particles_are_never_a_translated_names_edge() -> None:
     from xel.names.han import without_particles
-    from xel.project import function_words
+    from xel.spans import function_words
 
     assert without_particles("在參議院", 0, 4) == (1, 4)
     assert without_particles("白宮的 ", 0, 4) == (0, 2)

@@ -44,29 +44,26 @@ from xel.corpus import read_source, target_languages
 from xel.errors import XelError
 from xel.names.english import HONORIFICS, name_key, split_name
 from xel.names.families import family
-from xel.names.match import NameMatcher
+from xel.names.match import NameMatcher, make_matcher
 from xel.names.pairs import wikidata_codes
 from xel.names.transliterate import NAME_PACKAGES, models_for
-from xel.project import (
-    PROJECT_CODE,
-    Pair,
-    entities_named,
-    function_words,
-    label_pattern,
-    learns_words,
-    link_lexicon,
-    make_matcher,
-    names_read,
-    project_entity,
-    project_mention,
-    translated_labels,
-    with_labels,
-)
+from xel.project import PROJECT_CODE
+from xel.spans import Pair, function_words, project_mention
 from xel.stages import Signature, code_digest, digest_of, file_digest, versions
 from xel.store import Store
 from xel.textfile import iter_lines
 from xel.tokenizers import spaced_spans, tokenizer_for
 from xel.translate import translate
+from xel.translated import (
+    entities_named,
+    label_pattern,
+    learns_words,
+    link_lexicon,
+    names_read,
+    project_entity,
+    translated_labels,
+    with_labels,
+)
 from xel.triage import (
     TRIAGE_CODE,
     accept_round_trip,

@@ -48,7 +48,12 @@ from xel.names.transliterate import (
 )
 from xel.progress import progress
 from xel.project import DDL as PROJECT_DDL
-from xel.project import (
+from xel.queries import DDL as QUERIES_DDL
+from xel.queries import declare as declare_queries
+from xel.stages import Work, code_digest, digest_of, versions
+from xel.store import Store
+from xel.translate import CACHE_DDL, CacheRow, keep, look_up, round_trip_key
+from xel.translated import (
     capitals_label,
     english_copy,
     initials,
@@ -56,11 +61,6 @@ from xel.project import (
     label_text,
     with_labels,
 )
-from xel.queries import DDL as QUERIES_DDL
-from xel.queries import declare as declare_queries
-from xel.stages import Work, code_digest, digest_of, versions
-from xel.store import Store
-from xel.translate import CACHE_DDL, CacheRow, keep, look_up, round_trip_key
 
 DDL = """
 CREATE TABLE IF NOT EXISTS triage (
