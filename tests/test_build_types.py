@@ -9,11 +9,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 import yaml
 from conftest import write_parallel
 from typer.testing import CliRunner
 
+from hits import results
 from hits.render import render_hit
 from xel.build import build
 from xel.cli import _load_commands, app
@@ -24,7 +26,7 @@ from xel.export import CrowdResults, collection_records
 from xel.persons import DDL as PERSONS_DDL
 from xel.pipeline import run
 from xel.queries import export_review, read_queries, read_review_types
-from xel.report import crowd_results, person_rejections
+from xel.report import crowd_by_type, crowd_results, person_rejections
 from xel.store import Store
 
 PEOPLE = {  # name -> (German form, KB id or NIL)
@@ -128,6 +130,27 @@ def test_exports_report_and_card_carry_the_types(built: tuple[Path, Config]) -> 
     assert "named entities" in croissant["keywords"]
     assert "person-entity" not in croissant["description"]
     assert "`nil:not-an-organization`: a crowd worker said" in card
+    assert "## The crowd's links per type" in card and "links per type</h2>" in report
+
+
+def test_the_crowds_links_are_counted_per_type(built: tuple[Path, Config]) -> None:
+    _, config = built
+    with Store(config.resolve(config.store)) as store:
+        table = crowd_by_type(store, config)
+        kinds = {q.query_id: q.type for q in read_queries(store)}
+        said = results.votes(store, kind="el")
+    assert list(table["type"]) == ["PER", "ORG", "LOC"]  # the config's order
+    for row in table.to_dict("records"):
+        asked = [q for q, k in kinds.items() if k == row["type"] and q in said]
+        assert row["queries asked"] == len(asked)
+        assert row["judgments"] == sum(sum(said[q].values()) for q in asked)
+        assert row["linked"] + row["NIL"] + row["not of the type"] + row[
+            "not enough information"] + row["no agreement"] == len(asked)
+        assert 0.5 < row["agreement"] <= 1.0 if asked else pd.isna(row["agreement"])
+    by_type = table.set_index("type")
+    # the fixture's places are all known-answer items, never asked: no judgments, no agreement
+    assert by_type.loc["ORG", "linked"] >= 1 and by_type.loc["PER", "linked"] >= 1
+    assert by_type.loc["LOC", "queries asked"] == 0
 
 
 def test_a_name_the_crowd_said_is_not_of_its_type_is_left_out_and_sliced_by_type(

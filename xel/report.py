@@ -169,6 +169,36 @@ def type_outcomes(store: Store) -> pd.DataFrame:
     return table
 
 
+def crowd_by_type(store: Store, config: Config) -> pd.DataFrame:
+    """Per type, the entity-linking round's work and decisions: queries the crowd was asked
+    about, its judgments (gold items' aside), what the config's policy decided (a KB entry, NIL, not
+    of the type, not enough information, nothing) and how much the judgments agreed with it
+    (the decided answer's share of a query's judgments, averaged): whether organizations or
+    places cost the crowd more than people. Types in the config's order."""
+    kinds = {q.query_id: q.type for q in read_queries(store)}
+    said = results.votes(store, kind="el")
+    decided = results.links(store, config.hits.policy, gold=False)
+    rows = []
+    for kind in config.types:
+        asked = [q for q, k in kinds.items() if k == kind and said.get(q)]
+        judgments = sum(sum(said[q].values()) for q in asked)
+        labels = Counter(decided[q].label if q in decided else "" for q in asked)
+        shares = [said[q].get(decided[q].label, 0) / sum(said[q].values())
+                  for q in asked if q in decided]
+        rows.append({"type": kind, "queries asked": len(asked), "judgments": judgments,
+                     "judgments per query": judgments / len(asked) if asked else None,
+                     "linked": sum(n for label, n in labels.items()
+                                   if label not in ("", "NIL", "NOT_PERSON", "NEI")),
+                     "NIL": labels["NIL"], "not of the type": labels["NOT_PERSON"],
+                     "not enough information": labels["NEI"], "no agreement": labels[""],
+                     "agreement": sum(shares) / len(shares) if shares else None})
+    return pd.DataFrame(rows, columns=CROWD_COLUMNS)
+
+
+CROWD_COLUMNS = ["type", "queries asked", "judgments", "judgments per query", "linked", "NIL",
+                 "not of the type", "not enough information", "no agreement", "agreement"]
+
+
 def round_trip(store: Store) -> pd.DataFrame:
     """Figure 8: per language, the share of projections whose back-translation matched."""
     by_lang: dict[str, Counter[str]] = {}
@@ -424,6 +454,16 @@ def sections(store: Store, config: Config) -> list[Section]:
             html_table(by_type.reset_index().rename(columns={"index": "type"}))
             if len(by_type) else None,
             stacked(by_type[OUTCOMES], "outcomes per type") if len(by_type) else None))
+    if not config.people_only:
+        crowd = crowd_by_type(store, config)
+        out.append(Section(
+            "The crowd's links per type",
+            "The entity-linking round per type of query: queries asked, the crowd's judgments "
+            "(known-answer items aside), what the policy decided and how much the judgments "
+            "agreed with it (the decided answer's share of a query's judgments, averaged).",
+            html_table(crowd) if crowd["queries asked"].sum() else None,
+            bar(crowd.set_index("type")["agreement"], "agreement per type", "agreement")
+            if crowd["queries asked"].sum() else None))
     not_people = person_rejections(store, config.people_only)
     out.append(Section(
         "Names the person check rejected",
@@ -600,6 +640,12 @@ def card_sections(store: Store, config: Config, baselines: bool) -> list[str]:
                        "outcome, and the share of projections the round trip accepted.\n\n"
                        + markdown_table(by_type.reset_index().rename(
                            columns={"index": "type"})))
+        crowd = crowd_by_type(store, config)
+        if crowd["queries asked"].sum():
+            out.append("## The crowd's links per type\n\nThe entity-linking round per type of "
+                       "query: the crowd's judgments (known-answer items aside), what the "
+                       "policy decided, and the decided answer's share of a query's judgments "
+                       "(averaged).\n\n" + markdown_table(crowd))
         kinds = table6_rows(config, by_type=True) if baselines else {}
         if kinds:
             out.append("## Baselines on test per type (Table 6)\n\nEvery language but English "
