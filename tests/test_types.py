@@ -862,6 +862,14 @@ def test_a_translated_name_does_not_run_on_to_another_mentions_words() -> None:
                   "Harvard Tıp Fakültesi uyku tedavisi profesörü",
                   [(1, 0), (2, 1), (6, 2), (4, 3), (5, 4), (3, 5)])
     assert gap_piece(school, [1, 2, 3], 0, 5, "Harvard Medical School") == (0, 5)
+    # but in German every noun is capitalized: a noun linked with an English word in lower
+    # case is that word's (WMT22: `Geschenke`, gifts, after the name), not the name's
+    gifts = pair("gifts had been exchanged in many different ways on Saint Nicholas Day .",
+                 "Zuvor wurden am Nikolaustag Geschenke auf die ein oder andere Art überreicht .",
+                 [(0, 4), (3, 7), (5, 8), (6, 9), (7, 10), (8, 2), (9, 3), (10, 3), (11, 3),
+                  (11, 11), (12, 12)])
+    assert gap_piece(gifts, [9, 10, 11], 3, 10, "Saint Nicholas Day", "deu") == (3, 3)
+    assert gap_piece(gifts, [9, 10, 11], 3, 10, "Saint Nicholas Day") == (3, 10)
 
 
 def test_a_chinese_span_takes_the_dictionary_words_it_cuts() -> None:

@@ -456,7 +456,7 @@ def project_entity(pair: Pair, start: int, end: int, name: str, forms: Sequence[
             first, last = densest_piece(pair, mention, range(first, last + 1), name)
         elif _cased(pair.tgt_text):
             a, b = clause_piece(pair, mention, first, last, name)
-            a, b = gap_piece(pair, mention, a, b, name)
+            a, b = gap_piece(pair, mention, a, b, name, lang)
             first, last = run_on_edges(pair, mention, range(a, b + 1), stops, lang, kind,
                                        lexicon)
             first = capital_led(pair, first, last, name, stops, lang, lexicon)
@@ -1375,8 +1375,8 @@ def clause_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name
 GAP = 2
 
 
-def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str
-              ) -> tuple[int, int]:
+def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: str,
+              lang: str = "") -> tuple[int, int]:
     """Spaced scripts: a span's tokens the aligner linked with the name, in pieces parted by
     `GAP` or more tokens it linked with other English content words, and of them the piece
     `clause_piece` would choose, with no such run left at the span's edges: `Polizei von
@@ -1387,7 +1387,9 @@ def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: s
     цифровых технологий`, whose `совет по вопросам` it did not link, stays whole; so does
     `Агентство по безопасности в области ...`, whose `по` and `в` it linked with a comma and
     `the`), nor is a piece cut before a capital, where a name's next word may be (Turkish
-    `Harvard Tıp Fakültesi`, whose `Fakültesi` it linked with another word)."""
+    `Harvard Tıp Fakültesi`, whose `Fakültesi` it linked with another word), but in a
+    language that capitalizes every noun, a noun linked with an English word in lower case
+    is that word's (`am Nikolaustag Geschenke auf die ein oder andere Art`: *gifts*)."""
     aligned = aligned_tokens(mention, pair.links)
     inside, english = set(mention), function_words("eng")
 
@@ -1396,6 +1398,8 @@ def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: s
         return any(ch.isalpha() for ch in word) and word.casefold() not in english
 
     elsewhere = {j for i, j in pair.links if i not in inside and content(i)} - aligned
+    common = ({j for i, j in pair.links if i not in inside and content(i)
+               and src_token(pair, i)[:1].islower()} if lang in CAPITALIZED_NOUNS else set())
     linked = [k for k in range(first, last + 1) if k in aligned]
     if not linked:
         return first, last
@@ -1413,7 +1417,7 @@ def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: s
         return first, last
 
     def goes_on(k: int) -> bool:  # a capital beside the piece: the name may go on there
-        return first <= k <= last and tgt_token(pair, k)[:1].isupper()
+        return first <= k <= last and tgt_token(pair, k)[:1].isupper() and k not in common
 
     start = first if (piece is pieces[0] and not parted(first, piece[0])
                       or goes_on(piece[0] - 1)) else piece[0]
