@@ -27,6 +27,7 @@ from markupsafe import Markup  # noqa: E402
 from hits import results  # noqa: E402
 from hits.cost import CENT, per_assignment  # noqa: E402
 from hits.report import gold_checks  # noqa: E402
+from hits.store import EL_CHOICES, NIL, NOT_A_PERSON, NOT_ENOUGH_INFO  # noqa: E402
 from xel.clel import SYSTEMS, baselines_folder  # noqa: E402
 from xel.config import Config  # noqa: E402
 from xel.entity_types import Typed, a_noun, noun, read_types  # noqa: E402
@@ -108,8 +109,8 @@ def attrition_rows(steps: pd.DataFrame, queries: Sequence[Query],
     decided = Counter(links[q.query_id].label for q in queries if q.query_id in links)
     if decided:
         left = len(queries)
-        for label, why in (("NOT_PERSON", f"crowd: not {a_noun(kind)}"),
-                           ("NEI", "crowd: not enough information")):
+        for label, why in ((NOT_A_PERSON, f"crowd: not {a_noun(kind)}"),
+                           (NOT_ENOUGH_INFO, "crowd: not enough information")):
             left -= decided.get(label, 0)
             rows.append({"step": why, "removed": decided.get(label, 0), "left": left})
         undecided = len(queries) - sum(decided.values())
@@ -169,12 +170,17 @@ def type_outcomes(store: Store) -> pd.DataFrame:
     return table
 
 
+CROWD_ABOUT = ("The entity-linking round per type of query: queries asked, the crowd's "
+               "judgments (known-answer items aside), what the policy decided and how much the "
+               "judgments agreed with it (the decided answer's share of a query's judgments, "
+               "averaged).")
+CROWD_COLUMNS = ["type", "queries asked", "judgments", "judgments per query", "linked", "NIL",
+                 "not of the type", "not enough information", "no agreement", "agreement"]
+
+
 def crowd_by_type(store: Store, config: Config) -> pd.DataFrame:
-    """Per type, the entity-linking round's work and decisions: queries the crowd was asked
-    about, its judgments (gold items' aside), what the config's policy decided (a KB entry, NIL, not
-    of the type, not enough information, nothing) and how much the judgments agreed with it
-    (the decided answer's share of a query's judgments, averaged): whether organizations or
-    places cost the crowd more than people. Types in the config's order."""
+    """Per type (in the config's order), the entity-linking round's work and decisions
+    (`CROWD_ABOUT`): whether organizations or places cost the crowd more than people."""
     kinds = {q.query_id: q.type for q in read_queries(store)}
     said = results.votes(store, kind="el")
     decided = results.links(store, config.hits.policy, gold=False)
@@ -188,15 +194,12 @@ def crowd_by_type(store: Store, config: Config) -> pd.DataFrame:
         rows.append({"type": kind, "queries asked": len(asked), "judgments": judgments,
                      "judgments per query": judgments / len(asked) if asked else None,
                      "linked": sum(n for label, n in labels.items()
-                                   if label not in ("", "NIL", "NOT_PERSON", "NEI")),
-                     "NIL": labels["NIL"], "not of the type": labels["NOT_PERSON"],
-                     "not enough information": labels["NEI"], "no agreement": labels[""],
+                                   if label and label not in EL_CHOICES),
+                     "NIL": labels[NIL], "not of the type": labels[NOT_A_PERSON],
+                     "not enough information": labels[NOT_ENOUGH_INFO],
+                     "no agreement": labels[""],
                      "agreement": sum(shares) / len(shares) if shares else None})
     return pd.DataFrame(rows, columns=CROWD_COLUMNS)
-
-
-CROWD_COLUMNS = ["type", "queries asked", "judgments", "judgments per query", "linked", "NIL",
-                 "not of the type", "not enough information", "no agreement", "agreement"]
 
 
 def round_trip(store: Store) -> pd.DataFrame:
@@ -457,10 +460,7 @@ def sections(store: Store, config: Config) -> list[Section]:
     if not config.people_only:
         crowd = crowd_by_type(store, config)
         out.append(Section(
-            "The crowd's links per type",
-            "The entity-linking round per type of query: queries asked, the crowd's judgments "
-            "(known-answer items aside), what the policy decided and how much the judgments "
-            "agreed with it (the decided answer's share of a query's judgments, averaged).",
+            "The crowd's links per type", CROWD_ABOUT,
             html_table(crowd) if crowd["queries asked"].sum() else None,
             bar(crowd.set_index("type")["agreement"], "agreement per type", "agreement")
             if crowd["queries asked"].sum() else None))
@@ -642,10 +642,8 @@ def card_sections(store: Store, config: Config, baselines: bool) -> list[str]:
                            columns={"index": "type"})))
         crowd = crowd_by_type(store, config)
         if crowd["queries asked"].sum():
-            out.append("## The crowd's links per type\n\nThe entity-linking round per type of "
-                       "query: the crowd's judgments (known-answer items aside), what the "
-                       "policy decided, and the decided answer's share of a query's judgments "
-                       "(averaged).\n\n" + markdown_table(crowd))
+            out.append(f"## The crowd's links per type\n\n{CROWD_ABOUT}\n\n"
+                       + markdown_table(crowd))
         kinds = table6_rows(config, by_type=True) if baselines else {}
         if kinds:
             out.append("## Baselines on test per type (Table 6)\n\nEvery language but English "
