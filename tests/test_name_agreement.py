@@ -38,6 +38,10 @@ def test_every_part_and_every_token_must_pair() -> None:
     assert agreement("adayı Kavanaugh", "Brett Kavanaugh", "tur").score == 0.0
     assert agreement("Jeremy Corby", "Jeremy Corbyn", "sqi").score == 0.0
     assert agreement("Dustin Justin", "Dustin Johnson", "sqi").score == 0.0
+    # A number is read by no sound: NTREX Bulgarian `BBC Radio` (the translation writes
+    # `4's Today` apart) is not BBC Radio 4, whose `4` ran into `Radio` by sound
+    assert agreement("BBC Radio", "BBC Radio 4", "bul").score == 0.0
+    assert agreement("BBC Radio", "BBC Radio", "bul").score == 1.0
 
 
 def test_parts_pair_in_order_or_reversed() -> None:

@@ -25,13 +25,12 @@ import regex
 from xel.align import Links, decode_links, decode_spans
 from xel.config import ProjectConfig
 from xel.languages import language
-from xel.names.agree import agreement
+from xel.names.agree import LETTER_DIGITS, agreement
 from xel.names.english import tokens as name_tokens
 from xel.names.han import (
     traditional,
 )
 from xel.names.match import WORDLIKE, NameMatcher
-from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.script import is_latin, whole_characters
 from xel.tokenizers import Span
 
@@ -238,11 +237,6 @@ def _occurrences(word: str, whole: bool) -> regex.Pattern[str]:
     edge = r"[\p{L}\p{M}\p{N}]"
     return regex.compile(rf"(?<!{edge}){regex.escape(word)}(?!{edge})" if whole
                          else regex.escape(word))
-
-
-# Digits that write a letter: none takes a vowel sign, and Burmese typists write the letter wa
-# with the digit zero it looks like (`၀ီဒိုဒို`, Widodo).
-LETTER_DIGITS = rf"\d(?=\p{{M}})|{ZERO_FOR_WA}"
 
 
 def without_digits(text: str, start: int, end: int) -> tuple[int, int]:

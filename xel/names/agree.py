@@ -14,12 +14,16 @@ is the weakest pair's, so a threshold on it bounds every part.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+
+import regex
 
 from xel.names.english import name_key
 from xel.names.families import family
 from xel.names.mandarin import reads_as
+from xel.names.myanmar import ZERO_FOR_WA
 from xel.names.script import (
     SEPARATORS,
     WHOLE_NAME_MIN,
@@ -29,6 +33,10 @@ from xel.names.script import (
     to_latin,
 )
 from xel.names.sound import short_alike, slipped
+
+# Digits that write a letter: none takes a vowel sign, and Burmese typists write the letter wa
+# with the digit zero it looks like (`၀ီဒိုဒို`, Widodo).
+LETTER_DIGITS = rf"\d(?=\p{{M}})|{ZERO_FOR_WA}"
 
 # The most syllables an English token is written in (`ཨི་ལི་ཟི་བེན་ཀྲི`, Elizabeth): a longer
 # run is a clause, not worth cutting every way.
@@ -53,6 +61,11 @@ def parts(projection: str) -> list[str]:
 def fold(text: str) -> str:
     """A Latin name as plain lower-case ASCII letters (`Bjørn` and `Bjorn` are one name)."""
     return "".join(ch for ch in to_latin(text) if ch.isalnum())
+
+
+def numbers(text: str) -> list[int]:
+    """The digits a text writes as numbers, in any script's numerals (`٤` is 4)."""
+    return [unicodedata.digit(d) for d in regex.findall(rf"(?!{LETTER_DIGITS})\d", text)]
 
 
 def spelling(forms: Sequence[str], run: Sequence[str]) -> tuple[float, str]:
@@ -145,6 +158,8 @@ def agree_parts(pieces: Sequence[str], english: str, lang: str,
     forgiven: set[tuple[int, tuple[str, ...]]] = set()
 
     def pair(k: int, run: tuple[str, ...]) -> tuple[float, str]:
+        if (k, run) not in memo and numbers(pieces[k]) != numbers("".join(run)):
+            memo[(k, run)] = (0.0, "")  # a number is read by no sound (`BBC Radio 4`)
         if (k, run) not in memo:
             found = spelling(forms[k], run)
             if found[0] < 1.0 and scorer is not None and (
