@@ -289,3 +289,21 @@ def test_no_queries_of_any_type_names_each_types_last_filter(tmp_path: Path, mak
     message = str(error.value)
     for kind in ("person", "organization", "place"):
         assert f"{kind} mentions, and the filter 'names in fewer than 100 documents'" in message
+
+
+def test_xel_triage_links_a_typed_collections_queries_first(tmp_path: Path,
+                                                            make_config: Any) -> None:
+    # `xel triage` alone: translated names go back to English through their KB candidates,
+    # so the link stage runs first (without it every one went to curation, silently)
+    config = typed_config(make_config, tmp_path, 6, "triage")
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False),
+                    encoding="utf-8")
+    _load_commands()
+    result = CliRunner().invoke(app, ["triage", str(path)])
+    assert result.exit_code == 0, result.output
+    with Store(config.resolve(config.store)) as store:
+        outcomes = {r[0]: (r[1], r[2]) for r in store.query(
+            "SELECT q.name, t.outcome, t.backend FROM triage t JOIN queries q USING (query_id)"
+            " WHERE t.lang = 'deu'")}
+    assert outcomes["European Union"] == ("A1", "kb")

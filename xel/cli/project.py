@@ -52,9 +52,13 @@ def triage_command(
 ) -> None:
     """Back-translate each query's projection: A1 accepted, D1 discarded, or to curate.
 
-    What triage needs (queries, projection) runs first if it has not."""
+    What triage needs (queries, projection; in a collection of more types than people, the
+    queries' KB candidates, whose labels translated names go back to English by) runs first
+    if it has not."""
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
+        if not cfg.people_only:
+            make(store, cfg, ["link"])
         runs = make(store, cfg, ["triage"], langs=lang or None, force=force)
     console.print(_table("round-trip triage", "triage", runs,
                          ["queries", "A1", "D1", "curate", "backend"]))
