@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,6 +70,24 @@ def test_what_a_stage_needs_follows_upstream() -> None:
     assert "el" in needs(["partition"]) and "report" not in needs(["export"])
     with pytest.raises(XelError, match="no stage 'exprot': the stages are import, ner"):
         needs(["exprot"])
+
+
+def test_a_typed_collection_projects_after_the_type_check_and_triages_after_linking(
+        tmp_path: Path, make_config: Any) -> None:
+    # which names are translated is the type check's; translated names go back to English
+    # through their KB candidates: `xel triage` alone runs both first (it linked nothing)
+    people = make_config(tmp_path)
+    typed = make_config(tmp_path, types={"PER": ["PERSON"], "ORG": ["ORG"]})
+    assert "link" not in needs(["triage"], people) and "persons" not in needs(["project"], people)
+    assert {"persons", "link"} <= needs(["triage"], typed)
+    assert "persons" in needs(["project"], typed) and "link" not in needs(["project"], typed)
+    langs = ["deu"]
+    assert [s.name for s, _ in upstream_of(STAGES["triage"], "deu", langs, typed)] == [
+        "project", "queries", "link"]
+    assert [s.name for s, _ in upstream_of(STAGES["triage"], "deu", langs, people)] == [
+        "project", "queries"]
+    for stage in PIPELINE:  # what a stage reads in a typed collection comes before it too
+        assert all(PIPELINE.index(STAGES[n]) < PIPELINE.index(stage) for n in stage.typed)
 
 
 HITS_TABLES = ("hit_batches", "hit_hits", "hit_items", "hit_assignments", "judgments",

@@ -101,6 +101,7 @@ class Stage:
     outputs: Callable[[Config], list[Path]] | None = None  # files: rerun when one is missing
     home: Callable[[Config], Path] | None = None  # a store of its own (the shared KB index)
     under_way: Callable[[Store], str | None] | None = None  # how far an unfinished run got
+    typed: tuple[str, ...] = ()  # what it also reads in a collection of more types than people
 
     @property
     def crowd(self) -> bool:
@@ -247,10 +248,10 @@ PIPELINE = [
           batch=align_languages),
     Stage("project", "projections, projection_ranks (the chosen projection per name)",
           ("align", "ner"), "xel project --lang {lang}", per_language=True,
-          signature=project_signature, batch=project_languages),
+          signature=project_signature, batch=project_languages, typed=("persons",)),
     Stage("triage", "triage: back-translations, outcome A1, D1 or to curate",
           ("project", "queries"), "xel triage --lang {lang}", per_language=True,
-          signature=triage_signature, batch=triage_languages),
+          signature=triage_signature, batch=triage_languages, typed=("link",)),
     Stage("names", "name_outcomes A1/D1 (triage), A2/A3/D2 (crowd); expert_queue",
           ("triage",), "hits simulate --kind name --lang {lang}", per_language=True,
           round=name_round, results=name_results),
@@ -285,10 +286,18 @@ def languages(store: Store, config: Config, wanted: Sequence[str] | None = None)
     return [canonical(code, known) for code in wanted] if wanted else known
 
 
-def upstream_of(stage: Stage, lang: str, langs: Sequence[str]) -> list[tuple[Stage, str]]:
-    """The stage instances `stage` (in `lang`) reads from."""
+def reads(stage: Stage, config: Config | None) -> tuple[str, ...]:
+    """The stages `stage` reads from in `config`'s collection (a people-only one's without a
+    config)."""
+    return stage.upstream + (stage.typed if config is not None and not config.people_only
+                             else ())
+
+
+def upstream_of(stage: Stage, lang: str, langs: Sequence[str], config: Config | None = None
+                ) -> list[tuple[Stage, str]]:
+    """The stage instances `stage` (in `lang`) reads from in `config`'s collection."""
     found = []
-    for name in stage.upstream:
+    for name in reads(stage, config):
         up = STAGES[name]
         codes = ([lang] if stage.per_language else list(langs)) if up.per_language else [""]
         found += [(up, code) for code in codes]
@@ -311,7 +320,7 @@ def signature(store: Store, config: Config, stage: Stage, lang: str,
     """A stage instance's signature now: its upstream digests (`after:<stage>`; an automatic
     stage's as recorded, a crowd stage's as its results are now) and its own parts."""
     parts = {}
-    for up, code in upstream_of(stage, lang, langs):
+    for up, code in upstream_of(stage, lang, langs, config):
         key = "after:" + (up.name if stage.per_language or not up.per_language
                           else up.instance(code))
         if up.crowd:
@@ -332,7 +341,7 @@ def signature(store: Store, config: Config, stage: Stage, lang: str,
 def provenance(store: Store, config: Config, name: str, langs: Sequence[str]) -> list[str]:
     """The signatures of every stage instance `name` is made from, by name."""
     found: dict[str, str] = {}
-    todo = upstream_of(STAGES[name], "", langs)
+    todo = upstream_of(STAGES[name], "", langs, config)
     while todo:
         stage, lang = todo.pop()
         key = stage.instance(lang)
@@ -341,7 +350,7 @@ def provenance(store: Store, config: Config, name: str, langs: Sequence[str]) ->
         row = None if stage.crowd else recorded(store, config, stage, lang)
         found[key] = (row["signature"] if row is not None
                       else signature(store, config, stage, lang, langs).text)
-        todo += upstream_of(stage, lang, langs)
+        todo += upstream_of(stage, lang, langs, config)
     return [found[key] for key in sorted(found)]
 
 
@@ -405,8 +414,8 @@ def run_round_stage(store: Store, config: Config, stage: Stage, lang: str,
     return StageRun(sig.stage, unchanged, done.summary, (), done.notes)
 
 
-def needs(names: Sequence[str]) -> set[str]:
-    """`names` and every stage they read from, directly or not."""
+def needs(names: Sequence[str], config: Config | None = None) -> set[str]:
+    """`names` and every stage they read from, directly or not, in `config`'s collection."""
     found: set[str] = set()
     todo = list(names)
     while todo:
@@ -415,7 +424,7 @@ def needs(names: Sequence[str]) -> set[str]:
             raise XelError(f"no stage {name!r}: the stages are {', '.join(STAGES)}")
         if name not in found:
             found.add(name)
-            todo += STAGES[name].upstream
+            todo += reads(STAGES[name], config)
     return found
 
 
@@ -451,7 +460,7 @@ def make(store: Store, config: Config, targets: Sequence[str], *,
     """Run `targets` and every automatic stage they need that is missing or stale, in
     pipeline order (`force` reruns the targets). Crowd rounds are not run: their results are
     read as they are."""
-    wanted = needs(targets)
+    wanted = needs(targets, config)
     runs = []
     for stage in PIPELINE:
         if stage.name in wanted and not stage.crowd:
@@ -517,7 +526,7 @@ def _state(store: Store, config: Config, stage: Stage, lang: str, langs: list[st
         batches = results.open_batches(store, "el" if stage.name == "el" else "name", lang)
         if batches:
             return "waiting", f"batches {', '.join(batches)} are out with people"
-    behind = [up.instance(code) for up, code in upstream_of(stage, lang, langs)
+    behind = [up.instance(code) for up, code in upstream_of(stage, lang, langs, config)
               if not settled.get(up.instance(code))]
     if behind:
         shown = ", ".join(behind[:3]) + (f" and {len(behind) - 3} more" if len(behind) > 3

@@ -112,9 +112,9 @@ def project_signature(store: Store, config: Config, lang: str) -> dict[str, str]
              **versions("spacy", *NAME_PACKAGES)}
     if not config.people_only:
         # Translated names are projected by their KB entities' labels, people by their
-        # readings; which is which is the type check's (the persons stage) decision.
+        # readings; which is which is the type check's decision (`after:persons`).
         with KnowledgeBase.open(config) as kb:
-            parts.update(kb=kb.digest, types=str(store.stage_digest("persons")))
+            parts.update(kb=kb.digest)
     return {**parts, **models_signature(lang, config)}
 
 

@@ -158,9 +158,9 @@ def _locate(candidates: Sequence[str], document: Sequence[tuple[int, str]], seg:
 def triage_signature(store: Store, config: Config, lang: str) -> dict[str, str]:
     parts = {"triage": digest_of(config.triage), "code": TRIAGE_CODE,
              **versions("googletrans", *NAME_PACKAGES)}
-    if not config.people_only:  # translated names go back to English through the KB
+    if not config.people_only:  # translated names go back through the KB (`after:link`)
         with KnowledgeBase.open(config) as kb:
-            parts.update(kb=kb.digest, link=str(store.stage_digest("link")))
+            parts.update(kb=kb.digest)
     return {**parts, **models_signature(lang, config)}
 
 

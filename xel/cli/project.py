@@ -35,7 +35,8 @@ def project_command(
     """Word-align each language with English and project every English name mention.
 
     Each language is its own stage (`align:<lang>`, `project:<lang>`), so an interrupted run
-    resumes language by language; the corpus import and NER run first if they have not.
+    resumes language by language; the corpus import and NER (and in a collection of more
+    types than people, the type check) run first if they have not.
     """
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
@@ -57,8 +58,6 @@ def triage_command(
     if it has not."""
     cfg = load_config(config)
     with Store(cfg.resolve(cfg.store)) as store:
-        if not cfg.people_only:
-            make(store, cfg, ["link"])
         runs = make(store, cfg, ["triage"], langs=lang or None, force=force)
     console.print(_table("round-trip triage", "triage", runs,
                          ["queries", "A1", "D1", "curate", "backend"]))
