@@ -1394,12 +1394,13 @@ def gap_piece(pair: Pair, mention: Sequence[int], first: int, last: int, name: s
     inside, english = set(mention), function_words("eng")
 
     def content(i: int) -> bool:  # links of punctuation and function words say little
-        word = pair.src_text[slice(*pair.src[i])]
+        word = src_token(pair, i)
         return any(ch.isalpha() for ch in word) and word.casefold() not in english
 
-    elsewhere = {j for i, j in pair.links if i not in inside and content(i)} - aligned
-    common = ({j for i, j in pair.links if i not in inside and content(i)
-               and src_token(pair, i)[:1].islower()} if lang in CAPITALIZED_NOUNS else set())
+    outside = [(i, j) for i, j in pair.links if i not in inside and content(i)]
+    elsewhere = {j for _, j in outside} - aligned
+    common = ({j for i, j in outside if src_token(pair, i)[:1].islower()}
+              if lang in CAPITALIZED_NOUNS else set())
     linked = [k for k in range(first, last + 1) if k in aligned]
     if not linked:
         return first, last
